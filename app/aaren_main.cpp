@@ -1,0 +1,60 @@
+// aaren: the command line of Aaren Studio. Prints errors and exits non-zero; never crashes on input.
+#include <exception>
+#include <iostream>
+#include <string>
+
+#include "app/cli_args.hpp"
+#include "app/commands.hpp"
+#include "gpu/device_info.hpp"
+
+namespace {
+
+const char* const kHelp = R"(usage: aaren <command> [options]
+
+Attention as an RNN (Feng et al., 2024), exact and fast, on your own numbers.
+
+Commands:
+  attention   softmax attention of Q over (K, V) by any of the paper's methods
+  bench       measurements: 'aaren bench attention'
+  demo        a small example through every method, with the check that they agree
+
+Options:
+  -h, --help     this help ('aaren <command> --help' for a command's options)
+  --version      version and build information
+
+Exit codes: 0 success, 1 error in the data or files, 2 error on the command line.
+)";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::vector<std::string> args(argv + 1, argv + argc);
+  try {
+    if (args.empty()) {
+      std::cerr << kHelp;
+      return 2;
+    }
+    const std::string& command = args[0];
+    const aaren::cli::Arguments rest(args.begin() + 1, args.end());
+    if (command == "--help" || command == "-h" || command == "help") {
+      std::cout << kHelp;
+      return 0;
+    }
+    if (command == "--version") {
+      std::cout << "aaren " << AAREN_VERSION << " (Aaren Studio)\n"
+                << "CUDA backend: " << (aaren::gpu::built_with_cuda() ? "built" : "not built") << "; "
+                << aaren::gpu::describe(aaren::gpu::query_device()) << "\n";
+      return 0;
+    }
+    if (command == "attention") return aaren::cli::run_attention(rest);
+    if (command == "bench") return aaren::cli::run_bench(rest);
+    if (command == "demo") return aaren::cli::run_demo(rest);
+    throw aaren::cli::UsageError("unknown command '" + command + "'");
+  } catch (const aaren::cli::UsageError& e) {
+    std::cerr << "aaren: " << e.what() << "\n(see 'aaren --help')\n";
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "aaren: error: " << e.what() << "\n";
+    return 1;
+  }
+}

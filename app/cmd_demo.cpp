@@ -1,0 +1,91 @@
+// aaren demo: one small example through every method, printed side by side, with the verdict.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+
+#include "app/cli_args.hpp"
+#include "app/commands.hpp"
+#include "core/attention/multi_query.hpp"
+
+namespace aaren::cli {
+
+namespace {
+
+const char* const kHelp = R"(usage: aaren demo
+
+Runs a small example (2 queries, 7 tokens, d = 3, d_v = 2) through every
+attention method of "Attention as an RNN", many-to-one and many-to-many,
+prints the outputs and checks that all of them agree.
+)";
+
+Matrix<double> matrix(int rows, int cols, std::initializer_list<double> values) {
+  Matrix<double> m(rows, cols);
+  std::copy(values.begin(), values.end(), m.data.begin());
+  return m;
+}
+
+void print_rows(const Matrix<double>& m, int first, int count) {
+  for (int i = first; i < first + count; ++i) {
+    std::printf("    ");
+    for (int j = 0; j < m.cols; ++j) std::printf(" %+.12f", m(i, j));
+    std::printf("\n");
+  }
+}
+
+double max_abs_difference(const Matrix<double>& a, const Matrix<double>& b) {
+  double worst = 0;
+  for (std::size_t i = 0; i < a.data.size(); ++i) worst = std::max(worst, std::abs(a.data[i] - b.data[i]));
+  return worst;
+}
+
+}  // namespace
+
+int run_demo(const Arguments& arguments) {
+  const Args args(arguments, {}, {}, "aaren demo");
+  if (args.help()) {
+    std::cout << kHelp;
+    return 0;
+  }
+  // The second query's scores are all below -200: the paper's m_0 = 0 start would give 0/0 there.
+  const Matrix<double> q = matrix(2, 3, {0.5, -1.0, 2.0, -400.0, 0.0, 0.0});
+  const Matrix<double> k = matrix(7, 3, {0.6, 0.2, 0.3, 0.602, 0.5, 0.2, 0.601, -0.3, 0.9, 0.603, -0.8, 0.1,
+                                         0.6, -1.5, -1.8, 0.604, -1.9, -2.2, 0.601, -1.6, -2.4});
+  const Matrix<double> v = matrix(7, 2, {1.0, 0.0, 0.0, 1.0, 2.0, -1.0, -1.0, 3.0, 0.5, 0.5, 4.0, -2.0, -3.0, 1.5});
+  std::printf("Q (2 queries, d = 3), K (7 tokens), V (d_v = 2); scores s_i = q . k_i\n");
+  for (int h = 0; h < q.rows; ++h) {
+    std::printf("  query %d scores:", h);
+    for (double s : query_scores(q.row(h), k)) std::printf(" %.2f", s);
+    std::printf("\n");
+  }
+
+  const AttentionMethod all[] = {AttentionMethod::conventional, AttentionMethod::recurrent, AttentionMethod::block,
+                                 AttentionMethod::sequential,   AttentionMethod::hillis_steele,
+                                 AttentionMethod::blelloch};
+  double worst = 0;
+  for (const bool prefixes : {false, true}) {
+    std::printf("\n%s\n", prefixes ? "Many-to-many: the output for every prefix (last prefix of each query shown)"
+                                   : "Many-to-one: one output per query");
+    AttentionOptions reference_options;
+    reference_options.method = AttentionMethod::conventional;
+    const Matrix<double> reference = attend_queries(q, k, v, prefixes, reference_options);
+    for (const AttentionMethod method : all) {
+      if (prefixes && !supports_prefixes(method)) continue;
+      AttentionOptions options;
+      options.method = method;
+      options.block_size = 3;
+      const Matrix<double> out = attend_queries(q, k, v, prefixes, options);
+      const double diff = max_abs_difference(out, reference);
+      worst = std::max(worst, diff);
+      std::printf("  %-14s%s  max |difference| to conventional = %.1e\n", std::string(to_string(method)).c_str(),
+                  method == AttentionMethod::block ? " (b = 3)" : "       ", diff);
+      for (int h = 0; h < q.rows; ++h) print_rows(out, prefixes ? (h + 1) * k.rows - 1 : h, 1);
+    }
+  }
+  const bool agree = worst < 1e-12;
+  std::printf("\nAll methods %s (largest difference %.1e, double precision).\n",
+              agree ? "agree" : "DISAGREE", worst);
+  return agree ? 0 : 1;
+}
+
+}  // namespace aaren::cli

@@ -1,0 +1,15 @@
+#pragma once
+// The subcommands of `aaren`. Each takes the arguments after its name and returns the exit code;
+// errors are thrown (cli::UsageError for the command line, std::exception for everything else).
+#include <string>
+#include <vector>
+
+namespace aaren::cli {
+
+using Arguments = std::vector<std::string>;
+
+int run_attention(const Arguments& args);
+int run_bench(const Arguments& args);
+int run_demo(const Arguments& args);
+
+}  // namespace aaren::cli

@@ -1,0 +1,71 @@
+#include "core/attention/prefix_attention.hpp"
+
+#include <Eigen/Core>
+#include <cmath>
+#include <limits>
+
+namespace aaren {
+
+namespace {
+template <class T>
+using ConstVector = Eigen::Map<const Eigen::Matrix<T, Eigen::Dynamic, 1>>;
+template <class T>
+using Vector = Eigen::Map<Eigen::Matrix<T, Eigen::Dynamic, 1>>;
+}  // namespace
+
+template <class T>
+void prefix_attention_forward(T* o, T* log_z, const T* q, const T* k, const T* v, int n, int d, int dv,
+                              T scale, int ld_k, int ld_v, int ld_o) {
+  const ConstVector<T> qv(q, d);
+  // The running (m, u, w) summary of the prefix, updated in place token by token.
+  T m = -std::numeric_limits<T>::infinity();
+  T u = 0;
+  Eigen::Matrix<T, Eigen::Dynamic, 1> w = Eigen::Matrix<T, Eigen::Dynamic, 1>::Zero(dv);
+  for (int i = 0; i < n; ++i) {
+    const T s = scale * qv.dot(ConstVector<T>(k + std::size_t(i) * std::size_t(ld_k), d));
+    const ConstVector<T> vi(v + std::size_t(i) * std::size_t(ld_v), dv);
+    if (s > m) {  // new maximum: rescale the old summary down, the new token has weight 1
+      const T r = std::exp(m - s);  // exp(-inf) = 0 for the first token
+      u = u * r + T(1);
+      w = w * r + vi;
+      m = s;
+    } else {
+      const T p = std::exp(s - m);
+      u += p;
+      w += p * vi;
+    }
+    Vector<T>(o + std::size_t(i) * std::size_t(ld_o), dv) = w * (T(1) / u);
+    if (log_z) log_z[i] = m + std::log(u);
+  }
+}
+
+template <class T>
+void prefix_softmax_backward(T* ds, T* dv_out, const T* g, const T* s, const T* v, const T* o,
+                             const T* log_z, T* r, int n, int dv, int ld_v, int ld_o, int ld_g, int ld_dv) {
+  Vector<T> big_r(r, dv);
+  big_r.setZero();
+  T big_q = 0;
+  for (int i = n - 1; i >= 0; --i) {
+    const ConstVector<T> gi(g + std::size_t(i) * std::size_t(ld_g), dv);
+    const ConstVector<T> oi(o + std::size_t(i) * std::size_t(ld_o), dv);
+    const ConstVector<T> vi(v + std::size_t(i) * std::size_t(ld_v), dv);
+    // The gate exp(logZ_i - logZ_{i+1}) is at most 1: the normalizer only grows with the prefix.
+    const T gate = i + 1 < n ? std::exp(log_z[i] - log_z[i + 1]) : T(0);
+    big_r = gi + gate * big_r;
+    big_q = gi.dot(oi) + gate * big_q;
+    const T p = std::exp(s[i] - log_z[i]);
+    Vector<T>(dv_out + std::size_t(i) * std::size_t(ld_dv), dv) = p * big_r;
+    ds[i] = p * (vi.dot(big_r) - big_q);
+  }
+}
+
+#define AAREN_INSTANTIATE(T)                                                                     \
+  template void prefix_attention_forward<T>(T*, T*, const T*, const T*, const T*, int, int, int, T, \
+                                            int, int, int);                                      \
+  template void prefix_softmax_backward<T>(T*, T*, const T*, const T*, const T*, const T*,         \
+                                           const T*, T*, int, int, int, int, int, int);
+AAREN_INSTANTIATE(float)
+AAREN_INSTANTIATE(double)
+#undef AAREN_INSTANTIATE
+
+}  // namespace aaren

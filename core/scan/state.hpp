@@ -1,0 +1,40 @@
+#pragma once
+// The (m, u, w) summary of a segment of tokens and its associative combine (DESIGN.md section 3).
+//   m = max score in the segment, u = sum exp(s_i - m), w = sum exp(s_i - m) v_i.
+// A single token is (s_i, 1, v_i); the identity is (-inf, 0, 0); the output of a segment is w / u.
+#include <cmath>
+#include <limits>
+#include <span>
+
+namespace aaren {
+
+template <class T>
+constexpr T negative_infinity() { return -std::numeric_limits<T>::infinity(); }
+
+// Scale factors that bring two segments to their common maximum. When both maxima are -inf
+// (two identities) exp(-inf - -inf) would be NaN; the identity is the correct result, so both
+// factors are 0 and the caller's m stays -inf.
+template <class T>
+struct CombineScales {
+  T m, scale_a, scale_b;
+};
+
+template <class T>
+inline CombineScales<T> combine_scales(T m_a, T m_b) {
+  const T m = m_a > m_b ? m_a : m_b;
+  if (m == negative_infinity<T>()) return {m, T(0), T(0)};
+  return {m, std::exp(m_a - m), std::exp(m_b - m)};
+}
+
+// out = a (+) b on the scalar parts; w_out = w_a * scale_a + w_b * scale_b.
+// w_out may alias w_a or w_b (in-place scans rely on it).
+template <class T>
+inline void combine(T& m_out, T& u_out, std::span<T> w_out, T m_a, T u_a, std::span<const T> w_a,
+                    T m_b, T u_b, std::span<const T> w_b) {
+  const CombineScales<T> c = combine_scales(m_a, m_b);
+  for (std::size_t j = 0; j < w_out.size(); ++j) w_out[j] = w_a[j] * c.scale_a + w_b[j] * c.scale_b;
+  u_out = u_a * c.scale_a + u_b * c.scale_b;
+  m_out = c.m;
+}
+
+}  // namespace aaren

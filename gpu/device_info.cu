@@ -1,0 +1,39 @@
+#include <cuda_runtime.h>
+
+#include "gpu/device_info.hpp"
+
+namespace aaren::gpu {
+
+bool built_with_cuda() { return true; }
+
+DeviceInfo query_device() {
+  DeviceInfo info;
+  cudaRuntimeGetVersion(&info.runtime_version);
+  const cudaError_t driver_status = cudaDriverGetVersion(&info.driver_version);
+  if (driver_status != cudaSuccess || info.driver_version == 0) {
+    info.reason = "no NVIDIA driver is installed";
+    return info;
+  }
+  const cudaError_t count_status = cudaGetDeviceCount(&info.device_count);
+  if (count_status != cudaSuccess || info.device_count == 0) {
+    info.reason = count_status == cudaSuccess ? std::string("no CUDA device was found")
+                                              : std::string("cudaGetDeviceCount: ") +
+                                                    cudaGetErrorString(count_status);
+    info.device_count = 0;
+    return info;
+  }
+  cudaDeviceProp props{};
+  const cudaError_t props_status = cudaGetDeviceProperties(&props, 0);
+  if (props_status != cudaSuccess) {
+    info.reason = std::string("cudaGetDeviceProperties: ") + cudaGetErrorString(props_status);
+    return info;
+  }
+  info.available = true;
+  info.name = props.name;
+  info.total_memory_bytes = props.totalGlobalMem;
+  info.compute_capability_major = props.major;
+  info.compute_capability_minor = props.minor;
+  return info;
+}
+
+}  // namespace aaren::gpu

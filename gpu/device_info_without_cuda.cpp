@@ -1,0 +1,13 @@
+#include "gpu/device_info.hpp"
+
+namespace aaren::gpu {
+
+bool built_with_cuda() { return false; }
+
+DeviceInfo query_device() {
+  DeviceInfo info;
+  info.reason = "this build has no CUDA backend (no CUDA compiler was found when it was configured)";
+  return info;
+}
+
+}  // namespace aaren::gpu
