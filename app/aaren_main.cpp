@@ -15,8 +15,11 @@ Attention as an RNN (Feng et al., 2024), exact and fast, on your own numbers.
 
 Commands:
   attention   softmax attention of Q over (K, V) by any of the paper's methods
-  bench       measurements: 'aaren bench attention'
+  bench       measurements: 'aaren bench attention|train|stream'
   demo        a small example through every method, with the check that they agree
+  params      the parameters of a model configuration, by name and shape
+  train       train an Aaren or Transformer forecaster on a CSV time series
+  forecast    forecast with a trained run, in the data's original units
 
 Options:
   -h, --help     this help ('aaren <command> --help' for a command's options)
@@ -49,6 +52,9 @@ int main(int argc, char** argv) {
     if (command == "attention") return aaren::cli::run_attention(rest);
     if (command == "bench") return aaren::cli::run_bench(rest);
     if (command == "demo") return aaren::cli::run_demo(rest);
+    if (command == "params") return aaren::cli::run_params(rest);
+    if (command == "train") return aaren::cli::run_train(rest);
+    if (command == "forecast") return aaren::cli::run_forecast(rest);
     throw aaren::cli::UsageError("unknown command '" + command + "'");
   } catch (const aaren::cli::UsageError& e) {
     std::cerr << "aaren: " << e.what() << "\n(see 'aaren --help')\n";

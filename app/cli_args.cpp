@@ -1,6 +1,7 @@
 #include "app/cli_args.hpp"
 
 #include <charconv>
+#include <algorithm>
 #include <cmath>
 
 namespace aaren::cli {
@@ -46,10 +47,9 @@ std::string Args::text(const std::string& name, const std::string& fallback) con
   return it == values_.end() ? fallback : it->second;
 }
 
-long Args::integer(const std::string& name, long fallback, long min_value, long max_value) const {
-  const auto it = values_.find(name);
-  if (it == values_.end()) return fallback;
-  const std::string& s = it->second;
+namespace {
+
+long parse_integer(const std::string& name, const std::string& s, long min_value, long max_value) {
   long value = 0;
   const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
   if (ec != std::errc() || end != s.data() + s.size())
@@ -58,6 +58,27 @@ long Args::integer(const std::string& name, long fallback, long min_value, long 
     throw UsageError("--" + name + " must be between " + std::to_string(min_value) + " and " +
                      std::to_string(max_value) + ", got " + s);
   return value;
+}
+
+}  // namespace
+
+long Args::integer(const std::string& name, long fallback, long min_value, long max_value) const {
+  const auto it = values_.find(name);
+  return it == values_.end() ? fallback : parse_integer(name, it->second, min_value, max_value);
+}
+
+std::vector<long> Args::integer_list(const std::string& name, const std::vector<long>& fallback, long min_value,
+                                     long max_value) const {
+  const auto it = values_.find(name);
+  if (it == values_.end()) return fallback;
+  std::vector<long> values;
+  const std::string& list = it->second;
+  for (std::size_t start = 0; start <= list.size();) {
+    const std::size_t comma = std::min(list.find(',', start), list.size());
+    values.push_back(parse_integer(name, list.substr(start, comma - start), min_value, max_value));
+    start = comma + 1;
+  }
+  return values;
 }
 
 double Args::number(const std::string& name, double fallback) const {

@@ -29,6 +29,9 @@ class Args {
   std::string text(const std::string& name, const std::string& fallback) const;
   long integer(const std::string& name, long fallback, long min_value, long max_value) const;
   double number(const std::string& name, double fallback) const;
+  // "96,512,2048": every item a whole number in [min_value, max_value].
+  std::vector<long> integer_list(const std::string& name, const std::vector<long>& fallback, long min_value,
+                                 long max_value) const;
 
  private:
   std::string command_;

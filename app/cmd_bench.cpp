@@ -4,7 +4,12 @@
 
 #include "app/cli_args.hpp"
 #include "app/commands.hpp"
+#include "app/model_options.hpp"
+#include "app/stream_figure.hpp"
 #include "core/bench/attention_bench.hpp"
+#include "core/bench/stream_bench.hpp"
+#include "core/bench/train_bench.hpp"
+#include "core/io/atomic_file.hpp"
 
 namespace aaren::cli {
 
@@ -13,6 +18,9 @@ namespace {
 const char* const kBenchHelp = R"(usage: aaren bench <what> [options]
 
   attention    many-to-many attention of one query over N tokens by every method
+  train        training-step throughput of both models as the look-back grows
+  stream       tokens one at a time through Aaren and a KV-cached Transformer:
+               latency, cumulative time, state memory (the paper's Figure 5)
 
 Run 'aaren bench <what> --help' for its options.
 )";
@@ -67,6 +75,130 @@ int bench_attention(const Arguments& arguments) {
   return 0;
 }
 
+const char* const kTrainHelp = R"(usage: aaren bench train [--seq-lens 96,512,2048] [--batch 32] [--steps 3]
+                         [--repeats 3] [--threads N] [architecture options]
+
+Times full training steps (forward, backward, AdamW) of the Aaren and the
+Transformer forecaster on random windows, for each look-back T, and prints
+samples per second (median of the repeats) and how the cost per sample grows
+from the first T: Aaren's grows about linearly in T, the Transformer's faster.
+Defaults: d_model 64, heads 4, layers 2, d_ff 256, horizon 96, 7 channels.
+)";
+
+int bench_train(const Arguments& arguments) {
+  std::set<std::string> names = kModelOptions;
+  names.insert({"seq-lens", "batch", "steps", "repeats", "threads", "channels"});
+  const Args args(arguments, names, {}, "aaren bench train");
+  if (args.help()) {
+    std::cout << kTrainHelp << kModelOptionsHelp;
+    return 0;
+  }
+  bench::TrainBenchOptions options;
+  options.model = model_config_from(args, int(args.integer("channels", 7, 1, 4096)));
+  options.seq_lens.clear();
+  for (long t : args.integer_list("seq-lens", {96, 512, 2048}, 1, 1 << 16)) options.seq_lens.push_back(int(t));
+  options.batch = int(args.integer("batch", options.batch, 1, 4096));
+  options.steps = int(args.integer("steps", options.steps, 1, 100000));
+  options.repeats = int(args.integer("repeats", options.repeats, 1, 1000));
+  options.threads = int(args.integer("threads", 0, 0, 1024));
+  std::printf("training step, batch %d, d_model %d, heads %d, layers %d, d_ff %d, horizon %d, %d channels\n",
+              options.batch, options.model.d_model, options.model.heads, options.model.layers, options.model.d_ff,
+              options.model.horizon, options.model.channels);
+  std::printf("%8s %-12s %14s %14s %18s\n", "T", "model", "samples/s", "ms/step", "cost/sample vs T0");
+  double base[2] = {0, 0};
+  bench::run_train_bench(options, [&](const bench::TrainBenchRow& r) {
+    const int k = r.kind == ModelKind::aaren ? 0 : 1;
+    const double per_sample = 1.0 / r.samples_per_second;
+    if (base[k] == 0) base[k] = per_sample;
+    std::printf("%8d %-12s %14.1f %14.1f %17.2fx\n", r.seq_len, std::string(to_string(r.kind)).c_str(),
+                r.samples_per_second, 1e3 * r.seconds_per_step, per_sample / base[k]);
+    std::fflush(stdout);
+  });
+  return 0;
+}
+
+const char* const kStreamHelp = R"(usage: aaren bench stream --tokens N --out stream.csv [--d-model 128] [--heads 4]
+                          [--layers 4] [--d-ff 512] [--device cpu] [--repeat 3]
+                          [--samples 256] [--no-parallel] [--chart FILE.png|svg|pdf]
+
+Streams N tokens, one step() at a time, through an Aaren model and a KV-cached
+Transformer of the same size and records, at sampled token counts, each model's
+per-token latency, cumulative time, state bytes (Aaren's (m, u, w); the KV cache)
+and the process's resident memory. The CSV has one row per sample. The last
+lines printed are the fitted growth (log-log slope of cumulative time over the
+upper half of N; state bytes per token) and the cumulative-time ratio at N.
+--chart draws state memory and cumulative time side by side with a caption
+(the paper's Figure 5) as PNG, SVG or PDF; it needs no display.
+)";
+
+int bench_stream(const Arguments& arguments) {
+  const Args args(arguments, {"tokens", "d-model", "heads", "layers", "d-ff", "device", "repeat", "samples", "out",
+                              "chart", "seed"},
+                  {"no-parallel"}, "aaren bench stream");
+  if (args.help()) {
+    std::cout << kStreamHelp;
+    return 0;
+  }
+  bench::StreamBenchOptions options;
+  options.tokens = args.integer("tokens", 0, 1, 1L << 24);
+  if (!args.has("tokens")) throw UsageError("'aaren bench stream' needs --tokens N");
+  const std::string out = args.required("out");
+  options.model.d_model = int(args.integer("d-model", 128, 1, 8192));
+  options.model.heads = int(args.integer("heads", 4, 1, 1024));
+  options.model.layers = int(args.integer("layers", 4, 1, 256));
+  options.model.d_ff = int(args.integer("d-ff", 512, 1, 65536));
+  try {
+    options.model.validate();
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(e.what());
+  }
+  const std::string device = args.text("device", "cpu");
+  if (device != "cpu") throw UsageError("--device: only 'cpu' streams in this build, got '" + device + "'");
+  options.repeats = int(args.integer("repeat", 3, 1, 100));
+  options.samples = int(args.integer("samples", 256, 2, 100000));
+  options.seed = unsigned(args.integer("seed", 1, 0, 4294967295L));
+  options.parallel = !args.flag("no-parallel");
+  const std::string chart = args.text("chart", "");
+  if (args.has("chart") && !is_stream_figure_path(chart))
+    throw UsageError("--chart: '" + chart + "' must end in .png, .svg or .pdf");
+
+  std::printf("streaming %ld tokens: d_model %d, heads %d, layers %d, d_ff %d, %d repeats\n", options.tokens,
+              options.model.d_model, options.model.heads, options.model.layers, options.model.d_ff, options.repeats);
+  long next_report = 1024;
+  const auto result = bench::run_stream_bench(options, [&](const bench::StreamSample& s) {
+    if (s.tokens < next_report && s.tokens != options.tokens) return;
+    while (next_report <= s.tokens) next_report *= 2;
+    std::printf("%8ld tokens  aaren %8.2f us/token %10.3f s %8.0f B | transformer %8.2f us/token %10.3f s %12.0f B\n",
+                s.tokens, 1e6 * s.latency_seconds[0], s.cumulative_seconds[0], s.state_bytes[0],
+                1e6 * s.latency_seconds[1], s.cumulative_seconds[1], s.state_bytes[1]);
+    std::fflush(stdout);
+  });
+  write_file_atomically(out, bench::stream_csv(result));
+  if (result.samples.empty()) throw std::runtime_error("nothing was measured");
+  const auto& first = result.samples.front();
+  const auto& last = result.samples.back();
+  for (int k = 0; k < 2; ++k)
+    if (result.parallel_seconds[k] >= 0)
+      std::printf("parallel forward at N = %ld: %s %.3f s\n", last.tokens, k == 0 ? "aaren" : "transformer",
+                  result.parallel_seconds[k]);
+  if (!result.parallel_note.empty()) std::printf("%s\n", result.parallel_note.c_str());
+  std::printf("wrote %zu samples to %s\n", result.samples.size(), out.c_str());
+  if (!chart.empty()) {
+    write_stream_figure(chart, options, result);
+    std::printf("wrote the memory and cumulative-time charts (the paper's Figure 5) to %s\n", chart.c_str());
+  }
+  std::printf("state bytes at token %ld and %ld: aaren %.0f and %.0f; transformer %.0f and %.0f\n", first.tokens,
+              last.tokens, first.state_bytes[0], last.state_bytes[0], first.state_bytes[1], last.state_bytes[1]);
+  std::printf("aaren:       time exponent %.3f, memory slope %.1f bytes/token\n", result.fit[0].time_exponent,
+              result.fit[0].memory_bytes_per_token);
+  std::printf("transformer: time exponent %.3f, memory slope %.1f bytes/token (2 x layers x d_model x 4 = %d)\n",
+              result.fit[1].time_exponent, result.fit[1].memory_bytes_per_token,
+              2 * options.model.layers * options.model.d_model * 4);
+  std::printf("cumulative time at N = %ld: transformer / aaren = %.1f\n", last.tokens,
+              last.cumulative_seconds[1] / last.cumulative_seconds[0]);
+  return 0;
+}
+
 }  // namespace
 
 int run_bench(const Arguments& args) {
@@ -76,6 +208,8 @@ int run_bench(const Arguments& args) {
   }
   const Arguments rest(args.begin() + 1, args.end());
   if (args[0] == "attention") return bench_attention(rest);
+  if (args[0] == "train") return bench_train(rest);
+  if (args[0] == "stream") return bench_stream(rest);
   throw UsageError("unknown benchmark '" + args[0] + "'; try 'aaren bench --help'");
 }
 

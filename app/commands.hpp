@@ -11,5 +11,8 @@ using Arguments = std::vector<std::string>;
 int run_attention(const Arguments& args);
 int run_bench(const Arguments& args);
 int run_demo(const Arguments& args);
+int run_params(const Arguments& args);
+int run_train(const Arguments& args);
+int run_forecast(const Arguments& args);
 
 }  // namespace aaren::cli

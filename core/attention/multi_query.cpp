@@ -1,5 +1,6 @@
 #include "core/attention/multi_query.hpp"
 
+#include <cmath>
 #include <stdexcept>
 #include <string>
 
@@ -38,6 +39,10 @@ Matrix<T> attend_queries(const Matrix<T>& q, const Matrix<T>& k, const Matrix<T>
   if (traces) traces->assign(std::size_t(q.rows), {});
   for (int h = 0; h < q.rows; ++h) {
     const std::vector<T> s = query_scores(q.row(h), k);
+    for (int i = 0; i < n; ++i)
+      if (!std::isfinite(s[std::size_t(i)]))
+        throw std::invalid_argument("query " + std::to_string(h + 1) + ", key " + std::to_string(i + 1) +
+                                    ": the score q . k overflows this precision; scale Q or K down");
     AttentionTrace<T>* trace = traces ? &(*traces)[std::size_t(h)] : nullptr;
     if (prefixes) {
       std::span<T> rows(out.data.data() + std::size_t(h) * std::size_t(n) * std::size_t(v.cols),

@@ -1,8 +1,11 @@
 #include "core/attention/prefix_attention.hpp"
 
-#include <Eigen/Core>
 #include <cmath>
 #include <limits>
+#include <vector>
+
+#include "core/scan/state.hpp"
+#include "core/util/eigen_core.hpp"
 
 namespace aaren {
 
@@ -17,23 +20,16 @@ template <class T>
 void prefix_attention_forward(T* o, T* log_z, const T* q, const T* k, const T* v, int n, int d, int dv,
                               T scale, int ld_k, int ld_v, int ld_o) {
   const ConstVector<T> qv(q, d);
-  // The running (m, u, w) summary of the prefix, updated in place token by token.
+  // The running (m, u, w) summary of the prefix, updated in place token by token. w is kept per
+  // thread so that repeated calls (every head of every training sample) do not allocate.
   T m = -std::numeric_limits<T>::infinity();
   T u = 0;
-  Eigen::Matrix<T, Eigen::Dynamic, 1> w = Eigen::Matrix<T, Eigen::Dynamic, 1>::Zero(dv);
+  thread_local std::vector<T> w_buffer;
+  w_buffer.assign(std::size_t(dv), T(0));
+  const ConstVector<T> w(w_buffer.data(), dv);
   for (int i = 0; i < n; ++i) {
     const T s = scale * qv.dot(ConstVector<T>(k + std::size_t(i) * std::size_t(ld_k), d));
-    const ConstVector<T> vi(v + std::size_t(i) * std::size_t(ld_v), dv);
-    if (s > m) {  // new maximum: rescale the old summary down, the new token has weight 1
-      const T r = std::exp(m - s);  // exp(-inf) = 0 for the first token
-      u = u * r + T(1);
-      w = w * r + vi;
-      m = s;
-    } else {
-      const T p = std::exp(s - m);
-      u += p;
-      w += p * vi;
-    }
+    fold_token(m, u, w_buffer.data(), s, v + std::size_t(i) * std::size_t(ld_v), dv);
     Vector<T>(o + std::size_t(i) * std::size_t(ld_o), dv) = w * (T(1) / u);
     if (log_z) log_z[i] = m + std::log(u);
   }

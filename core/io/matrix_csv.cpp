@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -48,12 +49,14 @@ Matrix<double> parse_matrix_csv(std::string_view text, const std::string& source
       std::string_view digits = cell.front() == '+' ? cell.substr(1) : cell;
       double value = 0;
       const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
-      if (ec == std::errc::result_out_of_range)
-        throw std::runtime_error(at + ": '" + std::string(cell) + "' is too large for a double");
+      if (ec == std::errc::result_out_of_range) {
+        const bool huge = std::abs(std::strtod(std::string(digits).c_str(), nullptr)) > 1.0;
+        throw std::runtime_error(at + ": '" + std::string(cell) + "' is too " + (huge ? "large" : "small") +
+                                 " for a double");
+      }
       if (ec != std::errc() || end != digits.data() + digits.size())
         throw std::runtime_error(at + ": '" + std::string(cell) + "' is not a number");
-      if (!std::isfinite(value))
-        throw std::runtime_error(at + ": '" + std::string(cell) + "' is not a finite number");
+      if (!std::isfinite(value)) throw std::runtime_error(at + ": '" + std::string(cell) + "' is not a finite number");
       m.data.push_back(value);
       if (comma == std::string_view::npos) break;
       start = comma + 1;

@@ -11,8 +11,7 @@ namespace aaren {
 
 std::string read_text_file(const std::string& path) {
   std::error_code ec;
-  if (std::filesystem::is_directory(path, ec))
-    throw std::runtime_error(path + ": is a folder, not a file");
+  if (std::filesystem::is_directory(path, ec)) throw std::runtime_error(path + ": is a folder, not a file");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw std::runtime_error(path + ": cannot open (" + std::strerror(errno) + ")");
   std::ostringstream text;

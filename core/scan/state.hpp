@@ -37,4 +37,21 @@ inline void combine(T& m_out, T& u_out, std::span<T> w_out, T m_a, T u_a, std::s
   m_out = c.m;
 }
 
+// Folds one token (score s, value v) into the running summary (m, u, w) of a prefix: the
+// sequential scan's step and the streaming update. A new maximum rescales the old summary down
+// (exp(-inf) = 0 for the first token), so no exponent is ever positive.
+template <class T>
+inline void fold_token(T& m, T& u, T* w, T s, const T* v, int dv) {
+  if (s > m) {
+    const T r = std::exp(m - s);
+    for (int j = 0; j < dv; ++j) w[j] = w[j] * r + v[j];
+    u = u * r + T(1);
+    m = s;
+  } else {
+    const T p = std::exp(s - m);
+    for (int j = 0; j < dv; ++j) w[j] += p * v[j];
+    u += p;
+  }
+}
+
 }  // namespace aaren

@@ -1,0 +1,57 @@
+// aaren params: every parameter of a model configuration, by name and shape, with the totals.
+#include <cstdio>
+#include <iostream>
+
+#include "app/commands.hpp"
+#include "app/model_options.hpp"
+#include "core/model/parameter_layout.hpp"
+
+namespace aaren::cli {
+
+namespace {
+
+std::string shape_text(const std::vector<std::int64_t>& shape) {
+  std::string s = "(";
+  for (std::size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
+  return s + ")";
+}
+
+std::string grouped(std::size_t n) {
+  std::string digits = std::to_string(n), out;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return out;
+}
+
+}  // namespace
+
+int run_params(const Arguments& arguments) {
+  std::set<std::string> options = kModelOptions;
+  options.insert("channels");
+  const Args args(arguments, options, {"summary"}, "aaren params");
+  if (args.help()) {
+    std::cout << "usage: aaren params [--model aaren|transformer] [architecture options] [--channels C] [--summary]\n\n"
+                 "Lists every parameter of the model by its checkpoint name and shape, the\n"
+                 "parameters of each block and the total. With d-model 512 and d-ff 2048 one block\n"
+                 "has 3,152,384 parameters (Transformer) and 3,152,896 (Aaren), as in the paper.\n\n"
+              << kModelOptionsHelp << "  --channels C                input channels (default 1)\n"
+              << "  --summary                   totals only\n";
+    return 0;
+  }
+  const ModelConfig config = model_config_from(args, int(args.integer("channels", 1, 1, 4096)));
+  const ParameterLayout layout(config);
+  if (!args.flag("summary"))
+    for (const auto& e : layout.entries())
+      std::printf("%-32s %-14s %12s\n", e.name.c_str(), shape_text(e.shape).c_str(), grouped(e.size).c_str());
+  std::printf("%s: d_model %d, heads %d, layers %d, d_ff %d, look-back %d, horizon %d, channels %d\n",
+              std::string(to_string(config.kind)).c_str(), config.d_model, config.heads, config.layers, config.d_ff,
+              config.seq_len, config.horizon, config.channels);
+  std::printf("parameters per block: %s\n", grouped(layout.block_total(0)).c_str());
+  std::printf("parameters in all:    %s (%s bytes as float32)\n", grouped(layout.total()).c_str(),
+              grouped(layout.total() * sizeof(float)).c_str());
+  return 0;
+}
+
+}  // namespace aaren::cli

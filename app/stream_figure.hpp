@@ -1,0 +1,16 @@
+#pragma once
+// `aaren bench stream --chart FILE`: the measured Figure 5 (ui/figure5_export.hpp) drawn without
+// a display. Kept apart so the rest of the command line needs no Qt.
+#include <string>
+
+#include "core/bench/stream_bench.hpp"
+
+namespace aaren::cli {
+
+bool is_stream_figure_path(const std::string& path);  // ends in .png, .svg or .pdf
+
+// Throws std::runtime_error naming the file when it cannot be written.
+void write_stream_figure(const std::string& path, const bench::StreamBenchOptions& options,
+                         const bench::StreamBenchResult& result);
+
+}  // namespace aaren::cli

@@ -1,0 +1,196 @@
+// aaren-studio: the desktop application. Besides starting the window it serves scripts and
+// documentation: --screenshot renders a page without a display, --export-charts writes a run's
+// charts without one, --open, --run, --page and --theme set the starting state. Exit codes:
+// 0 success, 1 a file could not be read or written, 2 a command-line mistake.
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QImageWriter>
+#include <QLayout>
+#include <QPixmap>
+#include <QStyleFactory>
+#include <cstdio>
+#include <exception>
+#include <stdexcept>
+
+#include "ui/about_info.hpp"
+#include "ui/appearance.hpp"
+#include "ui/explore/explore_page.hpp"
+#include "ui/main_window.hpp"
+#include "ui/pages/efficiency_page.hpp"
+#include "ui/pages/forecast_page.hpp"
+#include "ui/pages/run_chart_export.hpp"
+#include "ui/pages/studio_pages.hpp"
+#include "ui/pages/train_page.hpp"
+#include "ui/welcome_page.hpp"
+
+namespace {
+
+using aaren::ui::MainWindow;
+
+constexpr int kExitFailed = 1;
+constexpr int kExitUsage = 2;
+const QSize kScreenshotSize(1400, 900);
+
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// Every option of the command line. A new one is a member here, a line in addTo() and a step in
+// run().
+struct StudioOptions {
+  QCommandLineOption open{QStringLiteral("open"), QStringLiteral("Open FILE.csv at start."), QStringLiteral("FILE.csv")};
+  QCommandLineOption page{QStringLiteral("page"), QStringLiteral("Show the page NAME at start."), QStringLiteral("NAME")};
+  QCommandLineOption theme{QStringLiteral("theme"), QStringLiteral("Use the light or dark theme for this run."),
+                           QStringLiteral("light|dark")};
+  QCommandLineOption presenter{QStringLiteral("presenter"),
+                               QStringLiteral("Start in presenter mode (with --screenshot: its larger text and "
+                                              "thicker lines, at the screenshot's size).")};
+  QCommandLineOption runFolder{QStringLiteral("run"),
+                              QStringLiteral("Open the run folder RUN on the Train and Forecast pages (with "
+                                             "--export-charts: the run whose charts are written)."),
+                              QStringLiteral("RUN")};
+  QCommandLineOption exportCharts{QStringLiteral("export-charts"),
+                                  QStringLiteral("Without a display, write the loss chart and the forecast chart of "
+                                                 "the run given by --run into DIR as PNG, SVG, PDF and CSV, print "
+                                                 "their paths and exit."),
+                                  QStringLiteral("DIR")};
+  QCommandLineOption screenshot{QStringLiteral("screenshot"),
+                                QStringLiteral("Render the page PAGE without a display at 1400 x 900 pixels, save "
+                                               "it as FILE.png (the argument after PAGE) and exit."),
+                                QStringLiteral("PAGE")};
+
+  void addTo(QCommandLineParser& parser) const {
+    parser.setApplicationDescription(
+        QStringLiteral("Aaren Studio: attention as an RNN (Feng et al., 2024), explored, trained and measured.\n"
+                       "Pages are named by their id or title (for example 'welcome'); an unknown name lists "
+                       "them all."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    parser.addOptions({open, runFolder, page, theme, presenter, screenshot, exportCharts});
+    parser.addPositionalArgument(QStringLiteral("FILE.png"), QStringLiteral("With --screenshot: the image to write."),
+                                 QStringLiteral("[FILE.png]"));
+  }
+};
+
+QStringList argumentsOf(int argc, char** argv) {
+  QStringList arguments;
+  for (int i = 0; i < argc; ++i) arguments << QString::fromLocal8Bit(argv[i]);
+  return arguments;
+}
+
+void print(std::FILE* stream, const QString& text) { std::fputs(text.toLocal8Bit().constData(), stream); }
+
+void showPageOrThrow(MainWindow& window, const QString& name) {
+  if (!window.showPage(name))
+    throw UsageError(QStringLiteral("unknown page '%1'; the pages are: %2")
+                         .arg(name, window.pageIds().join(QStringLiteral(", ")))
+                         .toStdString());
+}
+
+void saveScreenshot(MainWindow& window, const QString& file) {
+  // The picture has the same size whatever the pages' minimum sizes (larger in presenter mode).
+  window.layout()->setSizeConstraint(QLayout::SetNoConstraint);
+  window.setMinimumSize(0, 0);
+  window.show();
+  window.resize(kScreenshotSize);
+  // Lets layouts, style polish and chart geometry settle before the picture is taken.
+  QCoreApplication::processEvents();
+  QImageWriter writer(file);
+  if (!writer.write(window.grab().toImage()))
+    throw std::runtime_error(QStringLiteral("cannot write the screenshot '%1': %2")
+                                 .arg(file, writer.errorString())
+                                 .toStdString());
+}
+
+int exportRunCharts(const QCommandLineParser& parser, const StudioOptions& options) {
+  if (!parser.isSet(options.runFolder))
+    throw UsageError("--export-charts DIR needs --run RUN, the run folder whose charts to write");
+  if (!parser.positionalArguments().isEmpty())
+    throw UsageError(QStringLiteral("unexpected argument '%1'").arg(parser.positionalArguments().first()).toStdString());
+  const QStringList files = aaren::ui::exportRunCharts(parser.value(options.runFolder), parser.value(options.exportCharts));
+  for (const QString& file : files) print(stdout, file + QLatin1Char('\n'));
+  return 0;
+}
+
+int run(QApplication& app, const QCommandLineParser& parser, const StudioOptions& options) {
+  if (parser.isSet(options.exportCharts)) return exportRunCharts(parser, options);
+  MainWindow window;
+  window.addPage(new aaren::ui::WelcomePage);
+  const aaren::ui::StudioPages pages = aaren::ui::addStudioPages(window);
+  window.addPage(new aaren::ui::ExplorePage);
+  window.addPage(new aaren::ui::EfficiencyPage);
+
+  const bool screenshot = parser.isSet(options.screenshot);
+  if (screenshot && parser.positionalArguments().size() != 1)
+    throw UsageError("--screenshot PAGE needs exactly one FILE.png after it");
+  if (!screenshot && !parser.positionalArguments().isEmpty())
+    throw UsageError(QStringLiteral("unexpected argument '%1'").arg(parser.positionalArguments().first()).toStdString());
+
+  if (parser.isSet(options.theme)) {
+    const auto theme = aaren::ui::themeFromName(parser.value(options.theme));
+    if (!theme) throw UsageError(QStringLiteral("--theme must be light or dark, not '%1'").arg(parser.value(options.theme)).toStdString());
+    aaren::ui::Appearance::instance().setTheme(*theme);  // for this run; the menu choice is what is remembered
+  }
+  if (parser.isSet(options.open)) window.openCsv(parser.value(options.open));
+  if (parser.isSet(options.runFolder)) {
+    pages.train->showRun(parser.value(options.runFolder));
+    pages.forecast->openRun(parser.value(options.runFolder));
+  }
+  if (parser.isSet(options.page)) showPageOrThrow(window, parser.value(options.page));
+
+  if (screenshot) {
+    showPageOrThrow(window, parser.value(options.screenshot));
+    // Full screen would change the picture's size: only the larger text and lines are shown.
+    if (parser.isSet(options.presenter)) aaren::ui::Appearance::instance().setPresenterMode(true);
+    aaren::ui::waitUntilIdle(pages);
+    saveScreenshot(window, parser.positionalArguments().first());
+    return 0;
+  }
+  window.show();
+  if (parser.isSet(options.presenter)) window.setPresenterMode(true);
+  return app.exec();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const QStringList arguments = argumentsOf(argc, argv);
+  StudioOptions options;
+  QCommandLineParser parser;
+  options.addTo(parser);
+  const bool parsed = parser.parse(arguments);
+  // Work that shows no window must not need a display.
+  if (!parsed || parser.isSet(QStringLiteral("help")) || parser.isSet(QStringLiteral("version")) ||
+      parser.isSet(options.screenshot) || parser.isSet(options.exportCharts))
+    qputenv("QT_QPA_PLATFORM", "offscreen");
+
+  QApplication app(argc, argv);
+  QApplication::setOrganizationName(QStringLiteral("AarenStudio"));
+  QApplication::setApplicationName(QStringLiteral("Aaren Studio"));
+  QApplication::setApplicationVersion(aaren::ui::applicationVersion());
+  QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
+
+  if (!parsed) {
+    print(stderr, QStringLiteral("aaren-studio: %1\n(see 'aaren-studio --help')\n").arg(parser.errorText()));
+    return kExitUsage;
+  }
+  if (parser.isSet(QStringLiteral("help"))) {
+    print(stdout, parser.helpText());
+    return 0;
+  }
+  if (parser.isSet(QStringLiteral("version"))) {
+    print(stdout, QStringLiteral("aaren-studio %1\nQt %2, Eigen %3\nCUDA backend: %4\n")
+                      .arg(aaren::ui::applicationVersion(), QString::fromLatin1(qVersion()), aaren::ui::eigenVersion(),
+                           aaren::ui::cudaStatus()));
+    return 0;
+  }
+  try {
+    return run(app, parser, options);
+  } catch (const UsageError& error) {
+    print(stderr, QStringLiteral("aaren-studio: %1\n(see 'aaren-studio --help')\n").arg(QString::fromUtf8(error.what())));
+    return kExitUsage;
+  } catch (const std::exception& error) {
+    print(stderr, QStringLiteral("aaren-studio: error: %1\n").arg(QString::fromUtf8(error.what())));
+    return kExitFailed;
+  }
+}

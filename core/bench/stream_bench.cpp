@@ -1,0 +1,204 @@
+#include "core/bench/stream_bench.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <random>
+#include <sstream>
+
+#include "core/bench/timing.hpp"
+#include "core/io/matrix_csv.hpp"
+#include "core/model/forecast_model.hpp"
+#include "core/model/forecast_stream.hpp"
+#include "core/util/process_memory.hpp"
+
+namespace aaren::bench {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+constexpr int kLatencyWindow = 16;  // a sample's latency is the median of its last steps
+
+std::vector<long> sample_points(long tokens, int samples) {
+  std::vector<long> points;
+  // A quarter of the samples log-spaced from token 1 up to where the even spacing starts, so the
+  // first tokens are seen in detail and the charts fill from the start.
+  const int log_part = samples / 4;
+  const double log_top = double(tokens) * double(log_part) / double(samples);
+  for (int i = 0; i < log_part; ++i)
+    points.push_back(std::max(1L, long(std::round(std::pow(log_top, double(i) / double(log_part))))));
+  for (int i = log_part; i <= samples; ++i) points.push_back(std::max(1L, tokens * i / samples));
+  std::sort(points.begin(), points.end());
+  points.erase(std::unique(points.begin(), points.end()), points.end());
+  return points;
+}
+
+struct Model {
+  ModelConfig config;
+  ParameterLayout layout;
+  std::vector<float> params;
+  ForecastStream<float> stream;
+  Model(const ModelConfig& c, long tokens, unsigned seed)
+      : config(c), layout(c), params(init(layout, seed)), stream(c, layout, params.data(), tokens) {}
+  static std::vector<float> init(const ParameterLayout& layout, unsigned seed) {
+    std::vector<float> p;
+    std::mt19937 rng(seed);
+    init_parameters(p, layout, rng);
+    return p;
+  }
+};
+
+}  // namespace
+
+double fitted_slope(const std::vector<double>& x, const std::vector<double>& y) {
+  const double n = double(x.size());
+  if (x.size() < 2) return 0;
+  double mx = 0, my = 0;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    mx += x[i];
+    my += y[i];
+  }
+  mx /= n;
+  my /= n;
+  double sxy = 0, sxx = 0;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    sxy += (x[i] - mx) * (y[i] - my);
+    sxx += (x[i] - mx) * (x[i] - mx);
+  }
+  return sxx > 0 ? sxy / sxx : 0;
+}
+
+GrowthFit fit_growth(const std::vector<StreamSample>& samples, int model) {
+  GrowthFit fit;
+  if (samples.empty()) return fit;
+  const double last = double(samples.back().tokens);
+  std::vector<double> log_n, log_t, n, bytes;
+  for (const StreamSample& s : samples) {
+    n.push_back(double(s.tokens));
+    bytes.push_back(s.state_bytes[model]);
+    if (double(s.tokens) >= last / 2 && s.cumulative_seconds[model] > 0) {
+      log_n.push_back(std::log(double(s.tokens)));
+      log_t.push_back(std::log(s.cumulative_seconds[model]));
+    }
+  }
+  fit.time_exponent = fitted_slope(log_n, log_t);
+  fit.memory_bytes_per_token = fitted_slope(n, bytes);
+  return fit;
+}
+
+StreamBenchResult run_stream_bench(const StreamBenchOptions& options,
+                                   const std::function<void(const StreamSample&)>& progress,
+                                   const std::atomic<bool>* stop) {
+  StreamBenchResult result;
+  ModelConfig base = options.model;
+  base.channels = 1;
+  base.seq_len = 1;
+  base.horizon = 1;
+  ModelConfig configs[2] = {base, base};
+  configs[0].kind = ModelKind::aaren;
+  configs[1].kind = ModelKind::transformer;
+  for (auto& c : configs) c.validate();
+  Model aaren(configs[0], options.tokens, options.seed), transformer(configs[1], options.tokens, options.seed);
+  Model* models[2] = {&aaren, &transformer};
+
+  // The same inputs for both models, generated before anything is timed.
+  std::vector<float> inputs(std::size_t(std::max(options.tokens, options.warmup)));
+  std::mt19937 rng(options.seed);
+  std::normal_distribution<float> normal(0.0f, 1.0f);
+  for (float& x : inputs) x = normal(rng);
+  for (Model* m : models) {
+    for (long t = 0; t < options.warmup; ++t) m->stream.step(&inputs[std::size_t(t)]);
+  }
+
+  const std::vector<long> points = sample_points(options.tokens, options.samples);
+  const int repeats = std::max(1, options.repeats);
+  // passes[r][s]: what pass r measured at sample s.
+  std::vector<std::vector<StreamSample>> passes(std::size_t(repeats), std::vector<StreamSample>(points.size()));
+  std::vector<double> latency(std::size_t(options.tokens));
+  long reached = 0;
+  for (int r = 0; r < repeats && !result.stopped_early; ++r) {
+    for (Model* m : models) m->stream.reset();
+    double cumulative[2] = {0, 0};
+    long done = 0;
+    for (std::size_t s = 0; s < points.size(); ++s) {
+      if (stop && stop->load()) {
+        result.stopped_early = true;
+        break;
+      }
+      StreamSample& sample = passes[std::size_t(r)][s];
+      sample.tokens = points[s];
+      for (int k = 0; k < 2; ++k) {
+        ForecastStream<float>& stream = models[k]->stream;
+        for (long t = done; t < points[s]; ++t) {
+          const auto start = Clock::now();
+          stream.step(&inputs[std::size_t(t)]);
+          const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+          latency[std::size_t(t)] = seconds;
+          cumulative[k] += seconds;
+        }
+        const long first = std::max(0L, points[s] - kLatencyWindow);
+        sample.latency_seconds[k] = median(std::vector<double>(latency.begin() + first, latency.begin() + points[s]));
+        sample.cumulative_seconds[k] = cumulative[k];
+        sample.state_bytes[k] = double(stream.state_bytes());
+        sample.resident_bytes[k] = double(resident_bytes());
+      }
+      done = points[s];
+      if (r == 0) {
+        reached = long(s) + 1;
+        if (progress) progress(sample);
+      }
+    }
+  }
+  // Each sample keeps the median over the passes that reached it.
+  for (long s = 0; s < reached; ++s) {
+    StreamSample merged = passes[0][std::size_t(s)];
+    for (int k = 0; k < 2; ++k) {
+      std::vector<double> lat, cum;
+      for (const auto& pass : passes)
+        if (pass[std::size_t(s)].tokens == merged.tokens) {
+          lat.push_back(pass[std::size_t(s)].latency_seconds[k]);
+          cum.push_back(pass[std::size_t(s)].cumulative_seconds[k]);
+        }
+      merged.latency_seconds[k] = median(lat);
+      merged.cumulative_seconds[k] = median(cum);
+    }
+    result.samples.push_back(merged);
+  }
+  for (int k = 0; k < 2; ++k) result.fit[k] = fit_growth(result.samples, k);
+
+  if (options.parallel && !result.stopped_early && !result.samples.empty()) {
+    const long n = result.samples.back().tokens;
+    for (int k = 0; k < 2; ++k) {
+      ModelConfig c = configs[k];
+      c.seq_len = int(n);
+      const double bytes = double(forward_state_bytes(c, sizeof(float)));
+      if (bytes > options.parallel_memory_limit_bytes) {
+        std::ostringstream note;
+        note << to_string(c.kind) << " parallel forward at N = " << n << " skipped: it needs about "
+             << std::llround(bytes / 1e9) << " GB of activations";
+        result.parallel_note += (result.parallel_note.empty() ? "" : "; ") + note.str();
+        continue;
+      }
+      ForwardState<float> state(c);
+      const std::vector<float> x(inputs.begin(), inputs.begin() + n);
+      result.parallel_seconds[k] = median_seconds(
+          [&] { forecast_forward(state, models[k]->params.data(), models[k]->layout, c, x.data()); }, 1, 0.0);
+    }
+  }
+  return result;
+}
+
+std::string stream_csv(const StreamBenchResult& result) {
+  std::string csv =
+      "tokens,aaren_latency_s,transformer_latency_s,aaren_cumulative_s,transformer_cumulative_s,"
+      "aaren_state_bytes,transformer_state_bytes,aaren_rss_bytes,transformer_rss_bytes\n";
+  for (const StreamSample& s : result.samples) {
+    csv += std::to_string(s.tokens);
+    for (const double* pair : {s.latency_seconds, s.cumulative_seconds, s.state_bytes, s.resident_bytes})
+      for (int k = 0; k < 2; ++k) csv += "," + format_number(pair[k]);
+    csv += "\n";
+  }
+  return csv;
+}
+
+}  // namespace aaren::bench

@@ -1,0 +1,76 @@
+#include "core/bench/train_bench.hpp"
+
+#include <random>
+
+#include "core/bench/timing.hpp"
+#include "core/train/trainer.hpp"
+
+namespace aaren::bench {
+
+namespace {
+
+// Random windows: throughput does not depend on the values.
+class RandomWindows : public WindowSet {
+ public:
+  RandomWindows(long count, int seq_len, int horizon, int channels)
+      : count_(count), x_size_(std::size_t(seq_len) * std::size_t(channels)),
+        y_size_(std::size_t(horizon) * std::size_t(channels)) {
+    std::mt19937 rng(1);
+    std::normal_distribution<float> normal(0.0f, 1.0f);
+    data_.resize(x_size_ + y_size_);
+    for (float& v : data_) v = normal(rng);
+  }
+  long size() const override { return count_; }
+  void copy(long, float* x, float* y) const override {
+    std::copy(data_.begin(), data_.begin() + long(x_size_), x);
+    std::copy(data_.begin() + long(x_size_), data_.end(), y);
+  }
+
+ private:
+  long count_;
+  std::size_t x_size_, y_size_;
+  std::vector<float> data_;
+};
+
+}  // namespace
+
+std::vector<TrainBenchRow> run_train_bench(const TrainBenchOptions& options,
+                                           const std::function<void(const TrainBenchRow&)>& progress) {
+  std::vector<TrainBenchRow> rows;
+  for (const int seq_len : options.seq_lens) {
+    for (const ModelKind kind : {ModelKind::aaren, ModelKind::transformer}) {
+      ModelConfig config = options.model;
+      config.kind = kind;
+      config.seq_len = seq_len;
+      config.validate();
+      std::vector<float> params;
+      std::mt19937 rng(1);
+      init_parameters(params, ParameterLayout(config), rng);
+      TrainSettings settings;
+      settings.epochs = 1;
+      settings.batch = options.batch;
+      settings.threads = options.threads;
+      settings.patience = 0;
+      settings.max_steps_per_epoch = options.steps;
+      Trainer trainer(config, params, settings);
+      const RandomWindows train(long(options.batch) * options.steps, seq_len, config.horizon, config.channels);
+      const RandomWindows val(1, seq_len, config.horizon, config.channels);
+      std::vector<double> step_seconds;
+      for (int r = 0; r <= options.repeats; ++r) {  // the first run warms up and is not counted
+        const auto start = std::chrono::steady_clock::now();
+        trainer.train(train, val);
+        if (r > 0) step_seconds.push_back(seconds_since(start) / options.steps);
+      }
+      TrainBenchRow row;
+      row.kind = kind;
+      row.seq_len = seq_len;
+      row.seconds_per_step = median(step_seconds);
+      row.samples_per_second = double(options.batch) / row.seconds_per_step;
+      rows.push_back(row);
+      if (progress) progress(row);
+    }
+  }
+  return rows;
+}
+
+}  // namespace aaren::bench

@@ -1,0 +1,30 @@
+#pragma once
+// `aaren bench train`: training-step throughput of both models as the look-back grows. Aaren's
+// cost per sample grows linearly in T; the Transformer's attention grows quadratically.
+#include <functional>
+#include <vector>
+
+#include "core/model/model_config.hpp"
+
+namespace aaren::bench {
+
+struct TrainBenchOptions {
+  std::vector<int> seq_lens = {96, 512, 2048};
+  ModelConfig model;  // kind and seq_len are set per row
+  int batch = 32;
+  int steps = 3;      // timed steps per repeat
+  int repeats = 3;
+  int threads = 0;
+};
+
+struct TrainBenchRow {
+  ModelKind kind = ModelKind::aaren;
+  int seq_len = 0;
+  double samples_per_second = 0;  // median over repeats
+  double seconds_per_step = 0;
+};
+
+std::vector<TrainBenchRow> run_train_bench(const TrainBenchOptions& options,
+                                           const std::function<void(const TrainBenchRow&)>& progress = {});
+
+}  // namespace aaren::bench

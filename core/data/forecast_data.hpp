@@ -1,0 +1,40 @@
+#pragma once
+// Everything a forecaster needs from a loaded table, prepared once for the trainer and the app
+// (DESIGN.md section 5): the chronological split, the z-score scaler fitted on the training part,
+// the scaled series, and the windows of each part. The look-back of a validation or test sample may
+// reach back across the boundary into the part before (the Informer convention), so every row of
+// those parts is a target row of some sample; training samples start at row 0.
+#include <string>
+#include <vector>
+
+#include "core/data/scaler.hpp"
+#include "core/data/split.hpp"
+#include "core/data/time_series_csv.hpp"
+#include "core/data/windows.hpp"
+#include "core/util/matrix.hpp"
+
+namespace aaren {
+
+struct ForecastDataOptions {
+  int seq_len = 96;  // look-back T
+  int horizon = 96;  // H
+  SplitSpec split;
+};
+
+struct ForecastData {
+  TimeSeriesTable table;     // original units, names, dates: what the charts show
+  ForecastDataOptions options;
+  ChronologicalSplit parts;  // the rows each part owns
+  StandardScaler scaler;     // fitted on parts.train only
+  Matrix<float> scaled;      // (rows, channels) what the models see
+  WindowIndex train;         // segment parts.train
+  WindowIndex validation;    // segment from seq_len rows before parts.validation to its end
+  WindowIndex test;          // segment from seq_len rows before parts.test to its end
+  std::vector<std::string> warnings;  // the table's, then the preparation's
+};
+
+// Throws std::invalid_argument with a remedy when a part is too short for the windows, e.g.
+// "the test part has 40 rows but horizon 96 needs at least 96; ...".
+ForecastData prepare_forecast_data(TimeSeriesTable table, const ForecastDataOptions& options);
+
+}  // namespace aaren

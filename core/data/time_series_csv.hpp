@@ -1,0 +1,51 @@
+#pragma once
+// Loading a forecasting data set from a user's CSV file: a date column kept for the charts, the
+// numeric columns as channels, one of them optionally the target. The file is streamed record by
+// record; the dialect (delimiter, header, date column) is detected from its first lines unless the
+// caller says otherwise. Errors name the file, the line and the column, e.g.
+//   "co2.csv, line 8, column 'co2': the value is missing (use interpolation to fill gaps)".
+#include <functional>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/util/matrix.hpp"
+
+namespace aaren {
+
+struct TimeSeriesTable {
+  std::string source;                      // the path or name it was read from
+  std::vector<std::string> channel_names;  // (channels)
+  std::string date_column_name;            // "" when the file has no date column
+  std::vector<std::string> dates;          // (rows) the date cells as written; empty without a date column
+  std::vector<double> times;               // (rows) seconds since 1970-01-01 UTC; empty without a date column
+  Matrix<double> values;                   // (rows, channels) original units, gaps filled when asked
+  int target = -1;                         // index into channel_names; -1 = none chosen
+  std::vector<std::string> warnings;       // filled gaps, columns left out, dates out of order
+};
+
+struct CsvReadOptions {
+  std::optional<char> delimiter;           // detected when unset
+  std::optional<bool> has_header;          // detected when unset
+  std::optional<std::string> date_column;  // detected when unset; "" = none
+  std::vector<std::string> columns;        // empty = every numeric column except the date
+  std::string target;                      // "" = none
+  enum class Missing { error, interpolate } missing = Missing::error;
+  // Called with the fraction read so far; returning false cancels the read with CsvReadCancelled.
+  std::function<bool(double fraction)> progress;
+};
+
+struct CsvReadCancelled : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// Messages name the file by its file name. Throws std::runtime_error for unreadable or malformed
+// files and std::invalid_argument for options that do not fit the file.
+TimeSeriesTable read_time_series_csv(const std::string& path, const CsvReadOptions& options = {});
+// The same for text in memory; `source` names it in messages and in the table.
+TimeSeriesTable parse_time_series_csv(std::string_view text, const std::string& source,
+                                      const CsvReadOptions& options = {});
+
+}  // namespace aaren

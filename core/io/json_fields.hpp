@@ -1,0 +1,41 @@
+#pragma once
+// Reading settings from JSON objects such as config.json, with messages that name the file and the
+// field: "config.json: field 'd_model' must be a whole number between 1 and 4096, got 0".
+// Every reader throws std::runtime_error; `source` names the input in messages.
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace aaren {
+
+// Parses text (a UTF-8 byte order mark is allowed). Syntax errors name the line and column
+// ("config.json: not valid JSON (line 3, column 7: ...)"); a key repeated within one object is an
+// error too, since nlohmann would silently keep only the last value.
+nlohmann::json parse_json_text(std::string_view text, const std::string& source);
+
+// nlohmann's explanation of a syntax error without its prefix and position, unprintable bytes
+// shown as '?': "syntax error while parsing value - invalid literal; last read: 'tru,'".
+std::string json_parse_error_reason(const nlohmann::json::parse_error& error);
+
+// Required fields: a missing field is an error. `obj` must be a JSON object. Bounds are inclusive.
+int json_int(const nlohmann::json& obj, const std::string& field, const std::string& source, int min, int max);
+double json_number(const nlohmann::json& obj, const std::string& field, const std::string& source, double min,
+                   double max);
+std::string json_string(const nlohmann::json& obj, const std::string& field, const std::string& source);
+bool json_bool(const nlohmann::json& obj, const std::string& field, const std::string& source);
+std::vector<std::string> json_string_list(const nlohmann::json& obj, const std::string& field,
+                                          const std::string& source);
+
+// Optional fields: a missing field gives `fallback`; a present field must still be valid.
+int json_int_or(const nlohmann::json& obj, const std::string& field, const std::string& source, int min, int max,
+                int fallback);
+double json_number_or(const nlohmann::json& obj, const std::string& field, const std::string& source, double min,
+                      double max, double fallback);
+std::string json_string_or(const nlohmann::json& obj, const std::string& field, const std::string& source,
+                           const std::string& fallback);
+bool json_bool_or(const nlohmann::json& obj, const std::string& field, const std::string& source, bool fallback);
+std::vector<std::string> json_string_list_or(const nlohmann::json& obj, const std::string& field,
+                                             const std::string& source, const std::vector<std::string>& fallback);
+
+}  // namespace aaren

@@ -1,0 +1,127 @@
+#include "core/model/mixer.hpp"
+
+#include <cmath>
+
+#include "core/attention/prefix_attention.hpp"
+#include "core/nn/causal_attention.hpp"
+#include "core/nn/linear.hpp"
+
+namespace aaren {
+
+template <class T>
+MixerWeights<T> mixer_weights(const T* p, const BlockOffsets& b) {
+  return {b.q0 == ParameterLayout::kNone ? nullptr : p + b.q0,
+          p + b.wq_w, p + b.wq_b, p + b.wk_w, p + b.wk_b, p + b.wv_w, p + b.wv_b, p + b.wo_w, p + b.wo_b};
+}
+
+template <class T>
+MixerGrads<T> mixer_grads(T* g, const BlockOffsets& b) {
+  return {b.q0 == ParameterLayout::kNone ? nullptr : g + b.q0,
+          g + b.wq_w, g + b.wq_b, g + b.wk_w, g + b.wk_b, g + b.wv_w, g + b.wv_b, g + b.wo_w, g + b.wo_b};
+}
+
+template <class T>
+MixerCache<T>::MixerCache(ModelKind kind, int capacity, int d_model, int heads) {
+  const std::size_t lc = std::size_t(capacity) * std::size_t(d_model);
+  q.assign(kind == ModelKind::aaren ? std::size_t(d_model) : lc, T(0));
+  k.assign(lc, T(0));
+  v.assign(lc, T(0));
+  att.assign(lc, T(0));
+  if (kind == ModelKind::aaren)
+    log_z.assign(std::size_t(heads) * std::size_t(capacity), T(0));
+  else
+    probs.assign(std::size_t(heads) * std::size_t(capacity) * std::size_t(capacity), T(0));
+}
+
+template <class T>
+MixerScratch<T>::MixerScratch(int capacity, int d_model) {
+  const std::size_t lc = std::size_t(capacity) * std::size_t(d_model);
+  for (auto* buffer : {&datt, &dq, &dk, &dv, &dx}) buffer->assign(lc, T(0));
+  scores.assign(std::size_t(capacity), T(0));
+  dscores.assign(std::size_t(capacity), T(0));
+  r.assign(std::size_t(d_model), T(0));
+  dq0.assign(std::size_t(d_model), T(0));
+}
+
+template <class T>
+void mixer_forward(T* out, MixerCache<T>& cache, const T* x, const MixerWeights<T>& w, ModelKind kind, int L,
+                   int C, int H) {
+  linear_forward(cache.k.data(), x, w.wk_w, w.wk_b, L, C, C);
+  linear_forward(cache.v.data(), x, w.wv_w, w.wv_b, L, C, C);
+  if (kind == ModelKind::aaren) {
+    const int dh = C / H;
+    const T scale = T(1) / std::sqrt(T(dh));
+    linear_forward(cache.q.data(), w.q0, w.wq_w, w.wq_b, 1, C, C);
+    for (int h = 0; h < H; ++h)
+      prefix_attention_forward(cache.att.data() + h * dh, cache.log_z.data() + std::size_t(h) * std::size_t(L),
+                               cache.q.data() + h * dh, cache.k.data() + h * dh, cache.v.data() + h * dh, L, dh, dh,
+                               scale, C, C, C);
+  } else {
+    linear_forward(cache.q.data(), x, w.wq_w, w.wq_b, L, C, C);
+    causal_attention_forward(cache.att.data(), cache.probs.data(), cache.q.data(), cache.k.data(), cache.v.data(),
+                             L, C, H);
+  }
+  linear_forward(out, cache.att.data(), w.wo_w, w.wo_b, L, C, C);
+}
+
+template <class T>
+void mixer_backward(T* dx, const MixerGrads<T>& g, MixerScratch<T>& s, const T* dout, const T* x,
+                    const MixerCache<T>& cache, const MixerWeights<T>& w, ModelKind kind, int L, int C, int H) {
+  const std::size_t lc = std::size_t(L) * std::size_t(C);
+  linear_backward(s.datt.data(), g.wo_w, g.wo_b, dout, cache.att.data(), w.wo_w, L, C, C);
+  if (kind == ModelKind::aaren) {
+    // Scores are recomputed (L per head) rather than stored; the backward of the scan gives
+    // dL/dscores and dL/dV, and the chain rule through s_i = scale * q . k_i gives dq and dK.
+    const int dh = C / H;
+    const T scale = T(1) / std::sqrt(T(dh));
+    std::fill(s.dq.begin(), s.dq.begin() + C, T(0));
+    for (int h = 0; h < H; ++h) {
+      const T* qh = cache.q.data() + h * dh;
+      for (int i = 0; i < L; ++i) {
+        const T* ki = cache.k.data() + std::size_t(i) * std::size_t(C) + std::size_t(h * dh);
+        T dot = 0;
+        for (int j = 0; j < dh; ++j) dot += qh[j] * ki[j];
+        s.scores[std::size_t(i)] = scale * dot;
+      }
+      prefix_softmax_backward(s.dscores.data(), s.dv.data() + h * dh, s.datt.data() + h * dh, s.scores.data(),
+                              cache.v.data() + h * dh, cache.att.data() + h * dh,
+                              cache.log_z.data() + std::size_t(h) * std::size_t(L), s.r.data(), L, dh, C, C, C, C);
+      T* dqh = s.dq.data() + h * dh;
+      for (int i = 0; i < L; ++i) {
+        const T ds = scale * s.dscores[std::size_t(i)];
+        const T* ki = cache.k.data() + std::size_t(i) * std::size_t(C) + std::size_t(h * dh);
+        T* dki = s.dk.data() + std::size_t(i) * std::size_t(C) + std::size_t(h * dh);
+        for (int j = 0; j < dh; ++j) {
+          dki[j] = ds * qh[j];
+          dqh[j] += ds * ki[j];
+        }
+      }
+    }
+    linear_backward(s.dq0.data(), g.wq_w, g.wq_b, s.dq.data(), w.q0, w.wq_w, 1, C, C);
+    for (int j = 0; j < C; ++j) g.q0[j] += s.dq0[std::size_t(j)];
+    linear_backward(dx, g.wk_w, g.wk_b, s.dk.data(), x, w.wk_w, L, C, C);
+  } else {
+    causal_attention_backward(s.dq.data(), s.dk.data(), s.dv.data(), s.dscores.data(), s.datt.data(),
+                              cache.q.data(), cache.k.data(), cache.v.data(), cache.probs.data(), L, C, H);
+    linear_backward(dx, g.wq_w, g.wq_b, s.dq.data(), x, w.wq_w, L, C, C);
+    linear_backward(s.dx.data(), g.wk_w, g.wk_b, s.dk.data(), x, w.wk_w, L, C, C);
+    for (std::size_t i = 0; i < lc; ++i) dx[i] += s.dx[i];
+  }
+  linear_backward(s.dx.data(), g.wv_w, g.wv_b, s.dv.data(), x, w.wv_w, L, C, C);
+  for (std::size_t i = 0; i < lc; ++i) dx[i] += s.dx[i];
+}
+
+#define AAREN_INSTANTIATE(T)                                                                               \
+  template MixerWeights<T> mixer_weights<T>(const T*, const BlockOffsets&);                                \
+  template MixerGrads<T> mixer_grads<T>(T*, const BlockOffsets&);                                          \
+  template struct MixerCache<T>;                                                                           \
+  template struct MixerScratch<T>;                                                                         \
+  template void mixer_forward<T>(T*, MixerCache<T>&, const T*, const MixerWeights<T>&, ModelKind, int, int, \
+                                 int);                                                                     \
+  template void mixer_backward<T>(T*, const MixerGrads<T>&, MixerScratch<T>&, const T*, const T*,           \
+                                  const MixerCache<T>&, const MixerWeights<T>&, ModelKind, int, int, int);
+AAREN_INSTANTIATE(float)
+AAREN_INSTANTIATE(double)
+#undef AAREN_INSTANTIATE
+
+}  // namespace aaren

@@ -1,0 +1,29 @@
+#pragma once
+// The architecture of both forecasting models (DESIGN.md section 4): identical but for the mixer.
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace aaren {
+
+enum class ModelKind { aaren, transformer };
+
+std::string_view to_string(ModelKind kind);
+std::optional<ModelKind> model_kind_from_string(std::string_view name);
+
+struct ModelConfig {
+  ModelKind kind = ModelKind::aaren;
+  int d_model = 64;
+  int heads = 4;
+  int layers = 2;
+  int d_ff = 256;
+  int seq_len = 96;   // look-back T
+  int horizon = 96;   // H
+  int channels = 1;   // C
+
+  int d_head() const { return d_model / heads; }
+  // Throws std::invalid_argument naming the setting ("--heads 3 does not divide --d-model 64").
+  void validate() const;
+};
+
+}  // namespace aaren

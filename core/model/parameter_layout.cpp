@@ -1,0 +1,52 @@
+#include "core/model/parameter_layout.hpp"
+
+namespace aaren {
+
+std::size_t ParameterLayout::add(const std::string& name, std::vector<std::int64_t> shape) {
+  std::size_t size = 1;
+  for (const auto d : shape) size *= std::size_t(d);
+  entries_.push_back({name, std::move(shape), total_, size});
+  total_ += size;
+  return entries_.back().offset;
+}
+
+ParameterLayout::ParameterLayout(const ModelConfig& config) {
+  config.validate();
+  const std::int64_t d = config.d_model, f = config.d_ff, c = config.channels;
+  embed_w = add("embed.weight", {d, c});
+  embed_b = add("embed.bias", {d});
+  for (int l = 0; l < config.layers; ++l) {
+    const std::string p = "blocks." + std::to_string(l) + ".";
+    BlockOffsets b{};
+    b.ln1_w = add(p + "ln1.weight", {d});
+    b.ln1_b = add(p + "ln1.bias", {d});
+    b.q0 = config.kind == ModelKind::aaren ? add(p + "mixer.q0", {d}) : kNone;
+    b.wq_w = add(p + "mixer.wq.weight", {d, d});
+    b.wq_b = add(p + "mixer.wq.bias", {d});
+    b.wk_w = add(p + "mixer.wk.weight", {d, d});
+    b.wk_b = add(p + "mixer.wk.bias", {d});
+    b.wv_w = add(p + "mixer.wv.weight", {d, d});
+    b.wv_b = add(p + "mixer.wv.bias", {d});
+    b.wo_w = add(p + "mixer.wo.weight", {d, d});
+    b.wo_b = add(p + "mixer.wo.bias", {d});
+    b.ln2_w = add(p + "ln2.weight", {d});
+    b.ln2_b = add(p + "ln2.bias", {d});
+    b.fc1_w = add(p + "ffn.fc1.weight", {f, d});
+    b.fc1_b = add(p + "ffn.fc1.bias", {f});
+    b.fc2_w = add(p + "ffn.fc2.weight", {d, f});
+    b.fc2_b = add(p + "ffn.fc2.bias", {d});
+    blocks.push_back(b);
+  }
+  lnf_w = add("ln_f.weight", {d});
+  lnf_b = add("ln_f.bias", {d});
+  head_w = add("head.weight", {std::int64_t(config.horizon) * c, d});
+  head_b = add("head.bias", {std::int64_t(config.horizon) * c});
+}
+
+std::size_t ParameterLayout::block_total(int layer) const {
+  const std::size_t begin = blocks[std::size_t(layer)].ln1_w;
+  const std::size_t end = std::size_t(layer) + 1 < blocks.size() ? blocks[std::size_t(layer) + 1].ln1_w : lnf_w;
+  return end - begin;
+}
+
+}  // namespace aaren

@@ -1,0 +1,38 @@
+#include "core/nn/gelu.hpp"
+
+#include <cmath>
+#include <numbers>
+
+namespace aaren {
+
+namespace {
+template <class T>
+constexpr T inv_sqrt2 = T(1) / std::numbers::sqrt2_v<T>;
+template <class T>
+constexpr T inv_sqrt_2pi = std::numbers::inv_sqrtpi_v<T> / std::numbers::sqrt2_v<T>;
+}  // namespace
+
+template <class T>
+void gelu_forward(T* out, const T* inp, long N) {
+  for (long i = 0; i < N; ++i) out[i] = T(0.5) * inp[i] * (T(1) + std::erf(inp[i] * inv_sqrt2<T>));
+}
+
+// d/dx [x Phi(x)] = Phi(x) + x phi(x), phi the standard normal density.
+template <class T>
+void gelu_backward(T* dinp, const T* inp, const T* dout, long N) {
+  for (long i = 0; i < N; ++i) {
+    const T x = inp[i];
+    const T cdf = T(0.5) * (T(1) + std::erf(x * inv_sqrt2<T>));
+    const T pdf = inv_sqrt_2pi<T> * std::exp(T(-0.5) * x * x);
+    dinp[i] = dout[i] * (cdf + x * pdf);
+  }
+}
+
+#define AAREN_INSTANTIATE(T)                                   \
+  template void gelu_forward<T>(T*, const T*, long);          \
+  template void gelu_backward<T>(T*, const T*, const T*, long);
+AAREN_INSTANTIATE(float)
+AAREN_INSTANTIATE(double)
+#undef AAREN_INSTANTIATE
+
+}  // namespace aaren

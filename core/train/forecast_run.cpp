@@ -1,0 +1,149 @@
+#include "core/train/forecast_run.hpp"
+
+#include <chrono>
+#include <filesystem>
+#include <random>
+
+#include "core/train/forecast_windows.hpp"
+
+namespace aaren {
+
+ForecastRunOutcome train_forecast_run(const ForecastRunRequest& request, const TrainCallbacks& callbacks) {
+  prepare_run_folder(request.out_dir);
+  TimeSeriesTable table = read_time_series_csv(request.data_path, request.csv);
+  ForecastRunOutcome outcome;
+  RunConfig& config = outcome.config;
+  config.data_file = request.data_path;
+  config.channels = table.channel_names;
+  config.target = table.target >= 0 ? table.channel_names[std::size_t(table.target)] : std::string();
+  config.date_column = table.date_column_name;
+  config.interpolate_missing = request.csv.missing == CsvReadOptions::Missing::interpolate;
+  config.split = request.data.split;
+  const ForecastData data = prepare_forecast_data(std::move(table), request.data);
+  config.scaler = data.scaler;
+  config.model = request.model;
+  config.model.channels = data.scaled.cols;
+  config.model.seq_len = request.data.seq_len;
+  config.model.horizon = request.data.horizon;
+  config.model.validate();
+  config.train = request.train;
+  write_run_config(request.out_dir, config);
+
+  const ParameterLayout layout(config.model);
+  std::vector<float> params = request.initial_params;
+  if (params.empty()) {
+    std::mt19937 rng(request.train.seed);
+    init_parameters(params, layout, rng);
+  } else if (params.size() != layout.total()) {
+    throw std::invalid_argument("the weights to continue from have " + std::to_string(params.size()) +
+                                " parameters but this configuration needs " + std::to_string(layout.total()) +
+                                " (a different architecture or number of channels)");
+  }
+
+  const ForecastWindows train_set(data.scaled, data.train), val_set(data.scaled, data.validation),
+      test_set(data.scaled, data.test);
+  Trainer trainer(config.model, params, request.train);
+  TrainCallbacks with_checkpoints = callbacks;
+  RunMetrics& metrics = outcome.metrics;
+  with_checkpoints.on_best = [&](const std::vector<float>& best, const EpochRecord& record) {
+    write_checkpoint(request.out_dir, config, best);
+    metrics.epochs.push_back(record);  // so that metrics.json on disk matches the checkpoint
+    metrics.best_epoch = record.epoch;
+    metrics.stop = "running";
+    metrics.message = "training; best epoch so far " + std::to_string(record.epoch);
+    metrics.validation = {record.val_loss, 0, val_set.size()};
+    write_run_metrics(request.out_dir, metrics);
+    if (callbacks.on_best) callbacks.on_best(best, record);
+  };
+  const auto start = std::chrono::steady_clock::now();
+  const TrainResult result = trainer.train(train_set, val_set, with_checkpoints);
+  metrics.train_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  metrics.samples_per_second = metrics.train_seconds > 0 ? double(result.samples) / metrics.train_seconds : 0;
+  metrics.epochs = result.epochs;
+  metrics.best_epoch = result.best_epoch;
+  metrics.stop = to_string(result.stop);
+  metrics.message = result.message;
+  // The trainer restored the best weights; before any epoch finished, these are the last finite
+  // ones, so the folder always ends with a loadable model.
+  write_checkpoint(request.out_dir, config, params);
+  metrics.validation = trainer.evaluate(val_set);
+  metrics.test = trainer.evaluate(test_set);
+  write_run_metrics(request.out_dir, metrics);
+  return outcome;
+}
+
+ForecastData prepare_run_data(const RunConfig& config, const std::string& data_path) {
+  CsvReadOptions csv;
+  csv.columns = config.channels;
+  csv.target = config.target;
+  csv.date_column = config.date_column;
+  if (config.interpolate_missing) csv.missing = CsvReadOptions::Missing::interpolate;
+  TimeSeriesTable table = read_time_series_csv(data_path, csv);
+  ForecastDataOptions options;
+  options.seq_len = config.model.seq_len;
+  options.horizon = config.model.horizon;
+  options.split = config.split;
+  ForecastData data = prepare_forecast_data(std::move(table), options);
+  data.scaler = config.scaler;
+  standard_scaler_transform(data.scaled.data, data.table.values.data, data.scaler);
+  return data;
+}
+
+void forecast_scaled(const LoadedRun& run, const float* x, float* y) {
+  const ParameterLayout layout(run.config.model);
+  ForwardState<float> state(run.config.model);
+  forecast_forward(state, run.params.data(), layout, run.config.model, x);
+  std::copy(state.y.begin(), state.y.end(), y);
+}
+
+namespace {
+
+WindowForecast forecast_from_row(const LoadedRun& run, const ForecastData& data, int input_row, int window) {
+  const ModelConfig& m = run.config.model;
+  const int C = m.channels, T = m.seq_len, H = m.horizon;
+  const int rows = data.scaled.rows;
+  WindowForecast out;
+  out.window = window;
+  const float* x = data.scaled.data.data() + std::size_t(input_row) * std::size_t(C);
+  std::vector<float> y(std::size_t(H) * std::size_t(C));
+  forecast_scaled(run, x, y.data());
+  out.forecast = Matrix<double>(H, C);
+  standard_scaler_inverse(out.forecast.data, y, data.scaler);
+  out.history = Matrix<double>(T, C);
+  const auto& values = data.table.values;
+  std::copy(values.data.begin() + long(input_row) * C, values.data.begin() + long(input_row + T) * C,
+            out.history.data.begin());
+  const int first_target = input_row + T;
+  const int known = std::max(0, std::min(H, rows - first_target));
+  if (known == H) {
+    out.truth = Matrix<double>(H, C);
+    std::copy(values.data.begin() + long(first_target) * C, values.data.begin() + long(first_target + H) * C,
+              out.truth.data.begin());
+  }
+  const auto date_of = [&](int row) {
+    return row < int(data.table.dates.size()) ? data.table.dates[std::size_t(row)] : std::string();
+  };
+  for (int t = 0; t < T; ++t) out.history_dates.push_back(date_of(input_row + t));
+  for (int h = 0; h < H; ++h) out.dates.push_back(date_of(first_target + h));
+  return out;
+}
+
+}  // namespace
+
+WindowForecast forecast_test_window(const LoadedRun& run, const ForecastData& data, int window) {
+  const int count = data.test.sample_count();
+  if (window < 0 || window >= count)
+    throw std::invalid_argument("window " + std::to_string(window) + " does not exist: the test part has windows 0 to " +
+                                std::to_string(count - 1));
+  return forecast_from_row(run, data, data.test.input_row(window), window);
+}
+
+WindowForecast forecast_after_end(const LoadedRun& run, const ForecastData& data) {
+  const int rows = data.scaled.rows, T = run.config.model.seq_len;
+  if (rows < T)
+    throw std::invalid_argument("the data has " + std::to_string(rows) + " rows but the look-back needs " +
+                                std::to_string(T));
+  return forecast_from_row(run, data, rows - T, -1);
+}
+
+}  // namespace aaren

@@ -1,0 +1,55 @@
+#pragma once
+// The whole forecasting workflow behind `aaren train` / `aaren forecast` and the app's Train and
+// Forecast pages: read a CSV, prepare it, train with the best weights kept on disk as they
+// improve, evaluate, and forecast windows from a saved run in the data's original units.
+#include <optional>
+#include <string>
+
+#include "core/data/forecast_data.hpp"
+#include "core/data/time_series_csv.hpp"
+#include "core/train/run_folder.hpp"
+
+namespace aaren {
+
+struct ForecastRunRequest {
+  std::string data_path;
+  CsvReadOptions csv;         // columns, target, date column, missing values
+  ForecastDataOptions data;   // look-back, horizon, split
+  ModelConfig model;          // architecture; channels, seq_len and horizon come from the data options
+  TrainSettings train;
+  std::string out_dir;
+  // To continue an earlier run: its weights (for the same architecture and channels). Empty: a
+  // fresh initialization from train.seed.
+  std::vector<float> initial_params;
+};
+
+struct ForecastRunOutcome {
+  RunConfig config;
+  RunMetrics metrics;
+};
+
+// Trains one model and writes its run folder. The checkpoint is rewritten each time the
+// validation loss improves, so a killed run still leaves its best model on disk.
+ForecastRunOutcome train_forecast_run(const ForecastRunRequest& request, const TrainCallbacks& callbacks = {});
+
+// The run's view of a data set: the same columns and preparation, scaled with the run's own
+// (saved) scaler rather than one refitted to this file.
+ForecastData prepare_run_data(const RunConfig& config, const std::string& data_path);
+
+struct WindowForecast {
+  int window = -1;                      // test window index; -1 for the forecast beyond the data
+  std::vector<std::string> history_dates, dates;  // (T), (H); empty strings where the file has no dates
+  Matrix<double> history;               // (T, C) the look-back, original units
+  Matrix<double> forecast;              // (H, C) original units
+  Matrix<double> truth;                 // (H, C) original units; 0 rows when unknown (beyond the data)
+};
+
+// Test window `window` (0-based, in time order) of `data`; throws with the valid range.
+WindowForecast forecast_test_window(const LoadedRun& run, const ForecastData& data, int window);
+// The horizon after the last row of the file.
+WindowForecast forecast_after_end(const LoadedRun& run, const ForecastData& data);
+
+// Forecast of one scaled window x (T, C) -> (H, C) scaled, with the run's model.
+void forecast_scaled(const LoadedRun& run, const float* x, float* y);
+
+}  // namespace aaren

@@ -1,0 +1,192 @@
+#include "core/train/trainer.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <limits>
+#include <cmath>
+#include <numeric>
+#include <random>
+
+namespace aaren {
+
+std::string to_string(TrainStop stop) {
+  switch (stop) {
+    case TrainStop::completed: return "completed";
+    case TrainStop::early_stopped: return "early_stopped";
+    case TrainStop::cancelled: return "cancelled";
+    case TrainStop::diverged: return "diverged";
+  }
+  return "unknown";
+}
+
+// Everything one thread needs for a forward and backward pass, allocated once.
+struct Trainer::Worker {
+  explicit Worker(const ModelConfig& c)
+      : state(c), scratch(c), x(std::size_t(c.seq_len) * std::size_t(c.channels)),
+        y(std::size_t(c.horizon) * std::size_t(c.channels)), dy(y.size()) {}
+  ForwardState<float> state;
+  BackwardScratch<float> scratch;
+  AlignedVector<float> x, y, dy;
+};
+
+Trainer::Trainer(const ModelConfig& config, std::vector<float>& params, const TrainSettings& settings)
+    : config_(config), layout_(config), params_(params), settings_(settings), pool_(settings.threads) {
+  if (params_.size() != layout_.total())
+    throw std::invalid_argument("the parameter buffer does not match the model configuration");
+  for (int w = 0; w < pool_.size(); ++w) workers_.push_back(std::make_unique<Worker>(config_));
+  shard_grads_.assign(kShards, AlignedVector<float>(layout_.total(), 0.0f));
+  shard_loss_.assign(kShards, 0.0);
+  shard_abs_.assign(kShards, 0.0);
+  grads_.assign(layout_.total(), 0.0f);
+}
+
+Trainer::~Trainer() = default;
+
+double Trainer::train_step(const WindowSet& set, const std::vector<long>& order, long first, int count) {
+  const int n = config_.horizon * config_.channels;
+  const float inv_batch = 1.0f / float(count);
+  pool_.run(kShards, [&](int shard, int worker) {
+    Worker& w = *workers_[std::size_t(worker)];
+    AlignedVector<float>& g = shard_grads_[std::size_t(shard)];
+    std::fill(g.begin(), g.end(), 0.0f);
+    double loss = 0;
+    for (long i = first + long(shard) * count / kShards; i < first + long(shard + 1) * count / kShards; ++i) {
+      set.copy(order[std::size_t(i)], w.x.data(), w.y.data());
+      forecast_forward(w.state, params_.data(), layout_, config_, w.x.data());
+      loss += mse_loss(w.dy.data(), w.state.y.data(), w.y.data(), n);
+      for (float& d : w.dy) d *= inv_batch;
+      forecast_backward(g.data(), w.scratch, w.state, params_.data(), layout_, config_, w.dy.data());
+    }
+    shard_loss_[std::size_t(shard)] = loss;
+  });
+  std::copy(shard_grads_[0].begin(), shard_grads_[0].end(), grads_.begin());
+  for (int s = 1; s < kShards; ++s)
+    for (std::size_t i = 0; i < grads_.size(); ++i) grads_[i] += shard_grads_[std::size_t(s)][i];
+  return std::accumulate(shard_loss_.begin(), shard_loss_.end(), 0.0) / double(count);
+}
+
+EvalMetrics Trainer::evaluate(const WindowSet& set) {
+  EvalMetrics metrics;
+  metrics.windows = set.size();
+  if (metrics.windows == 0) return metrics;
+  const int n = config_.horizon * config_.channels;
+  const long total = set.size();
+  pool_.run(kShards, [&](int shard, int worker) {
+    Worker& w = *workers_[std::size_t(worker)];
+    double squared = 0, absolute = 0;
+    for (long i = long(shard) * total / kShards; i < long(shard + 1) * total / kShards; ++i) {
+      set.copy(i, w.x.data(), w.y.data());
+      forecast_forward(w.state, params_.data(), layout_, config_, w.x.data());
+      for (int j = 0; j < n; ++j) {
+        const double diff = double(w.state.y[std::size_t(j)]) - double(w.y[std::size_t(j)]);
+        squared += diff * diff;
+        absolute += std::abs(diff);
+      }
+    }
+    shard_loss_[std::size_t(shard)] = squared;
+    shard_abs_[std::size_t(shard)] = absolute;
+  });
+  const double values = double(total) * double(n);
+  metrics.mse = std::accumulate(shard_loss_.begin(), shard_loss_.end(), 0.0) / values;
+  metrics.mae = std::accumulate(shard_abs_.begin(), shard_abs_.end(), 0.0) / values;
+  return metrics;
+}
+
+TrainResult Trainer::train(const WindowSet& train_set, const WindowSet& val_set, const TrainCallbacks& callbacks) {
+  using Clock = std::chrono::steady_clock;
+  TrainResult result;
+  if (train_set.size() == 0) throw std::invalid_argument("the training part has no windows");
+  if (val_set.size() == 0) throw std::invalid_argument("the validation part has no windows");
+  const int batch = std::max(1, settings_.batch);
+  long steps_per_epoch = (train_set.size() + batch - 1) / batch;
+  if (settings_.max_steps_per_epoch > 0) steps_per_epoch = std::min(steps_per_epoch, settings_.max_steps_per_epoch);
+  const long total_steps = steps_per_epoch * settings_.epochs;
+  const long warmup = long(settings_.warmup_fraction * double(total_steps));
+
+  AdamW optimizer(layout_, settings_.adamw);
+  std::vector<float> best = params_;
+  std::vector<long> order(std::size_t(train_set.size()));
+  std::mt19937 rng(settings_.seed);
+  const auto start = Clock::now();
+  long steps_done = 0, samples_done = 0;
+  int since_best = 0;
+  result.best_val_loss = std::numeric_limits<double>::infinity();
+
+  const auto finish = [&](TrainStop stop, std::string message) {
+    result.stop = stop;
+    result.message = std::move(message);
+    result.samples = samples_done;
+    if (result.best_epoch > 0) params_ = best;
+    return result;
+  };
+
+  for (int epoch = 1; epoch <= settings_.epochs; ++epoch) {
+    const auto epoch_start = Clock::now();
+    std::iota(order.begin(), order.end(), 0L);
+    std::shuffle(order.begin(), order.end(), rng);
+    double loss_sum = 0;
+    TrainProgress progress;
+    progress.epoch = epoch;
+    progress.epochs = settings_.epochs;
+    progress.steps_per_epoch = steps_per_epoch;
+    for (long step = 0; step < steps_per_epoch; ++step) {
+      if (callbacks.cancel && callbacks.cancel->load())
+        return finish(TrainStop::cancelled, "stopped at epoch " + std::to_string(epoch) + ", step " +
+                                                std::to_string(step + 1) + " on request");
+      const long first = step * batch;
+      const int count = int(std::min<long>(batch, train_set.size() - first));
+      const double loss = train_step(train_set, order, first, count);
+      const double norm = std::sqrt(std::inner_product(grads_.begin(), grads_.end(), grads_.begin(), 0.0));
+      if (!std::isfinite(loss) || !std::isfinite(norm))
+        return finish(TrainStop::diverged,
+                      "the training loss became " + std::string(std::isfinite(loss) ? "finite but the gradient " : "") +
+                          "not finite at epoch " + std::to_string(epoch) + ", step " + std::to_string(step + 1) +
+                          (result.best_epoch > 0 ? "; the best epoch's weights were kept"
+                                                 : "; the last finite weights were kept") +
+                          " (try a lower learning rate)");
+      clip_grad_norm(grads_.data(), grads_.size(), settings_.clip_norm);
+      optimizer.step(params_.data(), grads_.data(),
+                     learning_rate(settings_.schedule, settings_.lr, steps_done, warmup, total_steps));
+      ++steps_done;
+      samples_done += count;
+      loss_sum += loss;
+      if (callbacks.progress) {
+        const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
+        progress.step = step + 1;
+        progress.train_loss = loss_sum / double(step + 1);
+        progress.samples_per_second = double(samples_done) / std::max(elapsed, 1e-9);
+        progress.eta_seconds = elapsed / double(steps_done) * double(total_steps - steps_done);
+        callbacks.progress(progress);
+      }
+    }
+    EpochRecord record;
+    record.epoch = epoch;
+    record.train_loss = loss_sum / double(steps_per_epoch);
+    record.val_loss = evaluate(val_set).mse;
+    record.seconds = std::chrono::duration<double>(Clock::now() - epoch_start).count();
+    result.epochs.push_back(record);
+    if (callbacks.progress) {
+      progress.val_loss = record.val_loss;
+      progress.epoch_end = true;
+      callbacks.progress(progress);
+    }
+    if (!std::isfinite(record.val_loss))
+      return finish(TrainStop::diverged, "the validation loss became not finite at epoch " + std::to_string(epoch) +
+                                             "; the best earlier weights were kept");
+    if (record.val_loss < result.best_val_loss) {
+      result.best_val_loss = record.val_loss;
+      result.best_epoch = epoch;
+      best = params_;
+      since_best = 0;
+      if (callbacks.on_best) callbacks.on_best(best, record);
+    } else if (settings_.patience > 0 && ++since_best >= settings_.patience) {
+      return finish(TrainStop::early_stopped, "validation loss did not improve for " +
+                                                  std::to_string(settings_.patience) + " epochs; best epoch " +
+                                                  std::to_string(result.best_epoch));
+    }
+  }
+  return finish(TrainStop::completed, "trained " + std::to_string(settings_.epochs) + " epochs; best epoch " +
+                                          std::to_string(result.best_epoch));
+}
+
+}  // namespace aaren

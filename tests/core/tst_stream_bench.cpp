@@ -1,0 +1,194 @@
+// The streaming benchmark behind `aaren bench stream` and the Efficiency page: the state each
+// model keeps (Aaren's constant, the KV cache exactly linear), the growth fits on synthetic data
+// with known exponents, a stop flag that keeps what was measured, and the CSV's columns.
+#include <QtTest>
+
+#include <atomic>
+#include <cmath>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "core/bench/stream_bench.hpp"
+
+namespace aaren {
+
+namespace {
+
+constexpr double kFloatBytes = 4;
+
+// A model small enough that streaming it is quick: what is checked are counts, not speed.
+bench::StreamBenchOptions tinyStream(long tokens, int samples) {
+  bench::StreamBenchOptions options;
+  options.tokens = tokens;
+  options.samples = samples;
+  options.repeats = 1;
+  options.warmup = 4;
+  options.parallel = false;
+  options.model.d_model = 16;
+  options.model.heads = 2;
+  options.model.layers = 3;
+  options.model.d_ff = 32;
+  return options;
+}
+
+// Samples at N = 16 .. 4096 whose cumulative time is scale * N^exponent, each value multiplied by
+// exp(noise * e) with e standard normal.
+std::vector<bench::StreamSample> syntheticSamples(double exponent, double noise, int model) {
+  std::mt19937 rng(7);
+  std::normal_distribution<double> normal(0.0, 1.0);
+  std::vector<bench::StreamSample> samples;
+  for (long n = 16; n <= 4096; n += 16) {
+    bench::StreamSample s;
+    s.tokens = n;
+    s.cumulative_seconds[model] = 2e-6 * std::pow(double(n), exponent) * std::exp(noise * normal(rng));
+    s.state_bytes[model] = 100.0 + 24.0 * double(n);
+    samples.push_back(s);
+  }
+  return samples;
+}
+
+QStringList splitLines(const std::string& text) {
+  return QString::fromStdString(text).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+}
+
+}  // namespace
+
+class TestStreamBench : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void stateBytesAreConstantForAarenAndLinearForTheTransformer() {
+    const bench::StreamBenchOptions options = tinyStream(96, 96);
+    const bench::StreamBenchResult result = bench::run_stream_bench(options);
+    QVERIFY(!result.stopped_early);
+    QVERIFY(result.samples.size() >= 24);
+    QCOMPARE(result.samples.back().tokens, options.tokens);
+
+    const auto& m = options.model;
+    // Aaren: per layer and head m and u, per layer w (d_model): DESIGN.md section 4.
+    const double aarenBytes = double(m.layers) * double(m.d_model + 2 * m.heads) * kFloatBytes;
+    const double bytesPerToken = 2.0 * m.layers * m.d_model * kFloatBytes;
+    long previous = 0;
+    for (const bench::StreamSample& s : result.samples) {
+      QVERIFY2(s.tokens > previous, "token counts increase");
+      previous = s.tokens;
+      QCOMPARE(s.state_bytes[0], aarenBytes);
+      QCOMPARE(s.state_bytes[1], bytesPerToken * double(s.tokens));
+      QVERIFY(s.cumulative_seconds[0] > 0 && s.cumulative_seconds[1] > 0);
+      QVERIFY(s.latency_seconds[0] >= 0 && s.latency_seconds[1] >= 0);
+    }
+    QCOMPARE(result.fit[0].memory_bytes_per_token, 0.0);
+    QVERIFY(std::abs(result.fit[1].memory_bytes_per_token - bytesPerToken) < 1e-9 * bytesPerToken);
+  }
+
+  void progressReportsEverySampleInOrder() {
+    std::vector<long> seen;
+    const bench::StreamBenchResult result =
+        bench::run_stream_bench(tinyStream(64, 16), [&](const bench::StreamSample& s) { seen.push_back(s.tokens); });
+    QCOMPARE(seen.size(), result.samples.size());
+    for (std::size_t i = 0; i < seen.size(); ++i) QCOMPARE(seen[i], result.samples[i].tokens);
+  }
+
+  void fittedSlopeOfALine() {
+    const std::vector<double> x{1, 2, 3, 4, 5};
+    std::vector<double> y;
+    for (double v : x) y.push_back(-3.5 * v + 2);
+    QCOMPARE(bench::fitted_slope(x, y), -3.5);
+    QCOMPARE(bench::fitted_slope({4}, {1}), 0.0);         // one point has no slope
+    QCOMPARE(bench::fitted_slope({2, 2, 2}, {1, 5, 9}), 0.0);  // nor has a vertical line
+  }
+
+  void fitGrowthRecoversKnownExponents_data() {
+    QTest::addColumn<double>("exponent");
+    QTest::addColumn<double>("noise");
+    QTest::addColumn<double>("tolerance");
+    QTest::addColumn<int>("model");
+    QTest::newRow("linear, exact") << 1.0 << 0.0 << 1e-9 << 0;
+    QTest::newRow("quadratic, exact") << 2.0 << 0.0 << 1e-9 << 1;
+    QTest::newRow("N^1.5, exact") << 1.5 << 0.0 << 1e-9 << 0;
+    QTest::newRow("linear, 2% noise") << 1.0 << 0.02 << 0.05 << 1;
+    QTest::newRow("quadratic, 2% noise") << 2.0 << 0.02 << 0.05 << 0;
+    QTest::newRow("N^1.5, 2% noise") << 1.5 << 0.02 << 0.05 << 1;
+  }
+
+  void fitGrowthRecoversKnownExponents() {
+    QFETCH(double, exponent);
+    QFETCH(double, noise);
+    QFETCH(double, tolerance);
+    QFETCH(int, model);
+    const bench::GrowthFit fit = bench::fit_growth(syntheticSamples(exponent, noise, model), model);
+    QVERIFY2(std::abs(fit.time_exponent - exponent) <= tolerance,
+             qPrintable(QStringLiteral("fitted %1, expected %2").arg(fit.time_exponent).arg(exponent)));
+    QVERIFY(std::abs(fit.memory_bytes_per_token - 24.0) < 1e-9);
+  }
+
+  void fitGrowthUsesTheUpperHalfOfN() {
+    // Quadratic below N/2 and linear above: only the upper half counts.
+    std::vector<bench::StreamSample> samples;
+    for (long n = 100; n <= 10000; n += 100) {
+      bench::StreamSample s;
+      s.tokens = n;
+      s.cumulative_seconds[0] = n < 5000 ? 1e-9 * double(n) * double(n) : 5e-6 * double(n);
+      samples.push_back(s);
+    }
+    QVERIFY(std::abs(bench::fit_growth(samples, 0).time_exponent - 1.0) < 1e-9);
+    QCOMPARE(bench::fit_growth({}, 0).time_exponent, 0.0);
+  }
+
+  void stopFlagEndsEarlyAndKeepsTheMeasuredSamples() {
+    std::atomic<bool> stop{false};
+    int reported = 0;
+    bench::StreamBenchOptions options = tinyStream(4096, 64);
+    options.repeats = 2;
+    options.parallel = true;
+    const bench::StreamBenchResult result = bench::run_stream_bench(
+        options, [&](const bench::StreamSample&) { stop.store(++reported == 5); }, &stop);
+    QVERIFY(result.stopped_early);
+    QCOMPARE(result.samples.size(), std::size_t(5));
+    QVERIFY(result.samples.back().tokens < options.tokens);
+    for (const bench::StreamSample& s : result.samples) {
+      QVERIFY(s.cumulative_seconds[0] > 0 && s.cumulative_seconds[1] > 0);
+      QCOMPARE(s.state_bytes[1], 2.0 * options.model.layers * options.model.d_model * kFloatBytes * double(s.tokens));
+    }
+    QCOMPARE(result.parallel_seconds[0], -1.0);  // a stopped run skips the parallel forward
+    QCOMPARE(result.parallel_seconds[1], -1.0);
+  }
+
+  void stopBeforeTheFirstSampleMeasuresNothing() {
+    const std::atomic<bool> stop{true};
+    const bench::StreamBenchResult result = bench::run_stream_bench(tinyStream(256, 16), {}, &stop);
+    QVERIFY(result.stopped_early);
+    QVERIFY(result.samples.empty());
+    QCOMPARE(splitLines(bench::stream_csv(result)).size(), qsizetype(1));  // the header alone
+  }
+
+  void csvHasTheDocumentedColumnsAndOneRowPerSample() {
+    const bench::StreamBenchResult result = bench::run_stream_bench(tinyStream(128, 32));
+    const QStringList lines = splitLines(bench::stream_csv(result));
+    QCOMPARE(lines.first(), QStringLiteral("tokens,aaren_latency_s,transformer_latency_s,aaren_cumulative_s,"
+                                           "transformer_cumulative_s,aaren_state_bytes,transformer_state_bytes,"
+                                           "aaren_rss_bytes,transformer_rss_bytes"));
+    QCOMPARE(qsizetype(result.samples.size()), lines.size() - 1);
+    for (qsizetype row = 1; row < lines.size(); ++row) {
+      const QStringList cells = lines[row].split(QLatin1Char(','));
+      QCOMPARE(cells.size(), qsizetype(9));
+      std::vector<double> values;
+      for (const QString& cell : cells) {
+        bool ok = false;
+        values.push_back(cell.toDouble(&ok));
+        QVERIFY2(ok, qPrintable(QStringLiteral("row %1: '%2' is not a number").arg(row).arg(cell)));
+      }
+      const bench::StreamSample& s = result.samples[std::size_t(row - 1)];
+      QCOMPARE(values[0], double(s.tokens));
+      QCOMPARE(values[5], s.state_bytes[0]);
+      QCOMPARE(values[6], s.state_bytes[1]);
+      QVERIFY(values[3] > 0 && values[4] > 0);
+    }
+  }
+};
+
+}  // namespace aaren
+
+QTEST_GUILESS_MAIN(aaren::TestStreamBench)
+#include "tst_stream_bench.moc"

@@ -1,0 +1,336 @@
+// Training: both models learn, runs are reproducible, and a run can be cancelled, survives a
+// non-finite loss, allocates nothing per step, and round-trips through its run folder.
+#include <QtTest>
+#include <atomic>
+#include <cmath>
+#include <cstdlib>
+#include <new>
+#include <random>
+
+#include "core/data/time_series_csv.hpp"
+#include "core/io/text_file.hpp"
+#include "core/train/forecast_run.hpp"
+#include "core/train/forecast_windows.hpp"
+#include "core/train/trainer.hpp"
+
+// Counts heap allocations, to check that training steps make none.
+static std::atomic<long> g_allocations{0};
+void* operator new(std::size_t n) {
+  g_allocations.fetch_add(1, std::memory_order_relaxed);
+  if (void* p = std::malloc(n ? n : 1)) return p;
+  throw std::bad_alloc();
+}
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+
+using namespace aaren;
+
+namespace {
+
+// Windows cut from a series held in memory: the test's own data.
+class SeriesWindows : public WindowSet {
+ public:
+  SeriesWindows(std::vector<float> series, int channels, int seq_len, int horizon, long first, long last)
+      : series_(std::move(series)), c_(channels), t_(seq_len), h_(horizon), first_(first), last_(last) {}
+  long size() const override { return last_ - first_ - t_ - h_ + 1; }
+  void copy(long i, float* x, float* y) const override {
+    const float* start = series_.data() + std::size_t(first_ + i) * std::size_t(c_);
+    std::copy(start, start + std::size_t(t_ * c_), x);
+    std::copy(start + std::size_t(t_ * c_), start + std::size_t((t_ + h_) * c_), y);
+  }
+  // MSE of repeating the last observed value over the horizon: the naive baseline.
+  double last_value_mse() const {
+    std::vector<float> x(std::size_t(t_ * c_)), y(std::size_t(h_ * c_));
+    double total = 0;
+    for (long i = 0; i < size(); ++i) {
+      copy(i, x.data(), y.data());
+      for (int h = 0; h < h_; ++h)
+        for (int c = 0; c < c_; ++c) {
+          const double d = double(y[std::size_t(h * c_ + c)]) - double(x[std::size_t((t_ - 1) * c_ + c)]);
+          total += d * d;
+        }
+    }
+    return total / double(size() * h_ * c_);
+  }
+
+ private:
+  std::vector<float> series_;
+  int c_, t_, h_;
+  long first_, last_;
+};
+
+std::vector<float> noisy_sine_mixture(long n, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::normal_distribution<float> noise(0.0f, 0.1f);
+  std::vector<float> s(static_cast<std::size_t>(n));
+  for (long t = 0; t < n; ++t)
+    s[std::size_t(t)] = float(std::sin(2 * M_PI * double(t) / 24.0) + 0.5 * std::sin(2 * M_PI * double(t) / 7.0)) +
+                        noise(rng);
+  return s;
+}
+
+ModelConfig small(ModelKind kind, int seq_len, int horizon) {
+  ModelConfig c;
+  c.kind = kind;
+  c.d_model = 32;
+  c.heads = 4;
+  c.layers = 2;
+  c.d_ff = 64;
+  c.seq_len = seq_len;
+  c.horizon = horizon;
+  c.channels = 1;
+  return c;
+}
+
+std::vector<float> initial_params(const ModelConfig& c, unsigned seed) {
+  std::vector<float> p;
+  std::mt19937 rng(seed);
+  init_parameters(p, ParameterLayout(c), rng);
+  return p;
+}
+
+}  // namespace
+
+class TestTraining : public QObject {
+  Q_OBJECT
+ private slots:
+  void kinds_data() {
+    QTest::addColumn<int>("kind");
+    QTest::newRow("aaren") << int(ModelKind::aaren);
+    QTest::newRow("transformer") << int(ModelKind::transformer);
+  }
+
+  void learns_a_noisy_sine_mixture_data() { kinds_data(); }
+  void learns_a_noisy_sine_mixture() {
+    QFETCH(int, kind);
+    const ModelConfig c = small(ModelKind(kind), 48, 12);
+    const auto series = noisy_sine_mixture(1400, 5);
+    const SeriesWindows train(series, 1, 48, 12, 0, 1000), val(series, 1, 48, 12, 1000 - 48, 1400);
+    std::vector<float> params = initial_params(c, 1);
+    TrainSettings s;
+    s.epochs = 6;
+    s.batch = 16;
+    s.lr = 3e-3;
+    Trainer trainer(c, params, s);
+    const TrainResult result = trainer.train(train, val);
+    const double naive = val.last_value_mse();
+    const double mse = trainer.evaluate(val).mse;
+    QVERIFY2(mse < 0.25 * naive, qPrintable(QString("validation MSE %1 vs last-value %2").arg(mse).arg(naive)));
+    QVERIFY(result.best_epoch >= 1);
+  }
+
+  void learns_a_real_series_data() { kinds_data(); }
+  void learns_a_real_series() {
+    // Monthly air temperatures at Nottingham: seasonal, so repeating the last value is poor.
+    QFETCH(int, kind);
+    const std::string path = std::string(AAREN_SOURCE_DIR) + "/datasets/R_nottem.csv";
+    ForecastDataOptions options;
+    options.seq_len = 36;
+    options.horizon = 12;
+    const ForecastData data = prepare_forecast_data(read_time_series_csv(path), options);
+    const ModelConfig c = small(ModelKind(kind), 36, 12);
+    std::vector<float> params = initial_params(c, 2);
+    TrainSettings s;
+    s.epochs = 30;
+    s.batch = 16;
+    s.lr = 2e-3;
+    s.patience = 8;
+    Trainer trainer(c, params, s);
+    const ForecastWindows train(data.scaled, data.train), val(data.scaled, data.validation);
+    trainer.train(train, val);
+    double naive = 0;
+    std::vector<float> x(36), y(12);
+    for (long i = 0; i < val.size(); ++i) {
+      val.copy(i, x.data(), y.data());
+      for (float v : y) naive += double(v - x.back()) * double(v - x.back());
+    }
+    naive /= double(val.size() * 12);
+    const double mse = trainer.evaluate(val).mse;
+    QVERIFY2(mse < 0.5 * naive, qPrintable(QString("validation MSE %1 vs last-value %2").arg(mse).arg(naive)));
+  }
+
+  void same_seed_gives_bitwise_identical_losses_data() { kinds_data(); }
+  void same_seed_gives_bitwise_identical_losses() {
+    QFETCH(int, kind);
+    const ModelConfig c = small(ModelKind(kind), 24, 6);
+    const auto series = noisy_sine_mixture(400, 9);
+    const SeriesWindows train(series, 1, 24, 6, 0, 300), val(series, 1, 24, 6, 300 - 24, 400);
+    std::vector<std::vector<double>> curves;
+    for (int threads : {1, 2, 3}) {
+      std::vector<float> params = initial_params(c, 4);
+      TrainSettings s;
+      s.epochs = 3;
+      s.batch = 20;
+      s.threads = threads;
+      Trainer trainer(c, params, s);
+      std::vector<double> curve;
+      TrainCallbacks callbacks;
+      callbacks.progress = [&](const TrainProgress& p) { curve.push_back(p.epoch_end ? p.val_loss : p.train_loss); };
+      trainer.train(train, val, callbacks);
+      curves.push_back(curve);
+    }
+    QVERIFY(!curves[0].empty());
+    for (std::size_t r = 1; r < curves.size(); ++r) {
+      QCOMPARE(curves[r].size(), curves[0].size());
+      for (std::size_t i = 0; i < curves[0].size(); ++i)
+        QVERIFY2(std::memcmp(&curves[r][i], &curves[0][i], sizeof(double)) == 0,
+                 qPrintable(QString("run %1 differs at report %2").arg(r).arg(i)));
+    }
+  }
+
+  void steps_allocate_nothing() {
+    const ModelConfig c = small(ModelKind::aaren, 24, 6);
+    const auto series = noisy_sine_mixture(600, 3);
+    const SeriesWindows train(series, 1, 24, 6, 0, 500), val(series, 1, 24, 6, 500 - 24, 600);
+    for (int kind : {0, 1}) {
+      ModelConfig k = c;
+      k.kind = ModelKind(kind);
+      std::vector<float> params = initial_params(k, 4);
+      TrainSettings s;
+      s.epochs = 1;
+      s.batch = 8;
+      s.threads = 2;
+      Trainer trainer(k, params, s);
+      long at_step_3 = -1, at_last_step = -1;
+      TrainCallbacks callbacks;
+      callbacks.progress = [&](const TrainProgress& p) {
+        if (p.step == 3 && !p.epoch_end) at_step_3 = g_allocations.load();
+        if (p.step == p.steps_per_epoch && !p.epoch_end) at_last_step = g_allocations.load();
+      };
+      trainer.train(train, val, callbacks);
+      QVERIFY(at_step_3 >= 0 && at_last_step >= 0);
+      QVERIFY2(at_last_step == at_step_3,
+               qPrintable(QString("%1 allocations in the step loop").arg(at_last_step - at_step_3)));
+    }
+  }
+
+  void cancel_from_another_thread_stops_and_keeps_best() {
+    const ModelConfig c = small(ModelKind::aaren, 24, 6);
+    const auto series = noisy_sine_mixture(800, 2);
+    const SeriesWindows train(series, 1, 24, 6, 0, 600), val(series, 1, 24, 6, 600 - 24, 800);
+    std::vector<float> params = initial_params(c, 4);
+    TrainSettings s;
+    s.epochs = 1000;
+    s.batch = 8;
+    Trainer trainer(c, params, s);
+    std::atomic<bool> cancel{false};
+    std::atomic<int> epochs_done{0};
+    TrainCallbacks callbacks;
+    callbacks.cancel = &cancel;
+    callbacks.progress = [&](const TrainProgress& p) {
+      if (p.epoch_end) epochs_done.store(p.epoch);
+    };
+    std::thread stopper([&] {
+      while (epochs_done.load() < 2) std::this_thread::yield();
+      cancel.store(true);
+    });
+    const TrainResult result = trainer.train(train, val, callbacks);
+    stopper.join();
+    QCOMPARE(result.stop, TrainStop::cancelled);
+    QVERIFY(result.epochs.size() >= 2 && result.epochs.size() < 1000);
+    QVERIFY(result.best_epoch >= 1);
+    // The parameters are the best epoch's: evaluating them gives the best validation loss.
+    QCOMPARE(trainer.evaluate(val).mse, result.best_val_loss);
+  }
+
+  void non_finite_loss_stops_with_last_good_weights() {
+    const ModelConfig c = small(ModelKind::transformer, 24, 6);
+    auto series = noisy_sine_mixture(400, 2);
+    series[150] = std::numeric_limits<float>::quiet_NaN();  // inside some training windows
+    const SeriesWindows train(series, 1, 24, 6, 0, 300), val(series, 1, 24, 6, 300 - 24, 400);
+    std::vector<float> params = initial_params(c, 4);
+    TrainSettings s;
+    s.epochs = 3;
+    s.batch = 4;
+    Trainer trainer(c, params, s);
+    const TrainResult result = trainer.train(train, val);
+    QCOMPARE(result.stop, TrainStop::diverged);
+    QVERIFY2(result.message.find("not finite") != std::string::npos, result.message.c_str());
+    for (float p : params) QVERIFY(std::isfinite(p));
+  }
+
+  void early_stopping_restores_the_best_epoch() {
+    const ModelConfig c = small(ModelKind::aaren, 24, 6);
+    const auto series = noisy_sine_mixture(500, 8);
+    const SeriesWindows train(series, 1, 24, 6, 0, 400), val(series, 1, 24, 6, 400 - 24, 500);
+    std::vector<float> params = initial_params(c, 4);
+    TrainSettings s;
+    s.epochs = 200;
+    s.batch = 8;
+    s.lr = 2e-2;  // large and constant: the validation loss soon stops improving
+    s.schedule = LrSchedule::constant;
+    s.patience = 2;
+    Trainer trainer(c, params, s);
+    const TrainResult result = trainer.train(train, val);
+    QCOMPARE(result.stop, TrainStop::early_stopped);
+    QCOMPARE(int(result.epochs.size()), result.best_epoch + s.patience);
+    QCOMPARE(trainer.evaluate(val).mse, result.best_val_loss);
+  }
+
+  void run_folder_round_trip_and_rejections() {
+    QTemporaryDir dir;
+    ForecastRunRequest request;
+    request.data_path = std::string(AAREN_SOURCE_DIR) + "/datasets/R_nottem.csv";
+    request.data.seq_len = 24;
+    request.data.horizon = 6;
+    request.model = small(ModelKind::aaren, 24, 6);
+    request.train.epochs = 2;
+    request.out_dir = (dir.path() + "/run").toStdString();
+    const ForecastRunOutcome outcome = train_forecast_run(request);
+    QCOMPARE(outcome.metrics.epochs.size(), std::size_t(2));
+    for (const char* f : {"config.json", "model.safetensors", "metrics.json", "loss.csv"})
+      QVERIFY2(QFile::exists(QString::fromStdString(request.out_dir) + "/" + f), f);
+
+    const LoadedRun run = load_run(request.out_dir);
+    QVERIFY(run.has_metrics);
+    QCOMPARE(run.metrics.test.mse, outcome.metrics.test.mse);
+    // Loading gives the same model: the same forecast as evaluation reported.
+    const ForecastData data = prepare_run_data(run.config, request.data_path);
+    const ForecastWindows test(data.scaled, data.test);
+    TrainSettings s;
+    std::vector<float> params = run.params;
+    Trainer again(run.config.model, params, s);
+    QCOMPARE(again.evaluate(test).mse, outcome.metrics.test.mse);
+
+    // Continuing from the saved weights starts where the run ended: its first epoch is no worse
+    // than the best epoch it continues from.
+    ForecastRunRequest more = request;
+    more.out_dir = (dir.path() + "/continued").toStdString();
+    more.initial_params = run.params;
+    more.train.epochs = 1;
+    more.train.lr = 1e-5;
+    const ForecastRunOutcome continued = train_forecast_run(more);
+    QVERIFY2(continued.metrics.epochs[0].val_loss <= outcome.metrics.validation.mse * 1.05,
+             qPrintable(QString("continued %1 vs %2").arg(continued.metrics.epochs[0].val_loss)
+                            .arg(outcome.metrics.validation.mse)));
+    more.initial_params.pop_back();
+    QVERIFY_EXCEPTION_THROWN(train_forecast_run(more), std::invalid_argument);
+
+    // A checkpoint cut short is rejected with the file named.
+    const QString model = QString::fromStdString(request.out_dir) + "/model.safetensors";
+    QFile file(model);
+    QVERIFY(file.open(QIODevice::ReadWrite));
+    QVERIFY(file.resize(file.size() - 10));
+    file.close();
+    try {
+      load_run(request.out_dir);
+      QFAIL("a truncated checkpoint must be rejected");
+    } catch (const std::runtime_error& e) {
+      QVERIFY2(QString(e.what()).contains("model.safetensors"), e.what());
+    }
+    // A configuration edited to another width no longer matches the checkpoint.
+    write_checkpoint(request.out_dir, run.config, run.params);
+    RunConfig edited = run.config;
+    edited.model.d_model = 64;
+    write_run_config(request.out_dir, edited);
+    try {
+      load_run(request.out_dir);
+      QFAIL("a checkpoint of another shape must be rejected");
+    } catch (const std::runtime_error& e) {
+      QVERIFY2(QString(e.what()).contains("shape"), e.what());
+    }
+  }
+};
+
+QTEST_GUILESS_MAIN(TestTraining)
+#include "tst_training.moc"

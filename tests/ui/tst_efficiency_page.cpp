@@ -1,0 +1,243 @@
+// The Efficiency page, offscreen: a short stream fills all four charts live and then with the
+// fitted text, Stop keeps what was measured, settings that cannot run are refused with a reason,
+// and every export (each chart, the CSV, the two-panel Figure 5) writes a file other programs read.
+#include <QtTest>
+
+#include <QChart>
+#include <QComboBox>
+#include <QGraphicsSimpleTextItem>
+#include <QImage>
+#include <QPushButton>
+#include <QStandardItemModel>
+#include <QSvgRenderer>
+#include <QXYSeries>
+#include <memory>
+#include <stdexcept>
+
+#include "ui/chart_export.hpp"
+#include "ui/chart_panel.hpp"
+#include "ui/pages/efficiency_page.hpp"
+#include "ui/stream_charts.hpp"
+
+using namespace aaren;
+using namespace aaren::ui;
+
+namespace {
+
+// Guards against a hang only; nothing here measures speed.
+constexpr int kHangGuardMs = 10 * 60 * 1000;
+
+bench::StreamBenchOptions tinyModel(long tokens) {
+  bench::StreamBenchOptions options;
+  options.tokens = tokens;
+  options.repeats = 1;
+  options.model.d_model = 16;
+  options.model.heads = 2;
+  options.model.layers = 1;
+  options.model.d_ff = 32;
+  return options;
+}
+
+bool runToTheEnd(EfficiencyPage& page) {
+  QSignalSpy finished(&page, &EfficiencyPage::runFinished);
+  page.start();
+  return page.isRunning() && finished.wait(kHangGuardMs) && !page.isRunning();
+}
+
+// The text written on a chart when a run ends (empty while none is shown).
+QString noteOn(const ChartPanel* panel) {
+  for (QGraphicsItem* item : panel->chart()->childItems())
+    if (auto* note = dynamic_cast<QGraphicsSimpleTextItem*>(item); note && !note->text().isEmpty())
+      return note->text();
+  return {};
+}
+
+// Each chart has one point per sample for each of its series: both models, or their ratio.
+void verifyChartsShow(const EfficiencyPage& page, qsizetype samples) {
+  const StreamCharts& charts = page.streamCharts();
+  for (const ChartPanel* panel : {charts.memory(), charts.cumulativeTime(), charts.latency()}) {
+    QCOMPARE(panel->dataSeries().size(), qsizetype(2));
+    for (const QXYSeries* series : panel->dataSeries())
+      QVERIFY2(series->count() == samples, qPrintable(panel->title() + QStringLiteral(": ") + series->name()));
+  }
+  QCOMPARE(charts.ratio()->dataSeries().size(), qsizetype(1));
+  QCOMPARE(qsizetype(charts.ratio()->dataSeries().first()->count()), samples);
+}
+
+QByteArray readAll(const QString& path) {
+  QFile file(path);
+  return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+bool isPdf(const QString& path) {
+  const QByteArray bytes = readAll(path);
+  return bytes.startsWith("%PDF-") && bytes.trimmed().endsWith("%%EOF");
+}
+
+}  // namespace
+
+class TestEfficiencyPage : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+  void pageHasFourChartsAndADisabledCudaEntry() {
+    EfficiencyPage page;
+    QCOMPARE(page.id(), QStringLiteral("efficiency"));
+    QVERIFY(!page.title().isEmpty() && !page.subtitle().isEmpty());
+    const StreamCharts& charts = page.streamCharts();
+    QCOMPARE(page.charts(), (QList<ChartPanel*>{charts.memory(), charts.cumulativeTime(), charts.latency(), charts.ratio()}));
+    QVERIFY(charts.latency()->logScaleAvailable());
+    QVERIFY(charts.latency()->isLogScaleY());
+
+    auto* device = page.findChild<QComboBox*>(QStringLiteral("device"));
+    QVERIFY(device);
+    QCOMPARE(device->count(), 2);
+    const auto* model = qobject_cast<QStandardItemModel*>(device->model());
+    QVERIFY(model && model->item(0)->isEnabled());
+    QVERIFY(!model->item(1)->isEnabled());
+    QVERIFY2(!device->itemData(1, Qt::ToolTipRole).toString().isEmpty(), "the CUDA entry says why it is disabled");
+  }
+
+  void optionsRoundTripThroughTheControls() {
+    EfficiencyPage page;
+    bench::StreamBenchOptions wanted = tinyModel(65536);
+    wanted.repeats = 3;
+    page.setOptions(wanted);
+    const bench::StreamBenchOptions shown = page.options();
+    QCOMPARE(shown.tokens, 65536L);
+    QCOMPARE(shown.repeats, 3);
+    QCOMPARE(shown.model.d_model, 16);
+    QCOMPARE(shown.model.heads, 2);
+    QCOMPARE(shown.model.layers, 1);
+    QCOMPARE(shown.model.d_ff, 32);
+  }
+
+  void shortStreamFillsEveryChart() {
+    EfficiencyPage page;
+    page.setOptions(tinyModel(256));
+    QVERIFY(runToTheEnd(page));
+    QVERIFY(page.result().has_value());
+    const bench::StreamBenchResult& result = *page.result();
+    QVERIFY(!result.stopped_early);
+    QVERIFY(result.samples.size() > 16);
+    QCOMPARE(result.samples.back().tokens, 256L);
+    verifyChartsShow(page, qsizetype(result.samples.size()));
+
+    // Aaren's state is flat, the KV cache grows: 2 x 1 layer x 16 x 4 bytes per token.
+    const QList<QPointF> aaren = page.streamCharts().memory()->dataSeries().at(0)->points();
+    const QList<QPointF> transformer = page.streamCharts().memory()->dataSeries().at(1)->points();
+    QCOMPARE(aaren.first().y(), aaren.last().y());
+    QCOMPARE(transformer.last().y() * 1e6, 128.0 * 256);
+
+    for (const ChartPanel* panel : page.charts())
+      QVERIFY2(!noteOn(panel).isEmpty(), qPrintable(panel->title() + QStringLiteral(" has no fitted text")));
+    QVERIFY(noteOn(page.streamCharts().memory()).contains(QStringLiteral("128")));
+    QVERIFY(noteOn(page.streamCharts().cumulativeTime()).contains(QStringLiteral("k =")));
+
+    const auto* start = page.findChild<QPushButton*>(QStringLiteral("start"));
+    const auto* stop = page.findChild<QPushButton*>(QStringLiteral("stop"));
+    QVERIFY(start && stop);
+    QVERIFY(start->isEnabled() && !stop->isEnabled());
+  }
+
+  void stopDuringALongerRunKeepsTheSamples() {
+    EfficiencyPage page;
+    page.setOptions(tinyModel(65536));
+    QSignalSpy finished(&page, &EfficiencyPage::runFinished);
+    page.start();
+    QVERIFY(page.isRunning());
+    // The charts fill while the stream runs: the GUI thread is free to draw them.
+    const QXYSeries* liveSeries = page.streamCharts().cumulativeTime()->dataSeries().at(1);
+    QTRY_VERIFY_WITH_TIMEOUT(liveSeries->count() >= 3, kHangGuardMs);
+    QVERIFY(page.isRunning());
+    page.stop();
+    QVERIFY(finished.wait(kHangGuardMs));
+    QVERIFY(!page.isRunning());
+
+    const bench::StreamBenchResult& result = *page.result();
+    QVERIFY(result.stopped_early);
+    QVERIFY(result.samples.size() >= 3);
+    QVERIFY(result.samples.back().tokens < 65536);
+    verifyChartsShow(page, qsizetype(result.samples.size()));
+    QVERIFY(!noteOn(page.streamCharts().cumulativeTime()).isEmpty());
+  }
+
+  void closingThePageDuringARunStopsIt() {
+    auto page = std::make_unique<EfficiencyPage>();
+    page->setOptions(tinyModel(65536));
+    page->start();
+    const QXYSeries* liveSeries = page->streamCharts().memory()->dataSeries().at(0);
+    QTRY_VERIFY_WITH_TIMEOUT(liveSeries->count() >= 1, kHangGuardMs);
+    QVERIFY(page->isRunning());
+    page.reset();  // returns once the worker has stopped after its current sample
+    QVERIFY(!page);
+  }
+
+  void settingsThatCannotRunAreRefused() {
+    EfficiencyPage page;
+    bench::StreamBenchOptions options = tinyModel(256);
+    options.model.heads = 3;  // does not divide d_model 16
+    page.setOptions(options);
+    QSignalSpy messages(&page, &Page::statusMessage);
+    page.start();
+    QVERIFY(!page.isRunning());
+    QCOMPARE(messages.size(), 1);
+    QVERIFY2(messages.first().first().toString().contains(QStringLiteral("does not divide")),
+             qPrintable(messages.first().first().toString()));
+    QVERIFY(!page.result().has_value());
+    const auto* start = page.findChild<QPushButton*>(QStringLiteral("start"));
+    QVERIFY(start && !start->isEnabled());
+  }
+
+  void exportsBeforeAnyRunSayWhy() {
+    EfficiencyPage page;
+    QTemporaryDir dir;
+    QVERIFY_THROWS_EXCEPTION(std::runtime_error, page.exportMeasurements(dir.filePath(QStringLiteral("a.csv"))));
+    QVERIFY_THROWS_EXCEPTION(std::runtime_error, page.exportFigure5(dir.filePath(QStringLiteral("a.png"))));
+    QVERIFY(QDir(dir.path()).isEmpty());
+  }
+
+  void everyExportWritesAValidFile() {
+    EfficiencyPage page;
+    page.resize(1200, 800);
+    page.setOptions(tinyModel(256));
+    QVERIFY(runToTheEnd(page));
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+
+    int index = 0;
+    for (ChartPanel* panel : page.charts()) {
+      const QString base = dir.filePath(QStringLiteral("chart%1.").arg(++index));
+      exportChart(*panel, base + QStringLiteral("png"), ExportFormat::png, {QSize(800, 500), 96});
+      exportChart(*panel, base + QStringLiteral("svg"), ExportFormat::svg, {QSize(800, 500), 96});
+      exportChart(*panel, base + QStringLiteral("pdf"), ExportFormat::pdf, {QSize(800, 500), 96});
+      QCOMPARE(QImage(base + QStringLiteral("png")).size(), QSize(800, 500));
+      QVERIFY(QSvgRenderer(base + QStringLiteral("svg")).isValid());
+      QVERIFY(isPdf(base + QStringLiteral("pdf")));
+    }
+
+    const QString csv = dir.filePath(QStringLiteral("stream.csv"));
+    page.exportMeasurements(csv);
+    const QList<QByteArray> lines = readAll(csv).trimmed().split('\n');
+    QVERIFY(lines.first().startsWith("tokens,aaren_latency_s,transformer_latency_s,"));
+    QCOMPARE(qsizetype(page.result()->samples.size()), lines.size() - 1);
+
+    const QString png = dir.filePath(QStringLiteral("figure5.png"));
+    page.exportFigure5(png);
+    const QImage figure(png);
+    QVERIFY(!figure.isNull());
+    const double aspect = double(figure.width()) / double(figure.height());
+    QVERIFY2(std::abs(aspect - 2.0) < 0.05, qPrintable(QStringLiteral("width / height = %1").arg(aspect)));
+    page.exportFigure5(dir.filePath(QStringLiteral("figure5.svg")));
+    QVERIFY(QSvgRenderer(dir.filePath(QStringLiteral("figure5.svg"))).isValid());
+    page.exportFigure5(dir.filePath(QStringLiteral("figure5.pdf")));
+    QVERIFY(isPdf(dir.filePath(QStringLiteral("figure5.pdf"))));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, page.exportFigure5(dir.filePath(QStringLiteral("figure5.csv"))));
+    QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("figure5.csv"))));
+  }
+};
+
+QTEST_MAIN(TestEfficiencyPage)
+#include "tst_efficiency_page.moc"

@@ -1,0 +1,420 @@
+#include "ui/chart_panel.hpp"
+
+#include <QApplication>
+#include <QAreaSeries>
+#include <QChart>
+#include <QDateTime>
+#include <QDateTimeAxis>
+#include <QGraphicsLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineSeries>
+#include <QLogValueAxis>
+#include <QScatterSeries>
+#include <QSignalBlocker>
+#include <QToolButton>
+#include <QVBoxLayout>
+#include <QValueAxis>
+#include <cmath>
+#include <limits>
+#include <utility>
+
+#include "ui/appearance.hpp"
+#include "ui/chart_view.hpp"
+#include "ui/export_dialog.hpp"
+#include "ui/settings.hpp"
+
+namespace aaren::ui {
+
+namespace {
+
+// A colour chosen by the page, kept on the series so theme changes do not replace it.
+constexpr char kColorProperty[] = "aarenColor";
+
+constexpr int kBandAlpha = 64;
+constexpr qreal kMarkerSize = 7.0;
+constexpr qreal kLinearMargin = 0.05;     // of the data's span, above and below
+constexpr qreal kLogMarginDecades = 0.05; // of the data's span in decades
+constexpr qreal kHalfDayMs = 12.0 * 3600.0 * 1000.0;
+
+struct Range {
+  qreal min = std::numeric_limits<qreal>::infinity();
+  qreal max = -std::numeric_limits<qreal>::infinity();
+  bool empty() const { return !(min <= max); }
+  void include(qreal value) {
+    min = std::min(min, value);
+    max = std::max(max, value);
+  }
+};
+
+std::pair<qreal, qreal> rangeOf(const QAbstractAxis* axis) {
+  if (const auto* value = qobject_cast<const QValueAxis*>(axis)) return {value->min(), value->max()};
+  if (const auto* log = qobject_cast<const QLogValueAxis*>(axis)) return {log->min(), log->max()};
+  if (const auto* date = qobject_cast<const QDateTimeAxis*>(axis))
+    return {qreal(date->min().toMSecsSinceEpoch()), qreal(date->max().toMSecsSinceEpoch())};
+  return {0, 1};
+}
+
+void setRange(QAbstractAxis* axis, qreal min, qreal max) {
+  if (auto* date = qobject_cast<QDateTimeAxis*>(axis)) {
+    date->setRange(QDateTime::fromMSecsSinceEpoch(qint64(min)), QDateTime::fromMSecsSinceEpoch(qint64(max)));
+    return;
+  }
+  axis->setRange(min, max);
+  if (auto* value = qobject_cast<QValueAxis*>(axis)) value->applyNiceNumbers();
+}
+
+}  // namespace
+
+void setSeriesData(QXYSeries* series, const QList<QPointF>& points) {
+  QList<QPointF> finite;
+  finite.reserve(points.size());
+  for (const QPointF& point : points)
+    if (std::isfinite(point.x()) && std::isfinite(point.y())) finite.append(point);
+  series->replace(finite);
+}
+
+ChartPanel::ChartPanel(const QString& title, QWidget* parent)
+    : QWidget(parent), chart_(new QChart), view_(new InteractiveChartView(chart_, this)),
+      noticeLabel_(new QLabel(this)), logButton_(new QToolButton(this)) {
+  chart_->setTitle(title);
+  chart_->setBackgroundRoundness(0);
+  // The chart's background then fills the view (and exported images) to the edge.
+  chart_->layout()->setContentsMargins(0, 0, 0, 0);
+  chart_->setMargins(QMargins(10, 8, 14, 8));
+  chart_->legend()->setAlignment(Qt::AlignBottom);
+  replaceAxis(xAxis_, new QValueAxis, Qt::AlignBottom);
+  replaceAxis(yAxis_, new QValueAxis, Qt::AlignLeft);
+
+  noticeLabel_->setObjectName(QStringLiteral("chartNotice"));
+  noticeLabel_->setWordWrap(true);
+  noticeLabel_->hide();
+
+  logButton_->setText(tr("Log Y"));
+  logButton_->setCheckable(true);
+  logButton_->setAutoRaise(true);
+  logButton_->setToolTip(tr("Logarithmic Y axis (all values must be positive)"));
+  logButton_->hide();
+  connect(logButton_, &QToolButton::toggled, this, [this](bool on) { setLogScaleY(on); });
+
+  auto* resetButton = new QToolButton(this);
+  resetButton->setText(tr("Reset view"));
+  resetButton->setAutoRaise(true);
+  resetButton->setToolTip(tr("Show all data again (double-click the chart or press Home)"));
+  connect(resetButton, &QToolButton::clicked, this, &ChartPanel::resetView);
+
+  auto* exportButton = new QToolButton(this);
+  exportButton->setText(tr("Export…"));
+  exportButton->setAutoRaise(true);
+  exportButton->setToolTip(tr("Save this chart as PNG, SVG, PDF or its data as CSV"));
+  connect(exportButton, &QToolButton::clicked, this, [this] {
+    Settings settings;
+    exportChartInteractively(*this, settings, this);
+  });
+
+  auto* header = new QHBoxLayout;
+  header->setContentsMargins(4, 0, 4, 0);
+  header->addWidget(noticeLabel_, 1);
+  header->addStretch();
+  header->addWidget(logButton_);
+  header->addWidget(resetButton);
+  header->addWidget(exportButton);
+
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->setSpacing(0);
+  layout->addLayout(header);
+  layout->addWidget(view_, 1);
+  setMinimumSize(320, 220);
+
+  connect(view_, &InteractiveChartView::viewChangedByUser, this, &ChartPanel::onUserChangedView);
+  connect(view_, &InteractiveChartView::resetRequested, this, &ChartPanel::resetView);
+  connect(&Appearance::instance(), &Appearance::changed, this, &ChartPanel::applyAppearance);
+  applyAppearance();
+  fitToData();
+}
+
+ChartPanel::~ChartPanel() {
+  // The chart, its series and axes are deleted after this object's members, with the view:
+  // their last signals must not reach this half-destroyed panel.
+  for (QXYSeries* series : std::as_const(dataSeries_)) series->disconnect(this);
+  for (QAreaSeries* band : std::as_const(bands_)) band->disconnect(this);
+  xAxis_->disconnect(this);
+  yAxis_->disconnect(this);
+}
+
+QString ChartPanel::title() const { return chart_->title(); }
+
+void ChartPanel::setTitle(const QString& title) { chart_->setTitle(title); }
+
+void ChartPanel::setAxisTitles(const QString& xTitle, const QString& yTitle) {
+  xAxis_->setTitleText(xTitle);
+  yAxis_->setTitleText(yTitle);
+}
+
+void ChartPanel::setXAxisKind(XAxisKind kind, const QString& dateFormat) {
+  if (kind == XAxisKind::dateTime) {
+    auto* axis = new QDateTimeAxis;
+    axis->setFormat(dateFormat);
+    axis->setTickCount(6);
+    replaceAxis(xAxis_, axis, Qt::AlignBottom);
+  } else if (xAxisKind_ != kind) {
+    replaceAxis(xAxis_, new QValueAxis, Qt::AlignBottom);
+  }
+  xAxisKind_ = kind;
+  applyAppearance();
+  fitToData();
+}
+
+QLineSeries* ChartPanel::addLineSeries(const QString& name, const QColor& color) {
+  auto* series = new QLineSeries;
+  series->setName(name);
+  addSeries(series, color);
+  return series;
+}
+
+QScatterSeries* ChartPanel::addScatterSeries(const QString& name, const QColor& color) {
+  auto* series = new QScatterSeries;
+  series->setName(name);
+  addSeries(series, color);
+  return series;
+}
+
+void ChartPanel::addSeries(QXYSeries* series, const QColor& color) {
+  if (color.isValid()) series->setProperty(kColorProperty, color);
+  chart_->addSeries(series);
+  attachToAxes(series);
+  dataSeries_.append(series);
+  connect(series, &QXYSeries::pointsReplaced, this, &ChartPanel::onSeriesDataReplaced);
+  connect(series, &QObject::destroyed, this, [this, series] { dataSeries_.removeAll(series); });
+  styleSeries(series);
+  onSeriesDataReplaced();
+}
+
+void ChartPanel::removeAllSeries() {
+  for (QXYSeries* series : std::exchange(dataSeries_, {})) {
+    chart_->removeSeries(series);
+    delete series;
+  }
+  clearShadedIntervals();
+}
+
+QAreaSeries* ChartPanel::shadeInterval(const QString& label, qreal from, qreal to, const QColor& color) {
+  if (from > to) std::swap(from, to);
+  auto* upper = new QLineSeries;
+  auto* lower = new QLineSeries;
+  upper->append({{from, 1}, {to, 1}});
+  lower->append({{from, 0}, {to, 0}});
+  auto* band = new QAreaSeries(upper, lower);
+  upper->setParent(band);
+  lower->setParent(band);
+  band->setName(label);
+  band->setProperty(kColorProperty, color);
+  chart_->addSeries(band);
+  band->attachAxis(xAxis_);
+  band->attachAxis(yAxis_);
+  bands_.append(band);
+  // Series are drawn in the order they were added: put the data back on top of the new band.
+  for (QXYSeries* series : std::as_const(dataSeries_)) {
+    chart_->removeSeries(series);
+    chart_->addSeries(series);
+    attachToAxes(series);
+  }
+  styleBand(band);
+  if (followsData_) fitToData();
+  updateBandHeights();
+  return band;
+}
+
+void ChartPanel::clearShadedIntervals() {
+  for (QAreaSeries* band : std::exchange(bands_, {})) {
+    chart_->removeSeries(band);
+    delete band;
+  }
+  if (followsData_) fitToData();
+}
+
+void ChartPanel::setLogScaleAvailable(bool available) {
+  logButton_->setVisible(available);
+  if (!available) setLogScaleY(false);
+}
+
+bool ChartPanel::logScaleAvailable() const { return !logButton_->isHidden(); }
+
+bool ChartPanel::setLogScaleY(bool on) {
+  if (on && !logScaleY_) {
+    const QString offender = firstNonPositiveValue();
+    if (!offender.isEmpty()) {
+      showNotice(tr("A log scale needs positive values, but %1. The Y axis stays linear.").arg(offender));
+      const QSignalBlocker blocker(logButton_);
+      logButton_->setChecked(false);
+      return false;
+    }
+  }
+  showNotice({});
+  if (on != logScaleY_) {
+    if (on) {
+      auto* axis = new QLogValueAxis;
+      axis->setBase(10);
+      axis->setLabelFormat(QStringLiteral("%g"));
+      axis->setMinorTickCount(-1);
+      replaceAxis(yAxis_, axis, Qt::AlignLeft);
+    } else {
+      replaceAxis(yAxis_, new QValueAxis, Qt::AlignLeft);
+    }
+    logScaleY_ = on;
+    applyAppearance();
+    resetView();
+    emit logScaleYChanged(on);
+  }
+  const QSignalBlocker blocker(logButton_);
+  logButton_->setChecked(on);
+  return true;
+}
+
+QString ChartPanel::notice() const { return noticeLabel_->text(); }
+
+void ChartPanel::resetView() {
+  followsData_ = true;
+  fitToData();
+}
+
+void ChartPanel::onUserChangedView() { followsData_ = false; }
+
+void ChartPanel::onSeriesDataReplaced() {
+  if (logScaleY_) {
+    const QString offender = firstNonPositiveValue();
+    if (!offender.isEmpty()) {
+      setLogScaleY(false);
+      showNotice(tr("Switched back to a linear Y axis: %1, and a log scale needs positive values.").arg(offender));
+    }
+  }
+  if (followsData_) fitToData();
+}
+
+void ChartPanel::fitToData() {
+  Range x, y;
+  for (const QXYSeries* series : std::as_const(dataSeries_))
+    for (const QPointF& point : series->points()) {
+      x.include(point.x());
+      if (!logScaleY_ || point.y() > 0) y.include(point.y());
+    }
+  for (const QAreaSeries* band : std::as_const(bands_)) {
+    x.include(band->upperSeries()->at(0).x());
+    x.include(band->upperSeries()->at(1).x());
+  }
+
+  if (x.empty()) x = {0, 1};
+  if (x.min == x.max) {
+    const qreal half = xAxisKind_ == XAxisKind::dateTime ? kHalfDayMs : 0.5;
+    x = {x.min - half, x.max + half};
+  }
+  if (logScaleY_) {
+    if (y.empty()) y = {1, 10};
+    const qreal decades = std::log10(y.max / y.min);
+    const qreal factor = decades > 0 ? std::pow(10.0, decades * kLogMarginDecades) : 2.0;
+    y = {y.min / factor, y.max * factor};
+  } else {
+    if (y.empty()) y = {0, 1};
+    const qreal span = y.max - y.min;
+    const qreal margin = span > 0 ? span * kLinearMargin : std::max(std::abs(y.max) * 0.1, 1.0);
+    y = {y.min - margin, y.max + margin};
+  }
+  setRange(xAxis_, x.min, x.max);
+  setRange(yAxis_, y.min, y.max);
+  updateBandHeights();
+}
+
+void ChartPanel::applyAppearance() {
+  const Appearance& appearance = Appearance::instance();
+  chart_->setTheme(chartThemeFor(appearance.theme()));  // restyles series, axes and fonts when it changes
+  chart_->setBackgroundRoundness(0);
+
+  const QFont base = QApplication::font();
+  QFont titleFont = scaledFont(base, 1.1);
+  titleFont.setBold(true);
+  chart_->setTitleFont(titleFont);
+  chart_->legend()->setFont(base);
+  for (QAbstractAxis* axis : {xAxis_, yAxis_}) {
+    axis->setLabelsFont(scaledFont(base, 0.9));
+    axis->setTitleFont(base);
+  }
+  for (QXYSeries* series : std::as_const(dataSeries_)) styleSeries(series);
+  for (QAreaSeries* band : std::as_const(bands_)) styleBand(band);
+}
+
+void ChartPanel::styleSeries(QXYSeries* series) const {
+  const Appearance& appearance = Appearance::instance();
+  const QColor color = series->property(kColorProperty).value<QColor>();
+  if (auto* scatter = qobject_cast<QScatterSeries*>(series)) {
+    scatter->setMarkerSize(kMarkerSize * appearance.chartScale());
+    if (color.isValid()) scatter->setColor(color);
+    scatter->setBorderColor(Qt::transparent);
+    return;
+  }
+  QPen pen = series->pen();
+  pen.setWidthF(appearance.chartLineWidth());
+  if (color.isValid()) pen.setColor(color);
+  series->setPen(pen);
+}
+
+void ChartPanel::styleBand(QAreaSeries* band) const {
+  QColor color = band->property(kColorProperty).value<QColor>();
+  color.setAlpha(kBandAlpha);
+  band->setBrush(color);
+  band->setPen(Qt::NoPen);
+}
+
+void ChartPanel::updateBandHeights() {
+  if (updatingBands_ || bands_.isEmpty()) return;
+  updatingBands_ = true;
+  const auto [bottom, top] = rangeOf(yAxis_);
+  for (QAreaSeries* band : std::as_const(bands_)) {
+    const qreal from = band->upperSeries()->at(0).x();
+    const qreal to = band->upperSeries()->at(1).x();
+    band->upperSeries()->replace({{from, top}, {to, top}});
+    band->lowerSeries()->replace({{from, bottom}, {to, bottom}});
+  }
+  updatingBands_ = false;
+}
+
+void ChartPanel::replaceAxis(QAbstractAxis*& slot, QAbstractAxis* replacement, Qt::Alignment alignment) {
+  if (slot) {
+    replacement->setTitleText(slot->titleText());
+    chart_->removeAxis(slot);
+    delete slot;
+  }
+  chart_->addAxis(replacement, alignment);
+  slot = replacement;
+  for (QXYSeries* series : std::as_const(dataSeries_)) series->attachAxis(replacement);
+  for (QAreaSeries* band : std::as_const(bands_)) band->attachAxis(replacement);
+  // Bands span the visible height, whatever zoom or pan did to it.
+  if (auto* value = qobject_cast<QValueAxis*>(replacement); value && alignment == Qt::AlignLeft)
+    connect(value, &QValueAxis::rangeChanged, this, &ChartPanel::updateBandHeights);
+  if (auto* log = qobject_cast<QLogValueAxis*>(replacement))
+    connect(log, &QLogValueAxis::rangeChanged, this, &ChartPanel::updateBandHeights);
+}
+
+void ChartPanel::attachToAxes(QXYSeries* series) {
+  series->attachAxis(xAxis_);
+  series->attachAxis(yAxis_);
+}
+
+void ChartPanel::showNotice(const QString& text) {
+  noticeLabel_->setText(text);
+  noticeLabel_->setVisible(!text.isEmpty());
+}
+
+QString ChartPanel::firstNonPositiveValue() const {
+  for (const QXYSeries* series : dataSeries_)
+    for (const QPointF& point : series->points())
+      if (point.y() <= 0) {
+        const QString x = xAxisKind_ == XAxisKind::dateTime
+                              ? QDateTime::fromMSecsSinceEpoch(qint64(point.x())).toString(Qt::ISODate)
+                              : QString::number(point.x(), 'g', 6);
+        return tr("'%1' has the value %2 at x = %3").arg(series->name(), QString::number(point.y(), 'g', 6), x);
+      }
+  return {};
+}
+
+}  // namespace aaren::ui

@@ -1,0 +1,106 @@
+#pragma once
+// The one chart widget of the application. Every chart of every page is a ChartPanel, so they all
+// zoom, pan, reset, switch to a log Y axis, follow the theme and presenter mode, and export the same
+// way (ui/chart_export.hpp). The view follows new data until the user zooms or pans, and again after
+// a reset.
+#include <QColor>
+#include <QList>
+#include <QPointF>
+#include <QString>
+#include <QWidget>
+
+class QAbstractAxis;
+class QAreaSeries;
+class QChart;
+class QLabel;
+class QLineSeries;
+class QScatterSeries;
+class QToolButton;
+class QXYSeries;
+
+namespace aaren::ui {
+
+class InteractiveChartView;
+
+enum class XAxisKind { value, dateTime };  // dateTime: x in milliseconds since the epoch
+
+// Replaces all points of a series at once (one redraw instead of one per point). Points with a
+// non-finite coordinate are left out: a chart cannot place them.
+void setSeriesData(QXYSeries* series, const QList<QPointF>& points);
+
+class ChartPanel : public QWidget {
+  Q_OBJECT
+
+ public:
+  explicit ChartPanel(const QString& title = {}, QWidget* parent = nullptr);
+  ~ChartPanel() override;
+
+  QString title() const;
+  void setTitle(const QString& title);
+  void setAxisTitles(const QString& xTitle, const QString& yTitle);
+  void setXAxisKind(XAxisKind kind, const QString& dateFormat = QStringLiteral("yyyy-MM-dd"));
+  XAxisKind xAxisKind() const { return xAxisKind_; }
+
+  QChart* chart() const { return chart_; }
+  InteractiveChartView* view() const { return view_; }
+  QAbstractAxis* xAxis() const { return xAxis_; }
+  QAbstractAxis* yAxis() const { return yAxis_; }
+
+  // The panel owns added series and keeps them on its axes. An invalid colour takes the theme's.
+  QLineSeries* addLineSeries(const QString& name, const QColor& color = {});
+  QScatterSeries* addScatterSeries(const QString& name, const QColor& color = {});
+  void addSeries(QXYSeries* series, const QColor& color = {});
+  QList<QXYSeries*> dataSeries() const { return dataSeries_; }
+  void removeAllSeries();  // data series and shaded intervals
+
+  // A translucent band over [from, to] on the x axis, full height, with a legend entry (for example
+  // the training, validation and test parts of a series). Bands stay behind the data.
+  QAreaSeries* shadeInterval(const QString& label, qreal from, qreal to, const QColor& color);
+  QList<QAreaSeries*> shadedIntervals() const { return bands_; }
+  void clearShadedIntervals();
+
+  // Shows the "Log Y" button. The Y axis can become logarithmic only while every value is positive.
+  void setLogScaleAvailable(bool available);
+  bool logScaleAvailable() const;
+  // Returns false and explains in notice() when a value is not positive; the axis stays linear.
+  bool setLogScaleY(bool on);
+  bool isLogScaleY() const { return logScaleY_; }
+  QString notice() const;  // the last explanation shown above the chart, empty when none
+
+  bool followsData() const { return followsData_; }
+
+ public slots:
+  // Shows all data again and follows new data.
+  void resetView();
+
+ signals:
+  void logScaleYChanged(bool on);
+
+ private:
+  void fitToData();
+  void onSeriesDataReplaced();
+  void onUserChangedView();
+  void applyAppearance();
+  void styleSeries(QXYSeries* series) const;
+  void styleBand(QAreaSeries* band) const;
+  void updateBandHeights();
+  void replaceAxis(QAbstractAxis*& slot, QAbstractAxis* replacement, Qt::Alignment alignment);
+  void attachToAxes(QXYSeries* series);
+  void showNotice(const QString& text);
+  QString firstNonPositiveValue() const;  // "'loss' has 0 at x = 3", or empty
+
+  QChart* chart_;
+  InteractiveChartView* view_;
+  QLabel* noticeLabel_;
+  QToolButton* logButton_;
+  QAbstractAxis* xAxis_ = nullptr;
+  QAbstractAxis* yAxis_ = nullptr;
+  XAxisKind xAxisKind_ = XAxisKind::value;
+  QList<QXYSeries*> dataSeries_;
+  QList<QAreaSeries*> bands_;
+  bool logScaleY_ = false;
+  bool followsData_ = true;
+  bool updatingBands_ = false;
+};
+
+}  // namespace aaren::ui

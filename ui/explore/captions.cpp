@@ -1,0 +1,210 @@
+#include "ui/explore/captions.hpp"
+
+#include <QObject>
+#include <QStringList>
+#include <cmath>
+
+#include "ui/explore/cell_run.hpp"
+#include "ui/explore/explore_style.hpp"
+#include "ui/explore/scan_run.hpp"
+#include "ui/explore/stream_run.hpp"
+
+namespace aaren::ui {
+
+namespace {
+
+QString tr(const char* text) { return QObject::tr(text); }
+
+int completePrefixes(const ScanRun& run, int step) {
+  int count = 0;
+  for (int i = 0; i < run.tokens(); ++i) count += run.holdsPrefix(step, i) ? 1 : 0;
+  return count;
+}
+
+QString doneSentence(const ScanRun& run) {
+  return tr("Done: %1 parallel steps, %2 combines in all.").arg(run.totals().depth).arg(run.totals().work);
+}
+
+bool upSweep(const ScanRun& run, int step) { return step == 1 || run.offset(step) > run.offset(step - 1); }
+
+QString startSentence(const ScanRun& run) {
+  const int n = run.tokens();
+  switch (run.method()) {
+    case ScanMethod::sequential:
+      return tr("%1 tokens, each a state (s, 1, v). The sequential scan folds them in one after another: %2 steps.")
+          .arg(n)
+          .arg(run.totals().depth);
+    case ScanMethod::hillis_steele:
+      return tr("%1 tokens, each a state (s, 1, v). Hillis\u2013Steele combines every position with the one 1, 2, 4, "
+                "\u2026 places to its left: %2 steps, all positions at once.")
+          .arg(n)
+          .arg(run.totals().depth);
+    case ScanMethod::blelloch:
+      return tr("%1 tokens, each a state (s, 1, v). Blelloch first sums blocks up a tree (up-sweep), then hands "
+                "the prefixes down (down-sweep): %2 steps, only %3 combines.")
+          .arg(n)
+          .arg(run.totals().depth)
+          .arg(run.totals().work);
+    case ScanMethod::hillis_steele_as_printed:
+      return tr("%1 tokens. Algorithm 1 as printed loops i = 1..\u2308log\u2082 N\u2309 with offset 2^i, so it "
+                "starts at offset 2: offset 1 never runs.")
+          .arg(n);
+  }
+  return {};
+}
+
+}  // namespace
+
+QString methodName(ScanMethod method) {
+  switch (method) {
+    case ScanMethod::sequential: return tr("Sequential");
+    case ScanMethod::hillis_steele: return tr("Hillis\u2013Steele");
+    case ScanMethod::blelloch: return tr("Blelloch");
+    case ScanMethod::hillis_steele_as_printed: return tr("Algorithm 1 as printed");
+  }
+  return {};
+}
+
+QString scanCaption(const ScanRun& run, int step) {
+  if (step == 0) return startSentence(run);
+  const int combines = int(run.combines(step).size());
+  const int offset = run.offset(step);
+  const int complete = completePrefixes(run, step);
+  QString text;
+  switch (run.method()) {
+    case ScanMethod::sequential:
+      text = tr("Step %1: position %2 takes in the prefix 1..%1 to its left. One combine per step: the steps "
+                "cannot overlap.")
+                 .arg(step)
+                 .arg(step + 1);
+      break;
+    case ScanMethod::hillis_steele:
+    case ScanMethod::hillis_steele_as_printed:
+      text = tr("Step %1, offset %2: every position from %3 on takes in the state %2 places to its left, %4 combines "
+                "at once. %5 of %6 prefixes are complete.")
+                 .arg(step)
+                 .arg(offset)
+                 .arg(offset + 1)
+                 .arg(combines)
+                 .arg(complete)
+                 .arg(run.tokens());
+      break;
+    case ScanMethod::blelloch:
+      text = upSweep(run, step)
+                 ? tr("Up-sweep, offset %1: %2 combines sum blocks of %3 tokens, like a tournament tree. %4 of %5 "
+                      "prefixes are complete.")
+                       .arg(offset)
+                       .arg(combines)
+                       .arg(2 * offset)
+                       .arg(complete)
+                       .arg(run.tokens())
+                 : tr("Down-sweep, offset %1: %2 combines hand complete prefixes to the positions in between. %3 of %4 "
+                      "prefixes are complete.")
+                       .arg(offset)
+                       .arg(combines)
+                       .arg(complete)
+                       .arg(run.tokens());
+      break;
+  }
+  if (step == run.stepCount()) text += QLatin1Char(' ') + doneSentence(run);
+  return text;
+}
+
+QString scanComparisonCaption(const std::vector<const ScanRun*>& runs, int position) {
+  if (runs.empty()) return {};
+  QStringList parts;
+  int finished = 0;
+  for (const ScanRun* run : runs) {
+    parts << tr("%1 %2 steps, %3 combines").arg(methodName(run->method())).arg(run->totals().depth).arg(run->totals().work);
+    finished += position >= run->stepCount() ? 1 : 0;
+  }
+  const int n = runs.front()->tokens();
+  return tr("The same %1 tokens three ways. %2. Hillis\u2013Steele trades work (about N log\u2082 N = %3) for few "
+            "steps; Blelloch keeps work under 2N = %4. %5 of %6 have finished.")
+      .arg(n)
+      .arg(parts.join(QStringLiteral("; ")))
+      .arg(qRound(n * std::log2(double(n))))
+      .arg(2 * n)
+      .arg(finished)
+      .arg(runs.size());
+}
+
+QString errataCaption(const ScanRun& printed, const ScanRun& corrected, int position) {
+  if (position == 0)
+    return tr("Left: Algorithm 1 as printed, offsets 2^i for i = 1..\u2308log\u2082 N\u2309 (2, 4, \u2026). Right: "
+              "the corrected loop, offsets 2^i for i = 0..\u2308log\u2082 N\u2309\u22121 (1, 2, 4, \u2026).");
+  if (position < printed.stepCount())
+    return tr("Offset %1 on the left, %2 on the right. Without offset 1 a position only ever meets positions an even "
+              "distance away: odd and even tokens never mix.")
+        .arg(printed.offset(position))
+        .arg(corrected.offset(std::min(position, corrected.stepCount())));
+  const std::vector<int> wrong = printed.incompletePrefixes();
+  return tr("The printed loop ends with %1 of %2 prefixes wrong (marked \u2717): each holds only every other token. "
+            "The corrected loop gets all %2 right in %3 steps.")
+      .arg(wrong.size())
+      .arg(printed.tokens())
+      .arg(corrected.stepCount());
+}
+
+QString cellCaption(const CellRun& run, int token) {
+  const int d = run.dv();
+  if (token == 0)
+    return std::isinf(run.m0())
+               ? tr("The recurrent cell starts from (a, c, m) = (0, 0, \u2212\u221e) and takes one token at a time. Its "
+                    "state is %1 numbers whatever the number of tokens.")
+                     .arg(d + 2)
+               : tr("The cell starts from m\u2080 = %1, as printed in the paper. Watch c when every score is far below "
+                    "it.")
+                     .arg(formatNumber(run.m0()));
+  const CellTraceRow<float>& prev = run.row(token - 1);
+  const CellTraceRow<float>& now = run.row(token);
+  const float s = run.inputs().scores[std::size_t(token - 1)];
+  if (now.c == 0.0f)
+    return tr("Token %1 (s = %2): e^(s \u2212 m) = e^(%3) underflows to 0 in float32, so c = 0 and o = 0 / 0 = NaN. "
+              "Starting at m\u2080 = \u2212\u221e avoids this.")
+        .arg(token)
+        .arg(formatNumber(s), formatNumber(s - now.m));
+  const QString maximum =
+      now.m > prev.m ? tr("a new maximum %1: the old sums shrink by e^(%2)").arg(formatNumber(now.m), formatNumber(prev.m - now.m))
+                     : tr("the maximum stays %1").arg(formatNumber(now.m));
+  return tr("Token %1 (s = %2): %3. o = a / c = %4, the same as the parallel softmax over tokens 1..%1 (%5). "
+            "Still %6 numbers of state.")
+      .arg(token)
+      .arg(formatNumber(s), maximum, formatVector(now.o), formatVector(run.conventional(token)))
+      .arg(d + 2);
+}
+
+QString blockCaption(const BlockRun& run, int block) {
+  if (block == 0)
+    return tr("Block by block (paper, Appendix A): %1 blocks of up to %2 tokens, each summarized alone and then "
+              "combined into the running state. Memory O(b): %3 numbers.")
+        .arg(run.frames().size())
+        .arg(run.blockSize())
+        .arg(run.numbersHeld());
+  const BlockFrame& frame = run.frames()[std::size_t(block - 1)];
+  QString text = tr("Block %1: tokens %2..%3 summarized on their own (m = %4), then combined into the running state: "
+                    "o = %5.")
+                     .arg(block)
+                     .arg(frame.first + 1)
+                     .arg(frame.last + 1)
+                     .arg(formatNumber(frame.blockM), formatVector(frame.o));
+  if (block == int(run.frames().size()))
+    text += QLatin1Char(' ') + tr("The core's block method agrees: %1.").arg(formatVector(run.coreOutput()));
+  return text;
+}
+
+QString streamCaption(const StreamRun& run, int token) {
+  if (token == 0)
+    return tr("Figure 1 of the paper: how each model takes a new token. Aaren updates one constant-size state per "
+              "layer; a Transformer runs a new RNN over all cached tokens.");
+  const StreamTokenCost& cost = run.cost(token);
+  return tr("Token %1 arrives. Aaren: %2 updates, its state stays %3 floats. Transformer: a new RNN over all %1 "
+            "cached tokens, %4 scores; its KV cache grows to %5 floats.")
+      .arg(token)
+      .arg(cost.aarenScores)
+      .arg(cost.aarenFloats)
+      .arg(cost.transformerScores)
+      .arg(cost.transformerFloats);
+}
+
+}  // namespace aaren::ui

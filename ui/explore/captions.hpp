@@ -1,0 +1,25 @@
+#pragma once
+// Short sentences that narrate each step for the lecture hall, built from the recorded runs.
+#include <QString>
+#include <vector>
+
+#include "core/scan/prefix_scan.hpp"
+
+namespace aaren::ui {
+
+class BlockRun;
+class CellRun;
+class ScanRun;
+class StreamRun;
+
+QString scanCaption(const ScanRun& run, int step);
+// Several algorithms on the same tokens, at the shared position (each stops at its own end).
+QString scanComparisonCaption(const std::vector<const ScanRun*>& runs, int position);
+QString errataCaption(const ScanRun& printed, const ScanRun& corrected, int position);
+QString cellCaption(const CellRun& run, int token);
+QString blockCaption(const BlockRun& run, int block);
+QString streamCaption(const StreamRun& run, int token);
+
+QString methodName(ScanMethod method);  // "Sequential", "Hillis–Steele", "Blelloch", "Algorithm 1 as printed"
+
+}  // namespace aaren::ui

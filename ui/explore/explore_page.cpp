@@ -1,0 +1,247 @@
+#include "ui/explore/explore_page.hpp"
+
+#include <QApplication>
+#include <QCheckBox>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QShortcut>
+#include <QStackedWidget>
+#include <QTabBar>
+#include <QVBoxLayout>
+#include <exception>
+
+#include "ui/appearance.hpp"
+#include "ui/explore/cell_tab.hpp"
+#include "ui/explore/explore_style.hpp"
+#include "ui/explore/formula_panel.hpp"
+#include "ui/explore/frame_export.hpp"
+#include "ui/explore/input_panel.hpp"
+#include "ui/explore/scan_tab.hpp"
+#include "ui/explore/step_bar.hpp"
+#include "ui/explore/transformer_rnn_view.hpp"
+#include "ui/glyph_icons.hpp"
+#include "ui/settings.hpp"
+
+namespace aaren::ui {
+
+namespace {
+
+constexpr qreal kCaptionFontScale = 1.3;
+
+}  // namespace
+
+ExplorePage::ExplorePage(QWidget* parent)
+    : Page(parent), inputs_(new InputPanel(this)), tabs_(new QTabBar(this)), settingsStack_(new QStackedWidget(this)),
+      viewStack_(new QStackedWidget), formula_(new FormulaPanel), caption_(new QLabel), stage_(new QWidget(this)),
+      stepBar_(new StepBar(this)), formulaBox_(new QCheckBox(tr("Formula"), this)),
+      captionsBox_(new QCheckBox(tr("Captions"), this)), scan_(new ScanTab),
+      cell_(new CellTab), figure_(new TransformerRnnView) {
+  views_ = {scan_, cell_, figure_};
+  tabs_->setObjectName(QStringLiteral("exploreViews"));
+  tabs_->setExpanding(false);
+  tabs_->setElideMode(Qt::ElideNone);
+  tabs_->setUsesScrollButtons(false);
+  tabs_->setDrawBase(false);
+  tabs_->setFocusPolicy(Qt::NoFocus);
+  for (ExploreView* view : views_) {
+    tabs_->addTab(view->title());
+    viewStack_->addWidget(view);
+    settingsStack_->addWidget(view->settings());
+    connect(view, &ExploreView::presentationChanged, this, [this, view] {
+      if (view == &currentView()) refreshPresentation();
+    });
+  }
+  settingsStack_->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);
+  connect(tabs_, &QTabBar::currentChanged, this, &ExplorePage::showView);
+
+  caption_->setObjectName(QStringLiteral("exploreCaption"));
+  caption_->setWordWrap(true);
+  caption_->setTextFormat(Qt::PlainText);
+  auto* stageLayout = new QGridLayout(stage_);
+  stageLayout->setContentsMargins(0, 0, 0, 0);
+  stageLayout->setSpacing(6);
+  stageLayout->addWidget(viewStack_, 0, 0);
+  stageLayout->addWidget(formula_, 0, 1);
+  stageLayout->addWidget(caption_, 1, 0, 1, 2);
+  stageLayout->setColumnStretch(0, 1);
+  stageLayout->setRowStretch(0, 1);
+
+  captionsBox_->setObjectName(QStringLiteral("exploreCaptions"));
+  captionsBox_->setChecked(true);
+  captionsBox_->setToolTip(tr("A sentence under the view that narrates each step"));
+  connect(captionsBox_, &QCheckBox::toggled, this, &ExplorePage::setCaptionsVisible);
+  formulaBox_->setObjectName(QStringLiteral("exploreFormula"));
+  formulaBox_->setChecked(true);
+  formulaBox_->setToolTip(tr("The formula of the current step with its numbers, beside the view"));
+  connect(formulaBox_, &QCheckBox::toggled, formula_, &QWidget::setVisible);
+  auto* exportView = new QPushButton(tr("Export View…"), this);
+  exportView->setObjectName(QStringLiteral("exploreExportView"));
+  exportView->setToolTip(tr("The view with its formula and caption as PNG, SVG or PDF"));
+  connect(exportView, &QPushButton::clicked, this, &ExplorePage::chooseViewExport);
+  auto* exportFrames = new QPushButton(tr("Export Frames…"), this);
+  exportFrames->setObjectName(QStringLiteral("exploreExportFrames"));
+  exportFrames->setToolTip(tr("Every step of the animation as numbered PNG files, for slides"));
+  connect(exportFrames, &QPushButton::clicked, this, &ExplorePage::chooseFramesExport);
+  for (QWidget* button : std::initializer_list<QWidget*>{formulaBox_, captionsBox_, exportView, exportFrames})
+    button->setFocusPolicy(Qt::NoFocus);
+
+  connect(inputs_, &InputPanel::inputsChanged, this, &ExplorePage::setInputs);
+  connect(inputs_, &InputPanel::modelLoaded, this, [this](const ModelConfig& config, const QString& name) {
+    figure_->setModelConfig(config, tr("the size of %1").arg(name));
+  });
+  connect(cell_, &CellTab::lowScoresRequested, this,
+          [this] { inputs_->setRandomScoreShift(CellTab::kUnderflowingScoreShift); });
+
+  // The animation's keys work anywhere on the page, except inside a text field, which keeps them.
+  const struct {
+    Qt::Key key;
+    void (StepController::*slot)();
+  } keys[] = {{Qt::Key_Space, &StepController::togglePlay},
+              {Qt::Key_Left, &StepController::stepBack},
+              {Qt::Key_Right, &StepController::stepForward},
+              {Qt::Key_Home, &StepController::toStart},
+              {Qt::Key_End, &StepController::toEnd}};
+  for (const auto& binding : keys) {
+    auto* shortcut = new QShortcut(QKeySequence(binding.key), this);
+    shortcut->setContext(Qt::WidgetWithChildrenShortcut);
+    const auto slot = binding.slot;
+    connect(shortcut, &QShortcut::activated, this, [this, slot] { (currentView().controller().*slot)(); });
+  }
+
+  auto* viewRow = new QHBoxLayout;
+  viewRow->setSpacing(10);
+  viewRow->addWidget(tabs_);
+  viewRow->addStretch(1);
+  viewRow->addWidget(formulaBox_);
+  viewRow->addWidget(captionsBox_);
+  viewRow->addWidget(exportView);
+  viewRow->addWidget(exportFrames);
+
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(20, 10, 20, 10);
+  layout->setSpacing(8);
+  layout->addWidget(inputs_);
+  layout->addLayout(viewRow);
+  layout->addWidget(settingsStack_);
+  layout->addWidget(stage_, 1);
+  layout->addWidget(stepBar_);
+
+  connect(&Appearance::instance(), &Appearance::changed, this, &ExplorePage::applyAppearance);
+  applyAppearance();
+  setInputs(inputs_->inputs());
+  showView(0);
+}
+
+QString ExplorePage::id() const { return QStringLiteral("explore"); }
+
+QString ExplorePage::title() const { return tr("Explore"); }
+
+QString ExplorePage::subtitle() const {
+  return tr("Attention as an RNN, step by step: the prefix scan, the recurrent cell and Figure 1, on real numbers");
+}
+
+QIcon ExplorePage::icon() const { return glyphIcon(Glyph::explore); }
+
+ExploreView& ExplorePage::currentView() const { return *views_[qMax(0, viewStack_->currentIndex())]; }
+
+void ExplorePage::showView(int index) {
+  if (index < 0 || index >= views_.size()) return;
+  for (ExploreView* view : views_) view->controller().pause();
+  {
+    const QSignalBlocker blocker(tabs_);
+    tabs_->setCurrentIndex(index);
+  }
+  viewStack_->setCurrentIndex(index);
+  settingsStack_->setCurrentIndex(index);
+  // Only the shown view and its settings count for the page's size.
+  for (QStackedWidget* stack : {settingsStack_, viewStack_})
+    for (int i = 0; i < stack->count(); ++i)
+      stack->widget(i)->setSizePolicy(i == index ? QSizePolicy::Preferred : QSizePolicy::Ignored,
+                                      i == index ? QSizePolicy::Preferred : QSizePolicy::Ignored);
+  stepBar_->setController(&views_[index]->controller());
+  refreshPresentation();
+}
+
+void ExplorePage::setInputs(const ExploreInputs& inputs) {
+  for (ExploreView* view : views_) view->setInputs(inputs);
+  refreshPresentation();
+  emit statusMessage(tr("Inputs: %1 tokens, %2").arg(inputs.tokens()).arg(inputs.origin));
+}
+
+void ExplorePage::refreshPresentation() {
+  const ExploreView& view = currentView();
+  stepBar_->setStepNoun(view.stepNoun());
+  caption_->setText(view.caption());
+  formula_->setHtml(view.formulaHtml());
+}
+
+QString ExplorePage::caption() const { return caption_->text(); }
+
+QString ExplorePage::formulaHtml() const { return formula_->html(); }
+
+void ExplorePage::setCaptionsVisible(bool visible) {
+  {
+    const QSignalBlocker blocker(captionsBox_);
+    captionsBox_->setChecked(visible);
+  }
+  caption_->setVisible(visible);
+}
+
+bool ExplorePage::captionsVisible() const { return !caption_->isHidden(); }
+
+void ExplorePage::applyAppearance() {
+  caption_->setFont(scaledFont(QApplication::font(), kCaptionFontScale));
+  const QFontMetrics metrics(caption_->font());
+  caption_->setMinimumHeight(2 * metrics.lineSpacing() + 8);
+  caption_->setStyleSheet(QStringLiteral("QLabel#exploreCaption { padding: 4px 10px; border-left: 4px solid %1; }")
+                              .arg(exploreColors().result.name()));
+}
+
+void ExplorePage::exportCurrentView(const QString& path, ExportFormat format) { exportView(*stage_, path, format); }
+
+QStringList ExplorePage::exportAnimationFrames(const QString& folder) {
+  return exportFrames(*stage_, currentView().controller(), folder, QStringLiteral("explore-%1").arg(currentView().id()));
+}
+
+void ExplorePage::chooseViewExport() {
+  Settings settings;
+  const QString name = QStringLiteral("explore-%1-%2.png").arg(currentView().id()).arg(currentView().controller().position());
+  const QString filters = QStringList{describe(ExportFormat::png) + QStringLiteral(" (*.png)"),
+                                      describe(ExportFormat::svg) + QStringLiteral(" (*.svg)"),
+                                      describe(ExportFormat::pdf) + QStringLiteral(" (*.pdf)")}
+                              .join(QStringLiteral(";;"));
+  const QString path = QFileDialog::getSaveFileName(
+      this, tr("Export View"), QDir(settings.lastDirectory(DirectoryPurpose::exportChart)).filePath(name), filters);
+  if (path.isEmpty()) return;
+  settings.setLastDirectory(DirectoryPurpose::exportChart, QFileInfo(path).absolutePath());
+  const std::optional<ExportFormat> format = exportFormatFromSuffix(QFileInfo(path).suffix());
+  try {
+    if (!format || *format == ExportFormat::csv)
+      throw std::runtime_error(tr("'%1' does not end in .png, .svg or .pdf.").arg(path).toStdString());
+    exportCurrentView(path, *format);
+    emit statusMessage(tr("Saved %1").arg(QDir::toNativeSeparators(path)));
+  } catch (const std::exception& error) {
+    QMessageBox::warning(this, tr("Export View"), QString::fromUtf8(error.what()));
+  }
+}
+
+void ExplorePage::chooseFramesExport() {
+  Settings settings;
+  const QString folder =
+      QFileDialog::getExistingDirectory(this, tr("Export Frames Into"), settings.lastDirectory(DirectoryPurpose::lecturePack));
+  if (folder.isEmpty()) return;
+  settings.setLastDirectory(DirectoryPurpose::lecturePack, folder);
+  try {
+    const QStringList files = exportAnimationFrames(folder);
+    emit statusMessage(tr("Saved %1 frames in %2").arg(files.size()).arg(QDir::toNativeSeparators(folder)));
+  } catch (const std::exception& error) {
+    QMessageBox::warning(this, tr("Export Frames"), QString::fromUtf8(error.what()));
+  }
+}
+
+}  // namespace aaren::ui

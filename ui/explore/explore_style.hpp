@@ -1,0 +1,46 @@
+#pragma once
+// How the Explore page's drawings look and how they write numbers: colours that follow the light
+// and dark themes, pens that thicken in presenter mode, and numbers spelt for a projector
+// ("−0.52", "−∞", "NaN").
+#include <QColor>
+#include <QFont>
+#include <QSizeF>
+#include <QString>
+#include <QStringList>
+#include <span>
+
+namespace aaren::ui {
+
+struct ExploreColors {
+  QColor background;
+  QColor text;
+  QColor muted;
+  QColor faint;     // grid, future steps
+  QColor node;      // fill of a state box
+  QColor border;
+  QColor left;      // the earlier operand of a combine
+  QColor right;     // the later operand
+  QColor result;    // the combine being applied, the current token
+  QColor complete;  // a state that holds its whole prefix
+  QColor wrong;     // errata: a prefix the printed algorithm gets wrong
+  QColor aaren;
+  QColor transformer;
+};
+
+ExploreColors exploreColors();  // for the current theme
+qreal explorePenWidth();        // 1.5 px, scaled in presenter mode
+QFont exploreFont(const QFont& base, qreal factor, bool bold = false);
+// The largest scale of font, at most maxFactor, at which every line fits in box one under the other;
+// never below minFactor (text may then overflow rather than become unreadable).
+QFont fittedFont(const QFont& font, const QStringList& lines, const QSizeF& box, qreal maxFactor = 1.0,
+                 qreal minFactor = 0.55);
+
+// Short forms for drawings (4 significant digits), exact forms for tool tips (9, all of a float).
+QString formatNumber(double value, int significantDigits = 4);
+QString formatExact(double value);
+QString formatVector(std::span<const float> values, int significantDigits = 4);  // "(0.5, −1)" or "0.5"
+// Tokens are numbered from 1 on the screen, as in the paper (x_1 .. x_N); indices stay 0-based.
+// {1, 2, 3, 4} -> "2..5"; {0, 2, 4} -> "{1, 3, 5}" (not contiguous).
+QString tokenList(std::span<const int> tokens);
+
+}  // namespace aaren::ui

@@ -1,0 +1,123 @@
+#include "ui/explore/frame_export.hpp"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QImage>
+#include <QLayout>
+#include <QObject>
+#include <QPageSize>
+#include <QPainter>
+#include <QPdfWriter>
+#include <QSaveFile>
+#include <QSvgGenerator>
+#include <QWidget>
+#include <stdexcept>
+
+#include "ui/explore/step_controller.hpp"
+
+namespace aaren::ui {
+
+namespace {
+
+[[noreturn]] void fail(const QString& message) { throw std::runtime_error(message.toStdString()); }
+
+template <class Write>
+void writeAtomically(const QString& path, Write&& write) {
+  QSaveFile file(path);
+  if (!file.open(QIODevice::WriteOnly)) fail(QObject::tr("Cannot write '%1': %2").arg(path, file.errorString()));
+  write(file);
+  if (!file.commit()) fail(QObject::tr("Cannot write '%1': %2").arg(path, file.errorString()));
+}
+
+void checkSize(const QWidget& view) {
+  if (view.width() < 1 || view.height() < 1)
+    fail(QObject::tr("The view has no size yet; show the Explore page before exporting it."));
+}
+
+// Layouts and charts settle through posted events (the user's clicks wait until the export is
+// done); the window's layout is then applied at once, so every frame has the size of the last.
+void settle(QWidget& view) {
+  QCoreApplication::processEvents(QEventLoop::ExcludeUserInputEvents);
+  if (QLayout* layout = view.window()->layout()) layout->activate();
+}
+
+QImage renderImage(QWidget& view) {
+  QImage image(view.size() * kFramePixelRatio, QImage::Format_ARGB32_Premultiplied);
+  image.setDevicePixelRatio(kFramePixelRatio);
+  image.fill(view.palette().color(QPalette::Window));
+  view.render(&image);
+  return image;
+}
+
+void writePng(const QImage& image, const QString& path) {
+  writeAtomically(path, [&](QSaveFile& file) {
+    if (!image.save(&file, "PNG")) fail(QObject::tr("Cannot encode the PNG image '%1'.").arg(path));
+  });
+}
+
+}  // namespace
+
+void exportView(QWidget& view, const QString& path, ExportFormat format) {
+  settle(view);
+  checkSize(view);
+  const int dpi = view.logicalDpiX();
+  switch (format) {
+    case ExportFormat::png:
+      writePng(renderImage(view), path);
+      return;
+    case ExportFormat::svg:
+      writeAtomically(path, [&](QSaveFile& file) {
+        QSvgGenerator generator;
+        generator.setOutputDevice(&file);
+        generator.setSize(view.size());
+        generator.setViewBox(QRect(QPoint(0, 0), view.size()));
+        generator.setResolution(dpi);
+        generator.setTitle(QObject::tr("Aaren Studio: Explore"));
+        QPainter painter(&generator);
+        view.render(&painter);
+      });
+      return;
+    case ExportFormat::pdf:
+      writeAtomically(path, [&](QSaveFile& file) {
+        QPdfWriter writer(&file);
+        writer.setResolution(dpi);
+        writer.setPageSize(QPageSize(QSizeF(view.size()) / dpi, QPageSize::Inch, QString(), QPageSize::ExactMatch));
+        writer.setPageMargins(QMarginsF(0, 0, 0, 0));
+        writer.setTitle(QObject::tr("Aaren Studio: Explore"));
+        writer.setCreator(QStringLiteral("Aaren Studio"));
+        QPainter painter(&writer);
+        painter.scale(writer.width() / qreal(view.width()), writer.height() / qreal(view.height()));
+        view.render(&painter);
+      });
+      return;
+    case ExportFormat::csv:
+      break;
+  }
+  fail(QObject::tr("'%1': the Explore page exports pictures (PNG, SVG or PDF), not CSV.").arg(path));
+}
+
+QStringList exportFrames(QWidget& view, StepController& controller, const QString& folder, const QString& prefix) {
+  settle(view);
+  checkSize(view);
+  if (!QDir().mkpath(folder)) fail(QObject::tr("Cannot create the folder '%1'.").arg(folder));
+  const QDir directory(folder);
+  const int restore = controller.position();
+  controller.pause();
+  QStringList written;
+  try {
+    for (int position = 0; position <= controller.count(); ++position) {
+      controller.setPosition(position);
+      settle(view);
+      const QString path = directory.filePath(QStringLiteral("%1-%2.png").arg(prefix).arg(position, 4, 10, QLatin1Char('0')));
+      writePng(renderImage(view), path);
+      written << path;
+    }
+  } catch (...) {
+    controller.setPosition(restore);
+    throw;
+  }
+  controller.setPosition(restore);
+  return written;
+}
+
+}  // namespace aaren::ui

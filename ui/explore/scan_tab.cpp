@@ -1,0 +1,197 @@
+#include "ui/explore/scan_tab.hpp"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QVBoxLayout>
+#include <algorithm>
+
+#include "ui/appearance.hpp"
+#include "ui/explore/captions.hpp"
+#include "ui/explore/explore_style.hpp"
+#include "ui/explore/formulas.hpp"
+#include "ui/explore/scan_tree_view.hpp"
+
+namespace aaren::ui {
+
+namespace {
+
+constexpr int kMaxTrees = 3;
+
+QString legendHtml() {
+  const ExploreColors c = exploreColors();
+  const auto swatch = [](const QColor& color, const QString& label) {
+    return QStringLiteral("<span style=\"color:%1\">\u25a0</span>&nbsp;%2").arg(color.name(), label);
+  };
+  return QStringList{swatch(c.left, QObject::tr("earlier operand")), swatch(c.right, QObject::tr("later operand")),
+                     swatch(c.result, QObject::tr("being combined")), swatch(c.complete, QObject::tr("whole prefix"))}
+      .join(QStringLiteral("&nbsp;&nbsp;&nbsp;"));
+}
+
+}  // namespace
+
+ScanTab::ScanTab(QWidget* parent)
+    : ExploreView(parent), settings_(new QWidget(this)), displayBox_(new QComboBox(settings_)),
+      errataBox_(new QCheckBox(tr("Errata (as printed)"), settings_)), treesLayout_(new QHBoxLayout) {
+  settings_->hide();  // the page shows it above the view
+  displayBox_->setObjectName(QStringLiteral("scanAlgorithm"));
+  displayBox_->addItem(tr("Sequential"), int(ScanDisplay::sequential));
+  displayBox_->addItem(tr("Hillis\u2013Steele"), int(ScanDisplay::hillisSteele));
+  displayBox_->addItem(tr("Blelloch"), int(ScanDisplay::blelloch));
+  displayBox_->addItem(tr("All three side by side"), int(ScanDisplay::sideBySide));
+  displayBox_->setCurrentIndex(displayBox_->findData(int(display_)));
+  connect(displayBox_, &QComboBox::currentIndexChanged, this,
+          [this] { setDisplay(ScanDisplay(displayBox_->currentData().toInt())); });
+  errataBox_->setObjectName(QStringLiteral("scanErrata"));
+  errataBox_->setToolTip(tr("The paper's Algorithm 1 loops i = 1..\u2308log\u2082 N\u2309 with offset 2^i and so never "
+                            "uses offset 1. Shows which prefixes it gets wrong, beside the corrected loop."));
+  connect(errataBox_, &QCheckBox::toggled, this, &ScanTab::setErrata);
+  auto* legend = new QLabel(legendHtml(), this);
+  legend->setTextFormat(Qt::RichText);
+  connect(&Appearance::instance(), &Appearance::changed, legend, [legend] { legend->setText(legendHtml()); });
+
+  auto* row = new QHBoxLayout(settings_);
+  row->setContentsMargins(0, 0, 0, 0);
+  row->addWidget(new QLabel(tr("Algorithm"), settings_));
+  row->addWidget(displayBox_);
+  row->addSpacing(12);
+  row->addWidget(errataBox_);
+  row->addStretch(1);
+
+  treesLayout_->setContentsMargins(0, 0, 0, 0);
+  treesLayout_->setSpacing(6);
+  legend->setAlignment(Qt::AlignCenter);
+  legend->setWordWrap(true);
+  legend->setAutoFillBackground(true);
+  legend->setBackgroundRole(QPalette::Base);
+  legend->setContentsMargins(0, 2, 0, 4);
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->setSpacing(0);
+  layout->addLayout(treesLayout_, 1);
+  layout->addWidget(legend);
+  for (int i = 0; i < kMaxTrees; ++i) {
+    auto* tree = new ScanTreeView(this);
+    tree->setObjectName(QStringLiteral("scanTree%1").arg(i));
+    connect(tree, &ScanTreeView::combineSelected, this, [this, i] {
+      focusTree(i);
+      emit presentationChanged();
+    });
+    trees_.push_back(tree);
+    treesLayout_->addWidget(tree, 1);
+  }
+  connect(&controller(), &StepController::positionChanged, this, &ScanTab::showPosition);
+  connect(&Appearance::instance(), &Appearance::changed, this, [this] { emit presentationChanged(); });
+}
+
+QString ScanTab::id() const { return QStringLiteral("scan"); }
+
+QString ScanTab::title() const { return tr("Scan tree"); }
+
+QString ScanTab::stepNoun() const { return tr("step"); }
+
+QWidget* ScanTab::settings() const { return settings_; }
+
+QList<ScanTreeView*> ScanTab::trees() const {
+  QList<ScanTreeView*> shown;
+  for (std::size_t i = 0; i < runs_.size(); ++i) shown << trees_[i];
+  return shown;
+}
+
+void ScanTab::setInputs(const ExploreInputs& inputs) {
+  inputs_ = inputs;
+  rebuild();
+}
+
+void ScanTab::setDisplay(ScanDisplay display) {
+  display_ = display;
+  {
+    const QSignalBlocker blocker(displayBox_);
+    displayBox_->setCurrentIndex(displayBox_->findData(int(display)));
+  }
+  rebuild();
+}
+
+void ScanTab::setErrata(bool on) {
+  errata_ = on;
+  {
+    const QSignalBlocker blocker(errataBox_);
+    errataBox_->setChecked(on);
+  }
+  displayBox_->setEnabled(!on);
+  rebuild();
+}
+
+void ScanTab::rebuild() {
+  struct Planned {
+    ScanMethod method;
+    QString title;
+  };
+  std::vector<Planned> plan;
+  if (errata_) {
+    plan = {{ScanMethod::hillis_steele_as_printed, tr("Algorithm 1 as printed: offsets 2, 4, \u2026")},
+            {ScanMethod::hillis_steele, tr("Corrected loop: offsets 1, 2, 4, \u2026")}};
+  } else {
+    switch (display_) {
+      case ScanDisplay::sequential: plan = {{ScanMethod::sequential, methodName(ScanMethod::sequential)}}; break;
+      case ScanDisplay::hillisSteele: plan = {{ScanMethod::hillis_steele, methodName(ScanMethod::hillis_steele)}}; break;
+      case ScanDisplay::blelloch: plan = {{ScanMethod::blelloch, methodName(ScanMethod::blelloch)}}; break;
+      case ScanDisplay::sideBySide:
+        for (ScanMethod method : {ScanMethod::sequential, ScanMethod::hillis_steele, ScanMethod::blelloch})
+          plan.push_back({method, methodName(method)});
+        break;
+    }
+  }
+  for (ScanTreeView* tree : trees_) tree->setRun(nullptr);
+  runs_.clear();
+  if (inputs_.tokens() > 0)
+    for (const Planned& planned : plan) runs_.push_back(std::make_unique<ScanRun>(inputs_, planned.method));
+
+  int levels = 0;
+  for (const auto& run : runs_) levels = std::max(levels, run->stepCount());
+  for (std::size_t i = 0; i < trees_.size(); ++i) {
+    ScanTreeView* tree = trees_[i];
+    const bool shown = i < runs_.size();
+    tree->setVisible(shown);
+    if (!shown) continue;
+    tree->setRun(runs_[i].get());
+    tree->setTitle(plan[i].title);
+    tree->setLevelRows(levels);
+    tree->setFlagIncomplete(plan[i].method == ScanMethod::hillis_steele_as_printed);
+  }
+  focused_ = std::clamp(focused_, 0, std::max(0, int(runs_.size()) - 1));
+  controller().setCount(levels);
+  showPosition();
+}
+
+void ScanTab::focusTree(int index) {
+  focused_ = index;
+  for (std::size_t i = 0; i < runs_.size(); ++i) trees_[i]->setFocused(runs_.size() > 1 && int(i) == focused_);
+}
+
+void ScanTab::showPosition() {
+  for (std::size_t i = 0; i < runs_.size(); ++i) trees_[i]->setStep(controller().position());
+  focusTree(focused_);
+  emit presentationChanged();
+}
+
+QString ScanTab::caption() const {
+  if (runs_.empty()) return {};
+  const int position = controller().position();
+  if (errata_) return errataCaption(*runs_[0], *runs_[1], position);
+  if (runs_.size() > 1) {
+    std::vector<const ScanRun*> runs;
+    for (const auto& run : runs_) runs.push_back(run.get());
+    return scanComparisonCaption(runs, position);
+  }
+  return scanCaption(*runs_[0], std::min(position, runs_[0]->stepCount()));
+}
+
+QString ScanTab::formulaHtml() const {
+  if (runs_.empty()) return {};
+  const ScanTreeView* tree = trees_[std::size_t(focused_)];
+  return scanFormula(*runs_[std::size_t(focused_)], tree->step(), tree->selectedCombine());
+}
+
+}  // namespace aaren::ui

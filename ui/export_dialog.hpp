@@ -1,0 +1,48 @@
+#pragma once
+// The dialogs around ui/chart_export.hpp: where and how to export one chart, and where to put a
+// lecture pack. Failures are shown to the user; nothing is half written.
+#include <QDialog>
+#include <QList>
+
+#include "ui/chart_export.hpp"
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QSpinBox;
+
+namespace aaren::ui {
+
+class Settings;
+
+class ExportDialog : public QDialog {
+  Q_OBJECT
+
+ public:
+  ExportDialog(const QString& chartTitle, const QString& directory, const ImageOptions& options,
+               QWidget* parent = nullptr);
+
+  QString path() const;
+  ExportFormat format() const;
+  ImageOptions imageOptions() const;
+
+ private:
+  void onFormatChanged();
+  void browse();
+  void updateState();
+
+  QComboBox* format_;
+  QSpinBox* width_;
+  QSpinBox* height_;
+  QSpinBox* dpi_;
+  QLabel* physicalSize_;
+  QLineEdit* path_;
+  QPushButton* exportButton_;
+};
+
+// Each returns whether something was written; the size and folder chosen are remembered.
+bool exportChartInteractively(ChartPanel& chart, Settings& settings, QWidget* parent);
+bool exportLecturePackInteractively(const QList<Page*>& pages, Settings& settings, QWidget* parent);
+
+}  // namespace aaren::ui

@@ -1,0 +1,487 @@
+#include "ui/main_window.hpp"
+
+#include <QAction>
+#include <QActionGroup>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QListWidget>
+#include <QMap>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QSignalBlocker>
+#include <QStackedWidget>
+#include <QStatusBar>
+#include <QToolBar>
+#include <QVBoxLayout>
+#include <algorithm>
+#include <exception>
+
+#include "ui/about_dialog.hpp"
+#include "ui/about_info.hpp"
+#include "ui/appearance.hpp"
+#include "ui/bundled_datasets.hpp"
+#include "ui/chart_panel.hpp"
+#include "ui/export_dialog.hpp"
+#include "ui/glyph_icons.hpp"
+#include "ui/page.hpp"
+
+namespace aaren::ui {
+
+namespace {
+
+constexpr int kStatusMessageMs = 6000;
+constexpr int kPageShortcuts = 9;  // Ctrl+1 .. Ctrl+9
+const QSize kDefaultWindowSize(1280, 820);
+// Larger rooms need larger text; 160 % suits a lecture hall projector at 1080p.
+constexpr qreal kPresenterScaleChoices[] = {1.3, 1.6, 2.0, 2.5};
+
+QStringList csvPathsIn(const QMimeData* mime) {
+  QStringList paths;
+  if (!mime) return paths;
+  for (const QUrl& url : mime->urls())
+    if (url.isLocalFile() && QFileInfo(url.toLocalFile()).suffix().compare(QLatin1String("csv"), Qt::CaseInsensitive) == 0)
+      paths << url.toLocalFile();
+  return paths;
+}
+
+}  // namespace
+
+MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
+  setWindowTitle(tr("Aaren Studio"));
+  setAcceptDrops(true);
+
+  stack_ = new QStackedWidget(this);
+  auto* central = new QWidget(this);
+  auto* layout = new QHBoxLayout(central);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->setSpacing(0);
+  layout->addWidget(buildSidebar());
+  layout->addWidget(stack_, 1);
+  setCentralWidget(central);
+
+  fileLabel_ = new QLabel(tr("No data file open"), this);
+  statusBar()->addPermanentWidget(fileLabel_);
+  buildMenusAndToolBar();
+
+  Appearance& appearance = Appearance::instance();
+  connect(&appearance, &Appearance::changed, this, &MainWindow::onAppearanceChanged);
+  appearance.setPresenterFontScale(settings_.presenterFontScale());
+  appearance.setTheme(settings_.theme());
+
+  if (!restoreGeometry(settings_.windowGeometry())) resize(kDefaultWindowSize);
+  restoreState(settings_.windowState());
+  statusBar()->showMessage(tr("Ready. Drop a .csv file on the window to open it."), kStatusMessageMs);
+}
+
+MainWindow::~MainWindow() {
+  // Presenter mode belongs to this window; the application must not stay enlarged without it.
+  Appearance::instance().setPresenterMode(false);
+}
+
+QWidget* MainWindow::buildSidebar() {
+  auto* panel = new QWidget(this);
+  panel->setObjectName(QStringLiteral("sidebarPanel"));
+  panel->setAttribute(Qt::WA_StyledBackground);
+  auto* name = new QLabel(tr("Aaren Studio"), panel);
+  name->setObjectName(QStringLiteral("appName"));
+  auto* tagline = new QLabel(tr("Attention as an RNN"), panel);
+  tagline->setObjectName(QStringLiteral("appTagline"));
+
+  sidebar_ = new QListWidget(panel);
+  sidebar_->setObjectName(QStringLiteral("sidebar"));
+  sidebar_->setFrameShape(QFrame::NoFrame);
+  sidebar_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  sidebar_->setSelectionMode(QAbstractItemView::SingleSelection);
+  connect(sidebar_, &QListWidget::currentRowChanged, this, &MainWindow::setCurrentPageIndex);
+
+  auto* layout = new QVBoxLayout(panel);
+  layout->setContentsMargins(0, 0, 0, 8);
+  layout->setSpacing(0);
+  layout->addWidget(name);
+  layout->addWidget(tagline);
+  layout->addWidget(sidebar_, 1);
+  return panel;
+}
+
+QWidget* MainWindow::framePage(Page* page) {
+  auto* frame = new QWidget(stack_);
+  auto* header = new QWidget(frame);
+  header->setObjectName(QStringLiteral("pageHeader"));
+  header->setAttribute(Qt::WA_StyledBackground);
+  auto* title = new QLabel(page->title(), header);
+  title->setObjectName(QStringLiteral("pageTitle"));
+  auto* subtitle = new QLabel(page->subtitle(), header);
+  subtitle->setObjectName(QStringLiteral("pageSubtitle"));
+  subtitle->setWordWrap(true);
+  subtitle->setVisible(!page->subtitle().isEmpty());
+
+  auto* headerLayout = new QVBoxLayout(header);
+  headerLayout->setContentsMargins(28, 18, 28, 14);
+  headerLayout->setSpacing(3);
+  headerLayout->addWidget(title);
+  headerLayout->addWidget(subtitle);
+
+  auto* layout = new QVBoxLayout(frame);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->setSpacing(0);
+  layout->addWidget(header);
+  layout->addWidget(page, 1);
+  return frame;
+}
+
+void MainWindow::buildMenusAndToolBar() {
+  auto* openAction = new QAction(glyphIcon(Glyph::open), tr("&Open CSV…"), this);
+  openAction->setObjectName(QStringLiteral("openCsvAction"));
+  openAction->setShortcut(QKeySequence::Open);
+  openAction->setStatusTip(tr("Open a time series or event log stored as CSV"));
+  connect(openAction, &QAction::triggered, this, &MainWindow::browseCsv);
+
+  auto* exportChartAction =
+      new QAction(glyphIcon(Glyph::exportChart), tr("&Export Current Chart…"), this);
+  exportChartAction->setObjectName(QStringLiteral("exportChartAction"));
+  exportChartAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+  exportChartAction->setStatusTip(tr("Save the current chart as PNG, SVG or PDF, or its data as CSV"));
+  connect(exportChartAction, &QAction::triggered, this, &MainWindow::exportCurrentChart);
+
+  auto* exportPackAction =
+      new QAction(glyphIcon(Glyph::lecturePack), tr("Export &Lecture Pack…"), this);
+  exportPackAction->setObjectName(QStringLiteral("exportLecturePackAction"));
+  exportPackAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
+  exportPackAction->setStatusTip(tr("Every chart of every page as PNG, SVG, PDF and CSV, into one folder"));
+  connect(exportPackAction, &QAction::triggered, this, &MainWindow::exportLecturePack);
+
+  auto* quitAction = new QAction(tr("&Quit"), this);
+  quitAction->setShortcut(QKeySequence::Quit);
+  quitAction->setMenuRole(QAction::QuitRole);
+  connect(quitAction, &QAction::triggered, this, &QWidget::close);
+
+  QMenu* fileMenu = menuBar()->addMenu(tr("&File"));
+  fileMenu->addAction(openAction);
+  recentMenu_ = fileMenu->addMenu(tr("Open &Recent"));
+  recentMenu_->setObjectName(QStringLiteral("recentMenu"));
+  connect(recentMenu_, &QMenu::aboutToShow, this, &MainWindow::rebuildRecentMenu);
+  bundledMenu_ = fileMenu->addMenu(tr("Open &Bundled Dataset"));
+  bundledMenu_->setObjectName(QStringLiteral("bundledMenu"));
+  fileMenu->addSeparator();
+  fileMenu->addAction(exportChartAction);
+  fileMenu->addAction(exportPackAction);
+  fileMenu->addSeparator();
+  fileMenu->addAction(quitAction);
+  rebuildRecentMenu();
+  rebuildBundledMenu();
+
+  viewMenu_ = menuBar()->addMenu(tr("&View"));
+  pageActions_ = new QActionGroup(this);
+  pageActions_->setExclusive(true);
+  pagesEnd_ = viewMenu_->addSeparator();
+
+  QMenu* themeMenu = viewMenu_->addMenu(tr("&Theme"));
+  auto* themes = new QActionGroup(this);
+  lightAction_ = themeMenu->addAction(tr("&Light"));
+  darkAction_ = themeMenu->addAction(tr("&Dark"));
+  lightAction_->setObjectName(QStringLiteral("themeLightAction"));
+  darkAction_->setObjectName(QStringLiteral("themeDarkAction"));
+  for (QAction* action : {lightAction_, darkAction_}) {
+    action->setCheckable(true);
+    themes->addAction(action);
+  }
+  connect(lightAction_, &QAction::triggered, this, [this] { setTheme(Theme::light); });
+  connect(darkAction_, &QAction::triggered, this, [this] { setTheme(Theme::dark); });
+
+  presenterAction_ = new QAction(glyphIcon(Glyph::presenter), tr("&Presenter Mode"), this);
+  presenterAction_->setObjectName(QStringLiteral("presenterAction"));
+  presenterAction_->setCheckable(true);
+  presenterAction_->setShortcut(QKeySequence(Qt::Key_F11));
+  presenterAction_->setStatusTip(tr("Full screen with larger text and thicker chart lines (Esc leaves it)"));
+  connect(presenterAction_, &QAction::toggled, this, &MainWindow::setPresenterMode);
+  viewMenu_->addAction(presenterAction_);
+
+  QMenu* scaleMenu = viewMenu_->addMenu(tr("Presenter &Text Size"));
+  presenterScales_ = new QActionGroup(this);
+  for (const qreal scale : kPresenterScaleChoices) {
+    QAction* action = scaleMenu->addAction(tr("%1 %").arg(qRound(scale * 100)));
+    action->setCheckable(true);
+    action->setData(scale);
+    presenterScales_->addAction(action);
+    connect(action, &QAction::triggered, this, [this, scale] {
+      Appearance::instance().setPresenterFontScale(scale);
+      settings_.setPresenterFontScale(scale);
+    });
+  }
+
+  leavePresenterAction_ = new QAction(tr("Leave Presenter Mode"), this);
+  leavePresenterAction_->setShortcut(QKeySequence(Qt::Key_Escape));
+  leavePresenterAction_->setEnabled(false);
+  connect(leavePresenterAction_, &QAction::triggered, this, [this] { setPresenterMode(false); });
+  addAction(leavePresenterAction_);
+
+  QMenu* helpMenu = menuBar()->addMenu(tr("&Help"));
+  QAction* aboutAction = helpMenu->addAction(tr("&About Aaren Studio"), this, &MainWindow::showAbout);
+  aboutAction->setObjectName(QStringLiteral("aboutAction"));
+  aboutAction->setMenuRole(QAction::AboutRole);
+
+  QToolBar* toolBar = addToolBar(tr("Main"));
+  toolBar->setObjectName(QStringLiteral("mainToolBar"));
+  toolBar->setMovable(false);
+  toolBar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+  toolBar->addAction(openAction);
+  toolBar->addAction(exportChartAction);
+  toolBar->addAction(exportPackAction);
+  toolBar->addSeparator();
+  toolBar->addAction(presenterAction_);
+}
+
+void MainWindow::addPage(Page* page) {
+  const int index = int(pages_.size());
+  pages_.append(page);
+  stack_->addWidget(framePage(page));
+
+  auto* item = new QListWidgetItem(page->icon(), page->title());
+  item->setToolTip(page->subtitle());
+  auto* action = new QAction(page->icon(), page->title(), this);
+  action->setCheckable(true);
+  if (index < kPageShortcuts) action->setShortcut(QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + index)));
+  connect(action, &QAction::triggered, this, [this, index] { setCurrentPageIndex(index); });
+  pageActions_->addAction(action);
+  viewMenu_->insertAction(pagesEnd_, action);
+
+  connect(page, &Page::openCsvRequested, this, &MainWindow::openCsv);
+  connect(page, &Page::browseCsvRequested, this, &MainWindow::browseCsv);
+  connect(page, &Page::statusMessage, this,
+          [this](const QString& message) { statusBar()->showMessage(message, kStatusMessageMs); });
+
+  {
+    // The new row must not switch pages by itself; the saved page or the first one is shown.
+    const QSignalBlocker blocker(sidebar_);
+    sidebar_->addItem(item);
+  }
+  if (index == 0 || page->id() == settings_.lastPage()) setCurrentPageIndex(index);
+  updateSidebarMetrics();
+}
+
+QStringList MainWindow::pageIds() const {
+  QStringList ids;
+  for (const Page* page : pages_) ids << page->id();
+  return ids;
+}
+
+Page* MainWindow::currentPage() const { return pages_.value(currentPageIndex(), nullptr); }
+
+int MainWindow::currentPageIndex() const { return stack_->currentIndex(); }
+
+void MainWindow::setCurrentPageIndex(int index) {
+  if (index < 0 || index >= pages_.size()) return;
+  {
+    const QSignalBlocker blocker(sidebar_);
+    sidebar_->setCurrentRow(index);
+  }
+  pageActions_->actions().at(index)->setChecked(true);
+  const bool changed = stack_->currentIndex() != index;
+  stack_->setCurrentIndex(index);
+  if (changed) emit currentPageChanged(pages_[index]);
+}
+
+bool MainWindow::showPage(const QString& idOrTitle) {
+  for (int i = 0; i < pages_.size(); ++i)
+    if (pages_[i]->id().compare(idOrTitle, Qt::CaseInsensitive) == 0 ||
+        pages_[i]->title().compare(idOrTitle, Qt::CaseInsensitive) == 0) {
+      setCurrentPageIndex(i);
+      return true;
+    }
+  return false;
+}
+
+ChartPanel* MainWindow::currentChart() const {
+  const Page* page = currentPage();
+  if (!page) return nullptr;
+  const QList<ChartPanel*> charts = page->charts();
+  const QWidget* focus = QApplication::focusWidget();
+  for (ChartPanel* chart : charts)
+    if (focus && chart->isAncestorOf(focus)) return chart;
+  return charts.value(0, nullptr);
+}
+
+bool MainWindow::presenterMode() const { return Appearance::instance().presenterMode(); }
+
+void MainWindow::openCsv(const QString& path) {
+  const QFileInfo file(path);
+  if (!file.isFile() || !file.isReadable()) {
+    reportError(tr("Cannot open the file"),
+                file.exists() ? tr("'%1' is not a readable file.").arg(path) : tr("'%1' does not exist.").arg(path));
+    return;
+  }
+  const QString absolute = file.absoluteFilePath();
+  settings_.addRecentFile(absolute);
+  settings_.setLastDirectory(DirectoryPurpose::openCsv, file.absolutePath());
+  fileLabel_->setText(file.fileName());
+  fileLabel_->setToolTip(absolute);
+  setWindowTitle(tr("%1 — Aaren Studio").arg(file.fileName()));
+  statusBar()->showMessage(tr("Opened %1").arg(absolute), kStatusMessageMs);
+  emit csvOpenRequested(absolute);
+}
+
+void MainWindow::browseCsv() {
+  const QString path = QFileDialog::getOpenFileName(this, tr("Open CSV"), settings_.lastDirectory(DirectoryPurpose::openCsv),
+                                                    tr("CSV files (*.csv);;All files (*)"));
+  if (!path.isEmpty()) openCsv(path);
+}
+
+void MainWindow::setTheme(Theme theme) {
+  Appearance::instance().setTheme(theme);
+  settings_.setTheme(theme);
+}
+
+void MainWindow::setPresenterMode(bool on) {
+  Appearance& appearance = Appearance::instance();
+  if (on == appearance.presenterMode()) return;
+  if (on) {
+    geometryBeforePresenter_ = saveGeometry();
+    maximizedBeforePresenter_ = isMaximized();
+    appearance.setPresenterMode(true);
+    showFullScreen();
+    statusBar()->showMessage(tr("Presenter mode: press Esc or F11 to leave."), kStatusMessageMs);
+  } else {
+    appearance.setPresenterMode(false);
+    if (maximizedBeforePresenter_) showMaximized();
+    else showNormal();
+  }
+}
+
+void MainWindow::showAbout() {
+  auto* dialog = new AboutDialog(aboutMarkdown(), this);
+  dialog->setAttribute(Qt::WA_DeleteOnClose);
+  dialog->open();
+}
+
+void MainWindow::exportCurrentChart() {
+  ChartPanel* chart = currentChart();
+  if (!chart) {
+    const QString page = currentPage() ? currentPage()->title() : tr("current");
+    statusBar()->showMessage(tr("The %1 page has no chart to export.").arg(page), kStatusMessageMs);
+    return;
+  }
+  if (exportChartInteractively(*chart, settings_, this))
+    statusBar()->showMessage(tr("Chart exported."), kStatusMessageMs);
+}
+
+void MainWindow::exportLecturePack() { exportLecturePackInteractively(pages_, settings_, this); }
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+  if (!csvPathsIn(event->mimeData()).isEmpty()) event->acceptProposedAction();
+}
+
+void MainWindow::dragMoveEvent(QDragMoveEvent* event) {
+  if (!csvPathsIn(event->mimeData()).isEmpty()) event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+  const QStringList paths = csvPathsIn(event->mimeData());
+  if (paths.isEmpty()) {
+    event->ignore();
+    return;
+  }
+  event->acceptProposedAction();
+  openCsv(paths.first());
+  if (paths.size() > 1)
+    statusBar()->showMessage(tr("Opened %1; one file is opened at a time, the other %n were left.", nullptr,
+                                int(paths.size() - 1))
+                                 .arg(QFileInfo(paths.first()).fileName()),
+                             kStatusMessageMs);
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+  saveWindowSettings();
+  QMainWindow::closeEvent(event);
+}
+
+void MainWindow::saveWindowSettings() {
+  settings_.setWindowGeometry(presenterMode() ? geometryBeforePresenter_ : saveGeometry());
+  settings_.setWindowState(saveState());
+  if (const Page* page = currentPage()) settings_.setLastPage(page->id());
+  try {
+    settings_.sync();
+  } catch (const std::exception& error) {
+    qWarning("Aaren Studio: %s", error.what());
+  }
+}
+
+// Built each time the menu opens (never from one of its own actions, which it deletes), so files
+// opened meanwhile appear and deleted ones are gone.
+void MainWindow::rebuildRecentMenu() {
+  recentMenu_->clear();
+  const QStringList files = settings_.recentFiles();
+  for (int i = 0; i < files.size(); ++i) {
+    const QString& path = files[i];
+    QAction* action = recentMenu_->addAction(QStringLiteral("&%1  %2").arg((i + 1) % 10).arg(QFileInfo(path).fileName()));
+    action->setData(path);
+    action->setStatusTip(path);
+    action->setToolTip(path);
+    connect(action, &QAction::triggered, this, [this, path] { openCsv(path); });
+  }
+  if (files.isEmpty()) recentMenu_->addAction(tr("No recent files"))->setEnabled(false);
+  recentMenu_->addSeparator();
+  QAction* clear = recentMenu_->addAction(tr("&Clear Menu"), this, [this] { settings_.clearRecentFiles(); });
+  clear->setEnabled(!files.isEmpty());
+}
+
+void MainWindow::rebuildBundledMenu() {
+  bundledMenu_->clear();
+  const QString dir = bundledDatasetsDir();
+  const QList<BundledDataset> datasets = bundledDatasets(dir);
+  QMap<QString, QMenu*> groups;
+  for (const BundledDataset& dataset : datasets) {
+    QMenu* menu = bundledMenu_;
+    if (!dataset.group.isEmpty()) {
+      if (!groups.contains(dataset.group)) groups.insert(dataset.group, bundledMenu_->addMenu(dataset.group));
+      menu = groups.value(dataset.group);
+    }
+    QAction* action = menu->addAction(dataset.name);
+    action->setStatusTip(dataset.path);
+    const QString path = dataset.path;
+    connect(action, &QAction::triggered, this, [this, path] { openCsv(path); });
+  }
+  if (datasets.isEmpty())
+    bundledMenu_->addAction(dir.isEmpty() ? tr("No datasets folder next to the application")
+                                          : tr("No CSV files in %1").arg(dir))
+        ->setEnabled(false);
+}
+
+void MainWindow::onAppearanceChanged() {
+  const Appearance& appearance = Appearance::instance();
+  lightAction_->setChecked(appearance.theme() == Theme::light);
+  darkAction_->setChecked(appearance.theme() == Theme::dark);
+  {
+    const QSignalBlocker blocker(presenterAction_);
+    presenterAction_->setChecked(appearance.presenterMode());
+  }
+  leavePresenterAction_->setEnabled(appearance.presenterMode());
+  for (QAction* action : presenterScales_->actions())
+    action->setChecked(qFuzzyCompare(action->data().toReal(), appearance.presenterFontScale()));
+  updateSidebarMetrics();
+}
+
+void MainWindow::updateSidebarMetrics() {
+  const QFontMetrics metrics(QApplication::font());
+  const int iconSide = qRound(metrics.height() * 1.35);
+  sidebar_->setIconSize(QSize(iconSide, iconSide));
+  int widest = metrics.horizontalAdvance(tr("Attention as an RNN"));
+  for (int row = 0; row < sidebar_->count(); ++row)
+    widest = std::max(widest, iconSide + metrics.horizontalAdvance(sidebar_->item(row)->text()));
+  // Room for the item padding, the list's margins and a little air.
+  sidebar_->parentWidget()->setFixedWidth(widest + 4 * metrics.averageCharWidth() + 40);
+}
+
+void MainWindow::reportError(const QString& title, const QString& message) {
+  auto* box = new QMessageBox(QMessageBox::Warning, title, message, QMessageBox::Ok, this);
+  box->setAttribute(Qt::WA_DeleteOnClose);
+  box->open();
+}
+
+}  // namespace aaren::ui

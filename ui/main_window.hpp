@@ -1,0 +1,99 @@
+#pragma once
+// The application window: a sidebar of pages, their headers, menus, a toolbar and a status bar.
+// Pages plug in with addPage(); CSV files opened in any way (menu, recent files, a sample, drag
+// and drop) come out of csvOpenRequested() for the page that loads them.
+#include <QByteArray>
+#include <QList>
+#include <QMainWindow>
+
+#include "ui/page.hpp"
+#include "ui/settings.hpp"
+#include "ui/theme.hpp"
+
+class QAction;
+class QActionGroup;
+class QLabel;
+class QListWidget;
+class QMenu;
+class QStackedWidget;
+
+namespace aaren::ui {
+
+class ChartPanel;
+
+class MainWindow : public QMainWindow {
+  Q_OBJECT
+
+ public:
+  // Restores theme, presenter font scale and window geometry from the user's settings.
+  explicit MainWindow(QWidget* parent = nullptr);
+  ~MainWindow() override;
+
+  // Takes the page; it gets a sidebar entry, a header and, for the first nine, Ctrl+1..9.
+  void addPage(Page* page);
+  QList<Page*> pages() const { return pages_; }
+  QStringList pageIds() const;
+  Page* currentPage() const;
+  int currentPageIndex() const;
+  void setCurrentPageIndex(int index);
+  bool showPage(const QString& idOrTitle);  // case-insensitive; false when there is no such page
+
+  // What "Export Current Chart" exports: the chart with keyboard focus on the current page, else
+  // the page's first chart; null when the page has none.
+  ChartPanel* currentChart() const;
+
+  Settings& settings() { return settings_; }
+  bool presenterMode() const;
+
+ public slots:
+  // Records the file in the recent files and emits csvOpenRequested; a missing file is reported.
+  void openCsv(const QString& path);
+  void browseCsv();
+  void setTheme(aaren::ui::Theme theme);  // applies and remembers the choice
+  // Full screen with larger text and thicker chart lines; Esc leaves it.
+  void setPresenterMode(bool on);
+  void showAbout();
+  void exportCurrentChart();
+  void exportLecturePack();
+
+ signals:
+  void csvOpenRequested(const QString& path);
+  void currentPageChanged(aaren::ui::Page* page);
+
+ protected:
+  void dragEnterEvent(QDragEnterEvent* event) override;
+  void dragMoveEvent(QDragMoveEvent* event) override;
+  void dropEvent(QDropEvent* event) override;
+  void closeEvent(QCloseEvent* event) override;
+
+ private:
+  void buildMenusAndToolBar();
+  QWidget* buildSidebar();
+  QWidget* framePage(Page* page);
+  void rebuildRecentMenu();
+  void rebuildBundledMenu();
+  void onAppearanceChanged();
+  void updateSidebarMetrics();
+  void reportError(const QString& title, const QString& message);
+  void saveWindowSettings();
+
+  Settings settings_;
+  QListWidget* sidebar_ = nullptr;
+  QStackedWidget* stack_ = nullptr;
+  QList<Page*> pages_;
+  QMenu* viewMenu_ = nullptr;
+  QAction* pagesEnd_ = nullptr;  // page actions are inserted before it
+  QActionGroup* pageActions_ = nullptr;
+  QMenu* recentMenu_ = nullptr;
+  QMenu* bundledMenu_ = nullptr;
+  QAction* lightAction_ = nullptr;
+  QAction* darkAction_ = nullptr;
+  QActionGroup* presenterScales_ = nullptr;
+  QAction* presenterAction_ = nullptr;
+  QAction* leavePresenterAction_ = nullptr;
+  QLabel* fileLabel_ = nullptr;
+  QByteArray geometryBeforePresenter_;
+  bool maximizedBeforePresenter_ = false;
+};
+
+}  // namespace aaren::ui

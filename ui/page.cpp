@@ -1,0 +1,15 @@
+#include "ui/page.hpp"
+
+#include "ui/chart_panel.hpp"
+
+namespace aaren::ui {
+
+Page::Page(QWidget* parent) : QWidget(parent) {}
+
+QString Page::subtitle() const { return {}; }
+
+QIcon Page::icon() const { return {}; }
+
+QList<ChartPanel*> Page::charts() const { return findChildren<ChartPanel*>(); }
+
+}  // namespace aaren::ui

@@ -1,0 +1,38 @@
+#pragma once
+// The interface every page of the main window implements. A page plugs in with one call,
+// MainWindow::addPage(new SomePage), and gets a sidebar entry, a header, a Ctrl+N shortcut, and
+// its charts in "Export Current Chart" and the lecture pack.
+#include <QIcon>
+#include <QList>
+#include <QString>
+#include <QWidget>
+
+namespace aaren::ui {
+
+class ChartPanel;
+
+class Page : public QWidget {
+  Q_OBJECT
+
+ public:
+  explicit Page(QWidget* parent = nullptr);
+
+  // Stable lower-case name for the command line (--page, --screenshot), settings and file names.
+  virtual QString id() const = 0;
+  virtual QString title() const = 0;     // sidebar entry and header
+  virtual QString subtitle() const;      // one sentence under the header: what this page is for
+  virtual QIcon icon() const;            // sidebar entry
+
+  // The charts worth exporting, in reading order. By default every ChartPanel inside the page.
+  virtual QList<ChartPanel*> charts() const;
+
+ signals:
+  // Ask the window to open a CSV file (it records it in the recent files and tells the Data page).
+  void openCsvRequested(const QString& path);
+  // Ask the window to let the user choose a CSV file.
+  void browseCsvRequested();
+  // A short message for the status bar.
+  void statusMessage(const QString& message);
+};
+
+}  // namespace aaren::ui

@@ -1,0 +1,31 @@
+#include "ui/pages/current_dataset.hpp"
+
+#include <QFileInfo>
+
+namespace aaren::ui {
+
+CurrentDataset::CurrentDataset(QObject* parent) : QObject(parent) {}
+
+QString CurrentDataset::name() const { return QFileInfo(path_).completeBaseName(); }
+
+void CurrentDataset::setData(const QString& path, CsvReadOptions options, std::shared_ptr<const TimeSeriesTable> table) {
+  options.progress = nullptr;
+  path_ = path;
+  readOptions_ = std::move(options);
+  table_ = std::move(table);
+  emit changed();
+}
+
+void CurrentDataset::setSplit(const SplitSpec& split) {
+  split_ = split;
+  emit changed();
+}
+
+void CurrentDataset::clear() {
+  path_.clear();
+  readOptions_ = {};
+  table_.reset();
+  emit changed();
+}
+
+}  // namespace aaren::ui

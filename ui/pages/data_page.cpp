@@ -1,0 +1,639 @@
+#include "ui/pages/data_page.hpp"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QCoreApplication>
+#include <QDir>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QLineSeries>
+#include <QListWidget>
+#include <QLocale>
+#include <QMap>
+#include <QMenu>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QScopedValueRollback>
+#include <QScrollArea>
+#include <QSplitter>
+#include <QStandardItemModel>
+#include <QTableView>
+#include <QTimer>
+#include <QToolButton>
+#include <QVBoxLayout>
+#include <algorithm>
+#include <exception>
+#include <set>
+#include <utility>
+
+#include "core/data/split.hpp"
+#include "ui/bundled_datasets.hpp"
+#include "ui/chart_panel.hpp"
+#include "ui/glyph_icons.hpp"
+#include "ui/pages/current_dataset.hpp"
+#include "ui/pages/message_bar.hpp"
+#include "ui/pages/row_axis.hpp"
+#include "ui/pages/wording.hpp"
+#include "ui/settings.hpp"
+#include "ui/workers/background_job.hpp"
+
+namespace aaren::ui {
+
+namespace {
+
+constexpr int kPreviewRows = 100;
+constexpr int kProgressDelayMs = 250;  // quick reads finish before a progress bar would flicker
+constexpr int kSettingsPanelWidth = 340;
+
+const QColor kTrainColor(0x2e, 0x9d, 0x5b);
+const QColor kValidationColor(0xe0, 0x8a, 0x00);
+const QColor kTestColor(0x8e, 0x44, 0xad);
+
+struct DelimiterChoice {
+  char delimiter;
+  const char* label;  // in the list
+  const char* name;   // in a sentence
+};
+constexpr DelimiterChoice kDelimiters[] = {
+    {',', QT_TRANSLATE_NOOP("aaren::ui::DataPage", "Comma  ,"), QT_TRANSLATE_NOOP("aaren::ui::DataPage", "comma")},
+    {';', QT_TRANSLATE_NOOP("aaren::ui::DataPage", "Semicolon  ;"), QT_TRANSLATE_NOOP("aaren::ui::DataPage", "semicolon")},
+    {'\t', QT_TRANSLATE_NOOP("aaren::ui::DataPage", "Tab"), QT_TRANSLATE_NOOP("aaren::ui::DataPage", "tab")},
+    {'|', QT_TRANSLATE_NOOP("aaren::ui::DataPage", "Vertical bar  |"), QT_TRANSLATE_NOOP("aaren::ui::DataPage", "vertical bar")},
+    {' ', QT_TRANSLATE_NOOP("aaren::ui::DataPage", "Space"), QT_TRANSLATE_NOOP("aaren::ui::DataPage", "space")},
+};
+
+struct SplitChoice {
+  const char* label;
+  const char* spec;  // as parse_split_spec reads it
+};
+constexpr SplitChoice kSplits[] = {
+    {"70/10/20", "0.7/0.1/0.2"},
+    {"60/20/20", "0.6/0.2/0.2"},
+    {"80/10/10", "0.8/0.1/0.1"},
+    {QT_TRANSLATE_NOOP("aaren::ui::DataPage", "ETT: 12/4/4 months"), "ett"},
+};
+
+QString delimiterName(char delimiter) {
+  for (const DelimiterChoice& choice : kDelimiters)
+    if (choice.delimiter == delimiter) return QCoreApplication::translate("aaren::ui::DataPage", choice.name);
+  return QStringLiteral("'%1'").arg(QLatin1Char(delimiter));
+}
+
+QString kindName(ColumnKind kind) { return QString::fromLatin1(to_string(kind).data(), qsizetype(to_string(kind).size())); }
+
+QLabel* mutedLabel(const QString& text, QWidget* parent) {
+  auto* label = new QLabel(text, parent);
+  label->setObjectName(QStringLiteral("hint"));
+  label->setWordWrap(true);
+  return label;
+}
+
+}  // namespace
+
+DataPage::DataPage(CurrentDataset* dataset, QWidget* parent)
+    : Page(parent), dataset_(dataset), loader_(new BackgroundJob(this)) {
+  messageBar_ = new MessageBar(this);
+
+  auto* splitter = new QSplitter(Qt::Horizontal, this);
+  splitter->setChildrenCollapsible(false);
+  splitter->addWidget(buildSettingsPanel());
+  splitter->addWidget(buildContent());
+  splitter->setStretchFactor(1, 1);
+
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(20, 14, 20, 16);
+  layout->setSpacing(10);
+  layout->addWidget(buildSourceBar());
+  layout->addWidget(messageBar_);
+  layout->addWidget(splitter, 1);
+
+  connect(loader_, &BackgroundJob::progress, this, [this](double fraction) { progress_->setValue(int(fraction * 100)); });
+  connect(loader_, &BackgroundJob::runningChanged, this, &DataPage::onLoadingChanged);
+  connect(loader_, &BackgroundJob::succeeded, this, [this](const QVariant& result) {
+    onLoaded(result.value<std::shared_ptr<const TimeSeriesTable>>());
+  });
+  connect(loader_, &BackgroundJob::failed, this, &DataPage::onLoadFailed);
+  connect(loader_, &BackgroundJob::cancelled, this, [this] {
+    // A read replaced by another one, or given up after a failed detection, is not news.
+    if (!std::exchange(cancelledByUser_, false)) return;
+    clearData();
+    messageBar_->showMessage(MessageBar::Level::information,
+                             tr("Reading %1 was cancelled.").arg(QFileInfo(path_).fileName()));
+    emit loadFinished(false);
+  });
+}
+
+QString DataPage::id() const { return QStringLiteral("data"); }
+
+QString DataPage::title() const { return tr("Data"); }
+
+QString DataPage::subtitle() const {
+  return tr("Open a CSV time series, check how it is read, and choose the channels, the target and the split");
+}
+
+QIcon DataPage::icon() const { return glyphIcon(Glyph::data); }
+
+bool DataPage::isLoading() const { return loader_->isRunning(); }
+
+QWidget* DataPage::buildSourceBar() {
+  auto* bar = new QFrame(this);
+  bar->setObjectName(QStringLiteral("card"));
+  fileName_ = new QLabel(tr("No file open"), bar);
+  fileName_->setObjectName(QStringLiteral("cardTitle"));
+  fileDetails_ = mutedLabel(tr("Open a CSV file, pick a bundled sample, or drop a file on the window."), bar);
+  fileDetails_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+  auto* open = new QPushButton(tr("Open CSV…"), bar);
+  open->setObjectName(QStringLiteral("openCsvButton"));
+  open->setToolTip(tr("Choose a CSV file with a date column and one or more numeric columns"));
+  connect(open, &QPushButton::clicked, this, &Page::browseCsvRequested);
+
+  samplesButton_ = new QToolButton(bar);
+  samplesButton_->setText(tr("Samples"));
+  samplesButton_->setToolTip(tr("The datasets that ship with Aaren Studio (credits in Help > About)"));
+  samplesButton_->setPopupMode(QToolButton::InstantPopup);
+  samplesButton_->setMenu(new QMenu(samplesButton_));
+  fillSampleMenu();
+
+  recentButton_ = new QToolButton(bar);
+  recentButton_->setText(tr("Recent"));
+  recentButton_->setToolTip(tr("Files opened before"));
+  recentButton_->setPopupMode(QToolButton::InstantPopup);
+  recentButton_->setMenu(new QMenu(recentButton_));
+  connect(recentButton_->menu(), &QMenu::aboutToShow, this, &DataPage::fillRecentMenu);
+
+  auto* text = new QVBoxLayout;
+  text->setSpacing(2);
+  text->addWidget(fileName_);
+  text->addWidget(fileDetails_);
+  auto* layout = new QHBoxLayout(bar);
+  layout->setContentsMargins(16, 10, 16, 10);
+  layout->setSpacing(8);
+  layout->addLayout(text, 1);
+  layout->addWidget(open);
+  layout->addWidget(samplesButton_);
+  layout->addWidget(recentButton_);
+  return bar;
+}
+
+void DataPage::fillSampleMenu() {
+  QMenu* menu = samplesButton_->menu();
+  const QString dir = bundledDatasetsDir();
+  QMap<QString, QMenu*> groups;
+  for (const BundledDataset& sample : bundledDatasets(dir)) {
+    QMenu* target = menu;
+    if (!sample.group.isEmpty()) {
+      if (!groups.contains(sample.group)) groups.insert(sample.group, menu->addMenu(sample.group));
+      target = groups.value(sample.group);
+    }
+    const QString path = sample.path;
+    target->addAction(sample.name, this, [this, path] { emit openCsvRequested(path); })->setToolTip(path);
+  }
+  if (menu->isEmpty()) menu->addAction(tr("No bundled datasets were found"))->setEnabled(false);
+}
+
+void DataPage::fillRecentMenu() {
+  QMenu* menu = recentButton_->menu();
+  menu->clear();
+  const QStringList files = Settings().recentFiles();
+  for (const QString& path : files)
+    menu->addAction(QFileInfo(path).fileName(), this, [this, path] { emit openCsvRequested(path); })->setToolTip(path);
+  if (files.isEmpty()) menu->addAction(tr("No recent files"))->setEnabled(false);
+}
+
+QWidget* DataPage::buildSettingsPanel() {
+  auto* panel = new QWidget;
+  auto* layout = new QVBoxLayout(panel);
+  layout->setContentsMargins(0, 0, 12, 0);
+  layout->setSpacing(12);
+
+  auto* reading = new QGroupBox(tr("How the file is read"), panel);
+  delimiter_ = new QComboBox(reading);
+  delimiter_->setObjectName(QStringLiteral("delimiterCombo"));
+  for (const DelimiterChoice& choice : kDelimiters) delimiter_->addItem(tr(choice.label), QString(QLatin1Char(choice.delimiter)));
+  delimiter_->setToolTip(tr("The character between two fields of a line"));
+  header_ = new QCheckBox(tr("First line holds the column names"), reading);
+  header_->setObjectName(QStringLiteral("headerCheck"));
+  dateColumn_ = new QComboBox(reading);
+  dateColumn_->setObjectName(QStringLiteral("dateColumnCombo"));
+  dateColumn_->setToolTip(tr("The column with the dates or times of the rows; charts use it for their x axis and the "
+                             "ETT split counts months with it"));
+  interpolate_ = new QCheckBox(tr("Fill gaps by linear interpolation"), reading);
+  interpolate_->setObjectName(QStringLiteral("interpolateCheck"));
+  interpolate_->setToolTip(tr("Without it, an empty cell in a channel is reported as an error"));
+  detectedSummary_ = mutedLabel({}, reading);
+  resetDetection_ = new QPushButton(tr("Use Detected"), reading);
+  resetDetection_->setToolTip(tr("Forget the changes made here and read the file as detected"));
+  resetDetection_->setEnabled(false);
+
+  auto* form = new QFormLayout(reading);
+  form->addRow(tr("Delimiter"), delimiter_);
+  form->addRow(QString(), header_);
+  form->addRow(tr("Date column"), dateColumn_);
+  form->addRow(QString(), interpolate_);
+  auto* detectedRow = new QHBoxLayout;
+  detectedRow->addWidget(detectedSummary_, 1);
+  detectedRow->addWidget(resetDetection_, 0, Qt::AlignTop);
+  form->addRow(detectedRow);
+
+  auto* channelsBox = new QGroupBox(tr("Channels"), panel);
+  channels_ = new QListWidget(channelsBox);
+  channels_->setObjectName(QStringLiteral("channelList"));
+  channels_->setToolTip(tr("The numeric columns the models read and forecast together"));
+  channels_->setMinimumHeight(90);
+  target_ = new QComboBox(channelsBox);
+  target_->setObjectName(QStringLiteral("targetCombo"));
+  target_->setToolTip(tr("The channel of interest: shown first on the Forecast page"));
+  auto* channelsLayout = new QFormLayout(channelsBox);
+  channelsLayout->addRow(channels_);
+  channelsLayout->addRow(tr("Target"), target_);
+
+  auto* splitBox = new QGroupBox(tr("Chronological split"), panel);
+  split_ = new QComboBox(splitBox);
+  split_->setObjectName(QStringLiteral("splitCombo"));
+  split_->setEditable(true);
+  split_->setInsertPolicy(QComboBox::NoInsert);
+  for (const SplitChoice& choice : kSplits) split_->addItem(tr(choice.label), QString::fromLatin1(choice.spec));
+  split_->setToolTip(tr("Training / validation / test, in time order: three percentages or fractions (for example "
+                        "70/10/20), or ETT for 12/4/4 months of 30 days as in the ETT benchmarks"));
+  splitSummary_ = mutedLabel({}, splitBox);
+  auto* splitLayout = new QVBoxLayout(splitBox);
+  splitLayout->addWidget(split_);
+  splitLayout->addWidget(splitSummary_);
+
+  layout->addWidget(reading);
+  layout->addWidget(channelsBox, 1);
+  layout->addWidget(splitBox);
+
+  connect(delimiter_, &QComboBox::currentIndexChanged, this, &DataPage::onDialectEdited);
+  connect(header_, &QCheckBox::toggled, this, &DataPage::onDialectEdited);
+  connect(dateColumn_, &QComboBox::currentIndexChanged, this, &DataPage::onDialectEdited);
+  connect(resetDetection_, &QPushButton::clicked, this, &DataPage::resetToDetected);
+  connect(interpolate_, &QCheckBox::toggled, this, [this] {
+    if (!updating_) startLoading();
+  });
+  connect(channels_, &QListWidget::itemChanged, this, [this] {
+    if (updating_) return;
+    updateTargetChoices();
+    startLoading();
+  });
+  connect(target_, &QComboBox::currentIndexChanged, this, [this] {
+    if (!updating_) startLoading();
+  });
+  connect(split_, &QComboBox::currentIndexChanged, this, &DataPage::onSplitEdited);
+  connect(split_->lineEdit(), &QLineEdit::editingFinished, this, &DataPage::onSplitEdited);
+
+  auto* scroll = new QScrollArea(this);
+  scroll->setWidget(panel);
+  scroll->setWidgetResizable(true);
+  scroll->setFrameShape(QFrame::NoFrame);
+  scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  scroll->setMinimumWidth(kSettingsPanelWidth);
+  scroll->setMaximumWidth(int(kSettingsPanelWidth * 1.4));
+  return scroll;
+}
+
+QWidget* DataPage::buildContent() {
+  auto* content = new QWidget;
+  progressRow_ = new QWidget(content);
+  progress_ = new QProgressBar(progressRow_);
+  progress_->setObjectName(QStringLiteral("loadProgress"));
+  progress_->setRange(0, 100);
+  progress_->setFormat(tr("Reading the file… %p%"));
+  auto* cancel = new QPushButton(tr("Cancel"), progressRow_);
+  connect(cancel, &QPushButton::clicked, this, &DataPage::cancelLoading);
+  auto* progressLayout = new QHBoxLayout(progressRow_);
+  progressLayout->setContentsMargins(0, 0, 0, 0);
+  progressLayout->addWidget(progress_, 1);
+  progressLayout->addWidget(cancel);
+  progressRow_->hide();
+
+  chart_ = new ChartPanel(tr("Series"), content);
+  chart_->setObjectName(QStringLiteral("seriesChart"));
+  chart_->setLogScaleAvailable(true);
+
+  preview_ = new QStandardItemModel(this);
+  previewView_ = new QTableView(content);
+  previewView_->setObjectName(QStringLiteral("previewTable"));
+  previewView_->setModel(preview_);
+  previewView_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  previewView_->setAlternatingRowColors(true);
+  previewView_->verticalHeader()->setDefaultSectionSize(previewView_->fontMetrics().height() + 6);
+  previewView_->horizontalHeader()->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+  auto* previewBox = new QGroupBox(tr("First rows, as read"), content);
+  auto* previewLayout = new QVBoxLayout(previewBox);
+  previewLayout->addWidget(previewView_);
+
+  auto* splitter = new QSplitter(Qt::Vertical, content);
+  splitter->setChildrenCollapsible(false);
+  splitter->addWidget(chart_);
+  splitter->addWidget(previewBox);
+  splitter->setStretchFactor(0, 3);
+  splitter->setStretchFactor(1, 2);
+  splitter->setSizes({600, 300});
+
+  auto* layout = new QVBoxLayout(content);
+  layout->setContentsMargins(8, 0, 0, 0);
+  layout->addWidget(progressRow_);
+  layout->addWidget(splitter, 1);
+  return content;
+}
+
+void DataPage::openCsv(const QString& path) {
+  path_ = QFileInfo(path).absoluteFilePath();
+  overrides_ = {};
+  {
+    const QScopedValueRollback guard(updating_, true);
+    interpolate_->setChecked(false);
+  }
+  const QFileInfo file(path_);
+  fileName_->setText(file.fileName());
+  fileDetails_->setText(tr("%1 · %2").arg(QDir::toNativeSeparators(path_), QLocale().formattedDataSize(file.size())));
+  messageBar_->clear();
+  detect(false);
+}
+
+void DataPage::cancelLoading() {
+  if (!loader_->isRunning()) return;
+  cancelledByUser_ = true;
+  loader_->cancel();
+}
+
+void DataPage::detect(bool keepChoices) {
+  try {
+    detection_ = detect_csv_file(path_.toStdString(), overrides_);
+    if (!keepChoices) autoDetection_ = detection_;
+  } catch (const std::exception& error) {
+    detected_ = false;
+    loader_->cancel();
+    {
+      const QScopedValueRollback guard(updating_, true);
+      preview_->clear();
+      channels_->clear();
+      target_->clear();
+    }
+    clearData();
+    messageBar_->showError(QString::fromUtf8(error.what()));
+    emit loadFinished(false);
+    return;
+  }
+  detected_ = true;
+  showDetection(keepChoices);
+  startLoading();
+}
+
+void DataPage::showDetection(bool keepChoices) {
+  const QScopedValueRollback guard(updating_, true);
+  const QString delimiter(QLatin1Char(detection_.delimiter));
+  if (delimiter_->findData(delimiter) < 0) delimiter_->addItem(QStringLiteral("'%1'").arg(delimiter), delimiter);
+  delimiter_->setCurrentIndex(delimiter_->findData(delimiter));
+  header_->setChecked(detection_.has_header);
+
+  dateColumn_->clear();
+  dateColumn_->addItem(tr("None"), QString());
+  for (const std::string& name : detection_.column_names) dateColumn_->addItem(QString::fromStdString(name), QString::fromStdString(name));
+  dateColumn_->setCurrentIndex(detection_.date_column + 1);
+
+  QStringList detected;
+  detected << tr("%1 delimiter").arg(delimiterName(autoDetection_.delimiter))
+           << (autoDetection_.has_header ? tr("a header line") : tr("no header line"))
+           << (autoDetection_.date_column >= 0
+                   ? tr("date column '%1'").arg(QString::fromStdString(autoDetection_.column_names[std::size_t(autoDetection_.date_column)]))
+                   : tr("no date column"));
+  detectedSummary_->setText(tr("Detected: %1.").arg(detected.join(QStringLiteral(", "))));
+  resetDetection_->setEnabled(overrides_.delimiter || overrides_.has_header || overrides_.date_column);
+
+  std::set<QString> wasChecked, known;
+  for (int row = 0; row < channels_->count(); ++row) {
+    known.insert(channels_->item(row)->text());
+    if (channels_->item(row)->checkState() == Qt::Checked) wasChecked.insert(channels_->item(row)->text());
+  }
+  channels_->clear();
+  for (std::size_t j = 0; j < detection_.column_names.size(); ++j) {
+    if (detection_.column_kinds[j] != ColumnKind::number || int(j) == detection_.date_column) continue;
+    const QString name = QString::fromStdString(detection_.column_names[j]);
+    auto* item = new QListWidgetItem(name, channels_);
+    item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsUserCheckable);
+    const bool checked = !keepChoices || !known.contains(name) || wasChecked.contains(name);
+    item->setCheckState(checked ? Qt::Checked : Qt::Unchecked);
+    if (const int missing = detection_.missing_cells[j]; missing > 0)
+      item->setToolTip(tr("%1 among the first rows").arg(countOf(missing, tr("empty cell"), tr("empty cells"))));
+  }
+  updateTargetChoices();
+  fillPreview();
+}
+
+void DataPage::fillPreview() {
+  preview_->clear();
+  const int columns = int(detection_.column_names.size());
+  preview_->setColumnCount(columns);
+  for (int j = 0; j < columns; ++j) {
+    const QString kind = j == detection_.date_column ? tr("date column") : kindName(detection_.column_kinds[std::size_t(j)]);
+    auto* header = new QStandardItem(QStringLiteral("%1\n%2").arg(QString::fromStdString(detection_.column_names[std::size_t(j)]), kind));
+    header->setToolTip(tr("Detected kind: %1").arg(kindName(detection_.column_kinds[std::size_t(j)])));
+    preview_->setHorizontalHeaderItem(j, header);
+  }
+  const int rows = std::min(int(detection_.preview_rows.size()), kPreviewRows);
+  for (int i = 0; i < rows; ++i) {
+    QList<QStandardItem*> items;
+    const std::vector<std::string>& cells = detection_.preview_rows[std::size_t(i)];
+    for (int j = 0; j < columns; ++j)
+      items << new QStandardItem(j < int(cells.size()) ? QString::fromStdString(cells[std::size_t(j)]) : QString());
+    preview_->appendRow(items);
+  }
+  previewView_->resizeColumnsToContents();
+}
+
+QStringList DataPage::channelNames() const {
+  QStringList names;
+  for (int row = 0; row < channels_->count(); ++row) names << channels_->item(row)->text();
+  return names;
+}
+
+QStringList DataPage::checkedChannels() const {
+  QStringList names;
+  for (int row = 0; row < channels_->count(); ++row)
+    if (channels_->item(row)->checkState() == Qt::Checked) names << channels_->item(row)->text();
+  return names;
+}
+
+void DataPage::updateTargetChoices() {
+  const QScopedValueRollback guard(updating_, true);
+  const QString previous = target_->currentData().toString();
+  target_->clear();
+  target_->addItem(tr("None"), QString());
+  for (const QString& name : checkedChannels()) target_->addItem(name, name);
+  target_->setCurrentIndex(std::max(0, target_->findData(previous)));
+}
+
+CsvReadOptions DataPage::readOptions() const {
+  CsvReadOptions options;
+  options.delimiter = detection_.delimiter;
+  options.has_header = detection_.has_header;
+  options.date_column = detection_.date_column >= 0 ? detection_.column_names[std::size_t(detection_.date_column)] : std::string();
+  // With every channel chosen the reader decides, and says which columns it left out and why.
+  const QStringList checked = checkedChannels();
+  if (checked.size() != channels_->count())
+    for (const QString& name : checked) options.columns.push_back(name.toStdString());
+  options.target = target_->currentData().toString().toStdString();
+  options.missing = interpolate_->isChecked() ? CsvReadOptions::Missing::interpolate : CsvReadOptions::Missing::error;
+  return options;
+}
+
+void DataPage::startLoading() {
+  if (!detected_) return;
+  if (checkedChannels().isEmpty()) {
+    loader_->cancel();
+    clearData();
+    messageBar_->showMessage(MessageBar::Level::warning,
+                             channels_->count() == 0 ? tr("%1 has no numeric column to forecast as it is read now; check "
+                                                          "the delimiter and the header.")
+                                                           .arg(QFileInfo(path_).fileName())
+                                                     : tr("Choose at least one channel."));
+    emit loadFinished(false);
+    return;
+  }
+  cancelledByUser_ = false;
+  loadingOptions_ = readOptions();
+  const std::string path = path_.toStdString();
+  const CsvReadOptions options = loadingOptions_;
+  loader_->start([path, options](JobContext& context) {
+    CsvReadOptions withProgress = options;
+    withProgress.progress = [&context](double fraction) {
+      context.reportProgress(fraction);
+      return context.wanted();
+    };
+    return QVariant::fromValue(std::shared_ptr<const TimeSeriesTable>(
+        std::make_shared<TimeSeriesTable>(read_time_series_csv(path, withProgress))));
+  });
+}
+
+void DataPage::onLoaded(std::shared_ptr<const TimeSeriesTable> table) {
+  dataset_->setData(path_, loadingOptions_, table);
+  fileDetails_->setText(tr("%1 · %2 · %3")
+                            .arg(QDir::toNativeSeparators(path_), countOf(table->values.rows, tr("row"), tr("rows")),
+                                 countOf(table->values.cols, tr("channel"), tr("channels"))));
+  QStringList remarks;
+  for (const std::string& warning : table->warnings) remarks << QString::fromStdString(warning);
+  if (remarks.isEmpty()) messageBar_->clear();
+  else
+    messageBar_->showMessage(MessageBar::Level::warning, tr("%1 was read with %2:")
+                                                             .arg(QFileInfo(path_).fileName(),
+                                                                  countOf(remarks.size(), tr("remark"), tr("remarks"))),
+                             remarks);
+  drawSeries();
+  emit statusMessage(tr("Loaded %1: %2, %3")
+                         .arg(QFileInfo(path_).fileName(), countOf(table->values.rows, tr("row"), tr("rows")),
+                              countOf(table->values.cols, tr("channel"), tr("channels"))));
+  emit loadFinished(true);
+}
+
+void DataPage::onLoadFailed(const QString& message) {
+  clearData();
+  messageBar_->showError(message);
+  emit loadFinished(false);
+}
+
+void DataPage::onLoadingChanged(bool loading) {
+  if (!loading) {
+    progressRow_->hide();
+    return;
+  }
+  progress_->setValue(0);
+  QTimer::singleShot(kProgressDelayMs, this, [this] {
+    if (loader_->isRunning()) progressRow_->show();
+  });
+}
+
+void DataPage::onDialectEdited() {
+  if (updating_ || !detected_) return;
+  const QByteArray chosen = delimiter_->currentData().toString().toLatin1();
+  const char delimiter = chosen.isEmpty() ? ',' : chosen.front();
+  if (delimiter != detection_.delimiter) {
+    overrides_.delimiter = delimiter;
+    // Another delimiter gives other columns: the header and date column are detected anew.
+    overrides_.has_header.reset();
+    overrides_.date_column.reset();
+  } else if (header_->isChecked() != detection_.has_header) {
+    overrides_.has_header = header_->isChecked();
+    overrides_.date_column.reset();
+  } else {
+    overrides_.date_column = dateColumn_->currentData().toString().toStdString();
+  }
+  detect(true);
+}
+
+void DataPage::resetToDetected() {
+  overrides_ = {};
+  detect(true);
+}
+
+void DataPage::onSplitEdited() {
+  const int index = split_->currentIndex();
+  const QString text = split_->currentText().trimmed();
+  const QString spec = index >= 0 && split_->itemText(index) == text ? split_->itemData(index).toString() : text;
+  try {
+    dataset_->setSplit(parse_split_spec(spec.toStdString()));
+  } catch (const std::exception& error) {
+    messageBar_->showError(tr("Split '%1': %2").arg(text, QString::fromUtf8(error.what())));
+    return;
+  }
+  drawSplit();
+}
+
+void DataPage::drawSeries() {
+  chart_->removeAllSeries();
+  const std::shared_ptr<const TimeSeriesTable> table = dataset_->table();
+  if (!table) return;
+  const RowAxis axis = rowAxisFor(*table);
+  rowX_ = axis.x;
+  applyRowAxis(*chart_, axis, tr("value"));
+  chart_->setTitle(QFileInfo(path_).completeBaseName());
+  const Matrix<double>& values = table->values;
+  for (int c = 0; c < values.cols; ++c) {
+    QList<QPointF> points;
+    points.reserve(values.rows);
+    for (int row = 0; row < values.rows; ++row) points.append({rowX_[std::size_t(row)], values(row, c)});
+    setSeriesData(chart_->addLineSeries(QString::fromStdString(table->channel_names[std::size_t(c)])), points);
+  }
+  drawSplit();
+}
+
+void DataPage::drawSplit() {
+  chart_->clearShadedIntervals();
+  splitSummary_->clear();
+  const std::shared_ptr<const TimeSeriesTable> table = dataset_->table();
+  if (!table || rowX_.empty()) return;
+  ChronologicalSplit parts;
+  try {
+    parts = split_rows(dataset_->split(), table->values.rows, table->times);
+  } catch (const std::exception& error) {
+    messageBar_->showError(tr("The split does not fit this data: %1").arg(QString::fromUtf8(error.what())));
+    splitSummary_->setText(tr("No split: see the message above."));
+    return;
+  }
+  const auto x = [this](int row) { return rowX_[std::size_t(std::clamp(row, 0, int(rowX_.size()) - 1))]; };
+  chart_->shadeInterval(tr("Training"), x(parts.train.begin), x(parts.validation.begin), kTrainColor);
+  chart_->shadeInterval(tr("Validation"), x(parts.validation.begin), x(parts.test.begin), kValidationColor);
+  chart_->shadeInterval(tr("Test"), x(parts.test.begin), x(parts.test.end - 1), kTestColor);
+  QString summary = tr("Training %1 rows · validation %2 · test %3")
+                        .arg(parts.train.size())
+                        .arg(parts.validation.size())
+                        .arg(parts.test.size());
+  if (const int unused = table->values.rows - parts.test.end; unused > 0) summary += tr(" · %1 unused").arg(unused);
+  splitSummary_->setText(summary);
+}
+
+void DataPage::clearData() {
+  dataset_->clear();
+  rowX_.clear();
+  chart_->removeAllSeries();
+  splitSummary_->clear();
+}
+
+}  // namespace aaren::ui

@@ -1,0 +1,430 @@
+#include "ui/pages/efficiency_page.hpp"
+
+#include <QComboBox>
+#include <QDir>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLocale>
+#include <QMessageBox>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QStandardItemModel>
+#include <QTimer>
+#include <QVBoxLayout>
+#include <algorithm>
+#include <initializer_list>
+#include <stdexcept>
+
+#include "core/io/atomic_file.hpp"
+#include "gpu/device_info.hpp"
+#include "ui/chart_panel.hpp"
+#include "ui/figure5_export.hpp"
+#include "ui/glyph_icons.hpp"
+#include "ui/settings.hpp"
+#include "ui/workers/stream_worker.hpp"
+
+namespace aaren::ui {
+
+namespace {
+
+// A few redraws a second keep the charts live without spending the GUI thread on them.
+constexpr int kChartRefreshMs = 250;
+constexpr int kControlsWidth = 300;
+constexpr int kMaxTokens = 1 << 20;
+constexpr int kDeviceCuda = 1;  // the CPU is entry 0
+
+// The command line's model size; N and one run keep a first measurement to about a minute.
+bench::StreamBenchOptions defaultOptions() {
+  bench::StreamBenchOptions options;
+  options.tokens = 16384;
+  options.repeats = 1;
+  options.model.d_model = 128;
+  options.model.heads = 4;
+  options.model.layers = 4;
+  options.model.d_ff = 512;
+  return options;
+}
+
+QSpinBox* makeSpinBox(int min, int max, int step, QWidget* parent) {
+  auto* box = new QSpinBox(parent);
+  box->setRange(min, max);
+  box->setSingleStep(step);
+  box->setGroupSeparatorShown(true);
+  return box;
+}
+
+QLabel* makeWrappedLabel(QWidget* parent) {
+  auto* label = new QLabel(parent);
+  label->setWordWrap(true);
+  label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  return label;
+}
+
+QString tokens(long n) { return QLocale().toString(qlonglong(n)); }
+QString bytes(double n) { return QLocale().formattedDataSize(qint64(n), 2, QLocale::DataSizeSIFormat); }
+QString fixed(double value, int decimals) { return QLocale().toString(value, 'f', decimals); }
+
+// Why the GPU cannot stream here: no CUDA in this build or no device, or no streaming path on it.
+QString cudaUnavailableReason() {
+  const gpu::DeviceInfo info = gpu::query_device();
+  if (!info.available) return QString::fromStdString(info.reason);
+  return QObject::tr("%1 is present, but the streaming benchmark steps on the CPU only")
+      .arg(QString::fromStdString(info.name));
+}
+
+}  // namespace
+
+EfficiencyPage::EfficiencyPage(QWidget* parent)
+    : Page(parent), charts_(this), refreshTimer_(new QTimer(this)), worker_(new StreamWorker) {
+  auto* layout = new QHBoxLayout(this);
+  layout->setContentsMargins(16, 12, 16, 16);
+  layout->setSpacing(16);
+  layout->addWidget(buildControls());
+  layout->addWidget(buildCharts(), 1);
+
+  refreshTimer_->setInterval(kChartRefreshMs);
+  connect(refreshTimer_, &QTimer::timeout, this, &EfficiencyPage::refreshCharts);
+
+  thread_.setObjectName(QStringLiteral("stream benchmark"));
+  worker_->moveToThread(&thread_);
+  connect(&thread_, &QThread::finished, worker_, &QObject::deleteLater);
+  connect(worker_, &StreamWorker::sampleMeasured, this, &EfficiencyPage::onSampleMeasured);
+  connect(worker_, &StreamWorker::finished, this, &EfficiencyPage::onFinished);
+  connect(worker_, &StreamWorker::failed, this, &EfficiencyPage::onFailed);
+  thread_.start();
+
+  setOptions(defaultOptions());
+  setRunning(false);
+  status_->setText(tr("Press Start to stream N tokens through both models, one step at a time."));
+}
+
+EfficiencyPage::~EfficiencyPage() {
+  if (stopFlag_) stopFlag_->store(true);
+  thread_.quit();
+  thread_.wait();
+}
+
+QString EfficiencyPage::id() const { return QStringLiteral("efficiency"); }
+
+QString EfficiencyPage::title() const { return tr("Efficiency"); }
+
+QString EfficiencyPage::subtitle() const {
+  return tr("Tokens one at a time through Aaren and a KV-cached Transformer: constant against growing memory, "
+            "linear against quadratic time, measured live on this machine (the paper's Figure 5).");
+}
+
+QIcon EfficiencyPage::icon() const { return glyphIcon(Glyph::efficiency); }
+
+QList<ChartPanel*> EfficiencyPage::charts() const { return charts_.all(); }
+
+QWidget* EfficiencyPage::buildControls() {
+  auto* panel = new QWidget(this);
+  panel->setFixedWidth(kControlsWidth);
+
+  dModel_ = makeSpinBox(1, 4096, 16, panel);
+  heads_ = makeSpinBox(1, 256, 1, panel);
+  layers_ = makeSpinBox(1, 64, 1, panel);
+  dFf_ = makeSpinBox(1, 16384, 64, panel);
+  tokens_ = makeSpinBox(1, kMaxTokens, 1024, panel);
+  tokens_->setStepType(QAbstractSpinBox::AdaptiveDecimalStepType);
+  repeats_ = makeSpinBox(1, 20, 1, panel);
+  dModel_->setToolTip(tr("Width of every token's vector (both models)"));
+  heads_->setToolTip(tr("Attention heads; must divide d_model"));
+  dFf_->setToolTip(tr("Hidden width of each block's feed-forward network"));
+  tokens_->setToolTip(tr("How many tokens stream through each model, one step at a time"));
+  repeats_->setToolTip(tr("The stream is repeated; each sample shows the median over the repeats"));
+
+  device_ = new QComboBox(panel);
+  device_->setObjectName(QStringLiteral("device"));
+  device_->addItem(tr("CPU"));
+  const QString cudaReason = cudaUnavailableReason();
+  device_->addItem(tr("CUDA GPU (unavailable)"));
+  device_->setItemData(kDeviceCuda, cudaReason, Qt::ToolTipRole);
+  if (auto* model = qobject_cast<QStandardItemModel*>(device_->model())) model->item(kDeviceCuda)->setEnabled(false);
+  auto* deviceNote = makeWrappedLabel(panel);
+  deviceNote->setObjectName(QStringLiteral("hint"));
+  deviceNote->setText(tr("CUDA: %1.").arg(cudaReason));
+
+  auto* form = new QFormLayout;
+  form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+  form->addRow(tr("d_model"), dModel_);
+  form->addRow(tr("Heads"), heads_);
+  form->addRow(tr("Layers"), layers_);
+  form->addRow(tr("d_ff"), dFf_);
+  form->addRow(tr("Tokens N"), tokens_);
+  form->addRow(tr("Repeats"), repeats_);
+  form->addRow(tr("Device"), device_);
+
+  estimate_ = makeWrappedLabel(panel);
+  for (QSpinBox* box : {dModel_, heads_, layers_, dFf_, tokens_})
+    connect(box, &QSpinBox::valueChanged, this, &EfficiencyPage::updateEstimate);
+
+  startButton_ = new QPushButton(tr("Start"), panel);
+  startButton_->setObjectName(QStringLiteral("start"));
+  startButton_->setDefault(true);
+  stopButton_ = new QPushButton(tr("Stop"), panel);
+  stopButton_->setObjectName(QStringLiteral("stop"));
+  stopButton_->setToolTip(tr("End the run and keep what was measured"));
+  connect(startButton_, &QPushButton::clicked, this, &EfficiencyPage::start);
+  connect(stopButton_, &QPushButton::clicked, this, &EfficiencyPage::stop);
+  auto* buttons = new QHBoxLayout;
+  buttons->addWidget(startButton_);
+  buttons->addWidget(stopButton_);
+
+  progress_ = new QProgressBar(panel);
+  progress_->setFormat(tr("%v of %m tokens"));
+  status_ = makeWrappedLabel(panel);
+  summary_ = makeWrappedLabel(panel);
+  summary_->setTextFormat(Qt::RichText);
+
+  exportCsvButton_ = new QPushButton(tr("Export measurements (CSV)…"), panel);
+  exportCsvButton_->setToolTip(tr("One row per sampled token count, both models"));
+  exportFigureButton_ = new QPushButton(tr("Export Figure 5…"), panel);
+  exportFigureButton_->setToolTip(tr("Memory and cumulative time side by side with a caption, as PNG, SVG or PDF"));
+  connect(exportCsvButton_, &QPushButton::clicked, this, &EfficiencyPage::exportMeasurementsInteractively);
+  connect(exportFigureButton_, &QPushButton::clicked, this, &EfficiencyPage::exportFigure5Interactively);
+
+  auto* column = new QVBoxLayout(panel);
+  column->setContentsMargins(0, 0, 0, 0);
+  column->addLayout(form);
+  column->addWidget(deviceNote);
+  column->addWidget(estimate_);
+  column->addLayout(buttons);
+  column->addWidget(progress_);
+  column->addWidget(status_);
+  column->addWidget(summary_);
+  column->addStretch();
+  column->addWidget(exportCsvButton_);
+  column->addWidget(exportFigureButton_);
+  return panel;
+}
+
+QWidget* EfficiencyPage::buildCharts() {
+  auto* area = new QWidget(this);
+  auto* grid = new QGridLayout(area);
+  grid->setContentsMargins(0, 0, 0, 0);
+  grid->setSpacing(10);
+  const QList<ChartPanel*> panels = charts_.all();
+  for (int i = 0; i < panels.size(); ++i) grid->addWidget(panels[i], i / 2, i % 2);
+  return area;
+}
+
+bench::StreamBenchOptions EfficiencyPage::options() const {
+  bench::StreamBenchOptions options;
+  options.tokens = tokens_->value();
+  options.repeats = repeats_->value();
+  options.model.d_model = dModel_->value();
+  options.model.heads = heads_->value();
+  options.model.layers = layers_->value();
+  options.model.d_ff = dFf_->value();
+  return options;
+}
+
+void EfficiencyPage::setOptions(const bench::StreamBenchOptions& options) {
+  dModel_->setValue(options.model.d_model);
+  heads_->setValue(options.model.heads);
+  layers_->setValue(options.model.layers);
+  dFf_->setValue(options.model.d_ff);
+  tokens_->setValue(int(std::min<long>(options.tokens, kMaxTokens)));
+  repeats_->setValue(options.repeats);
+  updateEstimate();
+}
+
+void EfficiencyPage::updateEstimate() {
+  const bench::StreamBenchOptions o = options();
+  try {
+    o.model.validate();
+  } catch (const std::invalid_argument& error) {
+    estimate_->setText(tr("Cannot run: %1.").arg(QString::fromUtf8(error.what())));
+    if (!running_) startButton_->setEnabled(false);
+    return;
+  }
+  const double perToken = 2.0 * o.model.layers * o.model.d_model * double(sizeof(float));
+  const double aarenState = double(o.model.layers) * (o.model.d_model + 2 * o.model.heads) * double(sizeof(float));
+  estimate_->setText(tr("At N = %1 the Transformer's KV cache holds %2 (%3 per token); Aaren's state stays %4.")
+                         .arg(tokens(o.tokens), bytes(perToken * double(o.tokens)), bytes(perToken), bytes(aarenState)));
+  if (!running_) startButton_->setEnabled(true);
+}
+
+void EfficiencyPage::setRunning(bool running) {
+  running_ = running;
+  for (QWidget* control : std::initializer_list<QWidget*>{dModel_, heads_, layers_, dFf_, tokens_, repeats_, device_})
+    control->setEnabled(!running);
+  stopButton_->setEnabled(running);
+  const bool measured = result_ && !result_->samples.empty();
+  exportCsvButton_->setEnabled(!running && measured);
+  exportFigureButton_->setEnabled(!running && measured);
+  if (running) {
+    startButton_->setEnabled(false);
+    refreshTimer_->start();
+  } else {
+    refreshTimer_->stop();
+    updateEstimate();
+  }
+}
+
+void EfficiencyPage::start() {
+  if (running_) return;
+  bench::StreamBenchOptions options = this->options();
+  try {
+    options.model.validate();
+  } catch (const std::invalid_argument& error) {
+    report(tr("Cannot start: %1.").arg(QString::fromUtf8(error.what())));
+    return;
+  }
+  runOptions_ = options;
+  result_.reset();
+  liveSamples_.clear();
+  chartsBehind_ = false;
+  charts_.clear();
+  summary_->clear();
+  progress_->setRange(0, int(options.tokens));
+  progress_->setValue(0);
+  status_->setText(tr("Warming up…"));
+  stopFlag_ = std::make_shared<std::atomic<bool>>(false);
+  setRunning(true);
+  QMetaObject::invokeMethod(
+      worker_, [worker = worker_, options, stop = std::shared_ptr<const std::atomic<bool>>(stopFlag_)] {
+        worker->run(options, stop);
+      },
+      Qt::QueuedConnection);
+  emit statusMessage(tr("Streaming %1 tokens through both models…").arg(tokens(options.tokens)));
+}
+
+void EfficiencyPage::stop() {
+  if (!running_ || !stopFlag_) return;
+  stopFlag_->store(true);
+  status_->setText(tr("Stopping after the current sample…"));
+}
+
+void EfficiencyPage::onSampleMeasured(const bench::StreamSample& sample) {
+  liveSamples_.push_back(sample);
+  chartsBehind_ = true;
+  progress_->setValue(int(sample.tokens));
+  if (stopFlag_ && stopFlag_->load()) return;
+  if (sample.tokens < runOptions_.tokens)
+    status_->setText(tr("Streaming: %1 of %2 tokens").arg(tokens(sample.tokens), tokens(runOptions_.tokens)));
+  else if (runOptions_.repeats > 1)
+    status_->setText(tr("First run done; repeating the stream for medians over %1 runs, then timing the parallel "
+                        "forward…")
+                         .arg(runOptions_.repeats));
+  else
+    status_->setText(tr("Stream done; timing the parallel forward…"));
+}
+
+void EfficiencyPage::refreshCharts() {
+  if (!chartsBehind_) return;
+  charts_.showSamples(liveSamples_);
+  chartsBehind_ = false;
+}
+
+void EfficiencyPage::onFinished(const bench::StreamBenchResult& result) {
+  result_ = result;
+  liveSamples_.clear();
+  chartsBehind_ = false;
+  charts_.showSamples(result.samples);
+  charts_.showFit(runOptions_, result);
+  for (ChartPanel* panel : charts_.all()) panel->resetView();
+  setRunning(false);
+  showSummary(result);
+  const QString done = result.samples.empty() ? tr("Stopped before the first sample; nothing was measured.")
+                       : result.stopped_early ? tr("Stopped at N = %1; the charts keep what was measured.")
+                                                    .arg(tokens(result.samples.back().tokens))
+                                              : tr("Done: %1 tokens.").arg(tokens(result.samples.back().tokens));
+  status_->setText(done);
+  emit statusMessage(done);
+  emit runFinished();
+}
+
+void EfficiencyPage::onFailed(const QString& message) {
+  setRunning(false);
+  report(tr("The measurement failed: %1").arg(message));
+  emit runFailed(message);
+}
+
+void EfficiencyPage::showSummary(const bench::StreamBenchResult& result) {
+  if (result.samples.empty()) {
+    summary_->clear();
+    return;
+  }
+  const bench::StreamSample& last = result.samples.back();
+  QStringList lines;
+  const char* const names[2] = {QT_TR_NOOP("Aaren"), QT_TR_NOOP("Transformer")};
+  for (int k = 0; k < 2; ++k)
+    lines << tr("<b>%1</b>: time ∝ N<sup>%2</sup>, %3 bytes per token, state %4 at N")
+                 .arg(tr(names[k]), fixed(result.fit[k].time_exponent, 2),
+                      fixed(result.fit[k].memory_bytes_per_token, 0), bytes(last.state_bytes[k]));
+  if (last.cumulative_seconds[0] > 0)
+    lines << tr("Cumulative time at N = %1: Transformer / Aaren = <b>%2×</b>")
+                 .arg(tokens(last.tokens), fixed(last.cumulative_seconds[1] / last.cumulative_seconds[0], 1));
+  if (result.parallel_seconds[0] >= 0 || result.parallel_seconds[1] >= 0) {
+    QStringList parallel;
+    for (int k = 0; k < 2; ++k)
+      if (result.parallel_seconds[k] >= 0)
+        parallel << tr("%1 %2 s").arg(tr(names[k]), QLocale().toString(result.parallel_seconds[k], 'g', 3));
+    lines << tr("Parallel forward at N: %1").arg(parallel.join(QStringLiteral(", ")));
+  }
+  if (!result.parallel_note.empty()) lines << QString::fromStdString(result.parallel_note).toHtmlEscaped();
+  summary_->setText(lines.join(QStringLiteral("<br>")));
+}
+
+void EfficiencyPage::exportMeasurements(const QString& csvPath) const {
+  if (!result_ || result_->samples.empty())
+    throw std::runtime_error(tr("Nothing has been measured yet: press Start first.").toStdString());
+  write_file_atomically(QFile::encodeName(csvPath).toStdString(), bench::stream_csv(*result_));
+}
+
+void EfficiencyPage::exportFigure5(const QString& path) const {
+  if (!result_ || result_->samples.empty())
+    throw std::runtime_error(tr("Nothing has been measured yet: press Start first.").toStdString());
+  ui::exportFigure5(*charts_.memory(), *charts_.cumulativeTime(), figure5Caption(runOptions_, *result_), path);
+}
+
+void EfficiencyPage::exportMeasurementsInteractively() {
+  Settings settings;
+  const QString start = QDir(settings.lastDirectory(DirectoryPurpose::exportChart)).filePath(QStringLiteral("stream.csv"));
+  const QString path = QFileDialog::getSaveFileName(this, tr("Export measurements"), start, tr("CSV data (*.csv)"));
+  if (path.isEmpty()) return;
+  try {
+    exportMeasurements(path);
+    settings.setLastDirectory(DirectoryPurpose::exportChart, QFileInfo(path).absolutePath());
+    emit statusMessage(tr("Wrote %1").arg(QDir::toNativeSeparators(path)));
+  } catch (const std::exception& error) {
+    QMessageBox::warning(this, tr("Export measurements"), QString::fromUtf8(error.what()));
+  }
+}
+
+void EfficiencyPage::exportFigure5Interactively() {
+  Settings settings;
+  const QString start = QDir(settings.lastDirectory(DirectoryPurpose::exportChart)).filePath(QStringLiteral("figure5.png"));
+  const QString filters = QStringList{describe(ExportFormat::png) + QStringLiteral(" (*.png)"),
+                                      describe(ExportFormat::svg) + QStringLiteral(" (*.svg)"),
+                                      describe(ExportFormat::pdf) + QStringLiteral(" (*.pdf)")}
+                              .join(QStringLiteral(";;"));
+  QString chosenFilter;
+  QString path = QFileDialog::getSaveFileName(this, tr("Export Figure 5"), start, filters, &chosenFilter);
+  if (path.isEmpty()) return;
+  if (!figure5FormatOf(path)) path += chosenFilter.contains(QLatin1String("*.svg"))   ? QStringLiteral(".svg")
+                                      : chosenFilter.contains(QLatin1String("*.pdf")) ? QStringLiteral(".pdf")
+                                                                                      : QStringLiteral(".png");
+  try {
+    exportFigure5(path);
+    settings.setLastDirectory(DirectoryPurpose::exportChart, QFileInfo(path).absolutePath());
+    emit statusMessage(tr("Wrote %1").arg(QDir::toNativeSeparators(path)));
+  } catch (const std::exception& error) {
+    QMessageBox::warning(this, tr("Export Figure 5"), QString::fromUtf8(error.what()));
+  }
+}
+
+void EfficiencyPage::report(const QString& message) {
+  status_->setText(message);
+  emit statusMessage(message);
+}
+
+}  // namespace aaren::ui

@@ -1,0 +1,104 @@
+#pragma once
+// The Efficiency page: the paper's Figure 5 measured live on this machine. The user picks a model
+// size and a number of tokens N; both models take the tokens one step() at a time on a worker
+// thread while four charts fill in (state memory, cumulative time, per-token latency, the time
+// ratio). When the run ends, or is stopped, the fitted growth is written on the charts, and the
+// measurements export as CSV and as a two-panel "Figure 5".
+#include <QThread>
+#include <atomic>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "core/bench/stream_bench.hpp"
+#include "ui/page.hpp"
+#include "ui/stream_charts.hpp"
+
+class QComboBox;
+class QLabel;
+class QProgressBar;
+class QPushButton;
+class QSpinBox;
+class QTimer;
+
+namespace aaren::ui {
+
+class StreamWorker;
+
+class EfficiencyPage : public Page {
+  Q_OBJECT
+
+ public:
+  explicit EfficiencyPage(QWidget* parent = nullptr);
+  ~EfficiencyPage() override;  // stops a running measurement and waits for its thread
+
+  QString id() const override;
+  QString title() const override;
+  QString subtitle() const override;
+  QIcon icon() const override;
+  QList<ChartPanel*> charts() const override;
+
+  // The settings of the controls; setOptions() shows the model size, tokens and repeats given.
+  bench::StreamBenchOptions options() const;
+  void setOptions(const bench::StreamBenchOptions& options);
+
+  bool isRunning() const { return running_; }
+  // What the last finished or stopped run measured: medians over its repeats.
+  const std::optional<bench::StreamBenchResult>& result() const { return result_; }
+  const StreamCharts& streamCharts() const { return charts_; }
+
+  // Both throw std::runtime_error naming the file and the reason, or saying nothing is measured yet.
+  void exportMeasurements(const QString& csvPath) const;  // core stream_csv: one row per sample
+  void exportFigure5(const QString& path) const;          // .png, .svg or .pdf
+
+ public slots:
+  void start();  // a mistake in the settings is shown on the page and nothing starts
+  void stop();   // keeps what was measured; runFinished() follows
+
+ signals:
+  void runFinished();
+  void runFailed(const QString& message);
+
+ private:
+  QWidget* buildControls();
+  QWidget* buildCharts();
+  void setRunning(bool running);
+  void updateEstimate();
+  void onSampleMeasured(const bench::StreamSample& sample);
+  void onFinished(const bench::StreamBenchResult& result);
+  void onFailed(const QString& message);
+  void refreshCharts();
+  void showSummary(const bench::StreamBenchResult& result);
+  void exportMeasurementsInteractively();
+  void exportFigure5Interactively();
+  void report(const QString& message);
+
+  StreamCharts charts_;
+  QSpinBox* dModel_ = nullptr;
+  QSpinBox* heads_ = nullptr;
+  QSpinBox* layers_ = nullptr;
+  QSpinBox* dFf_ = nullptr;
+  QSpinBox* tokens_ = nullptr;
+  QSpinBox* repeats_ = nullptr;
+  QComboBox* device_ = nullptr;
+  QLabel* estimate_ = nullptr;
+  QPushButton* startButton_ = nullptr;
+  QPushButton* stopButton_ = nullptr;
+  QProgressBar* progress_ = nullptr;
+  QLabel* status_ = nullptr;
+  QLabel* summary_ = nullptr;
+  QPushButton* exportCsvButton_ = nullptr;
+  QPushButton* exportFigureButton_ = nullptr;
+  QTimer* refreshTimer_ = nullptr;
+
+  QThread thread_;
+  StreamWorker* worker_ = nullptr;  // lives on thread_, deleted when it finishes
+  std::shared_ptr<std::atomic<bool>> stopFlag_;
+  bool running_ = false;
+  bench::StreamBenchOptions runOptions_;
+  std::vector<bench::StreamSample> liveSamples_;  // the first pass, as it arrives
+  bool chartsBehind_ = false;                     // liveSamples_ has points the charts lack yet
+  std::optional<bench::StreamBenchResult> result_;
+};
+
+}  // namespace aaren::ui

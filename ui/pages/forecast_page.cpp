@@ -1,0 +1,330 @@
+#include "ui/pages/forecast_page.hpp"
+
+#include <QComboBox>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineSeries>
+#include <QPushButton>
+#include <QSignalBlocker>
+#include <QSlider>
+#include <QSplitter>
+#include <QTableWidget>
+#include <QToolButton>
+#include <QVBoxLayout>
+#include <algorithm>
+#include <exception>
+
+#include "core/train/forecast_run.hpp"
+#include "ui/chart_panel.hpp"
+#include "ui/glyph_icons.hpp"
+#include "ui/pages/current_dataset.hpp"
+#include "ui/pages/message_bar.hpp"
+#include "ui/pages/row_axis.hpp"
+#include "ui/run_list.hpp"
+#include "ui/workers/background_job.hpp"
+
+namespace aaren::ui {
+
+namespace {
+
+enum MetricsColumn { kModel, kMse, kMae, kWindows, kMetricsColumns };
+
+const QColor kHistoryColor(0x8a, 0x94, 0xa0);
+const QColor kTruthColor(0x2e, 0x9d, 0x5b);
+const QColor kHorizonColor(0x8a, 0x94, 0xa0);
+
+QColor forecastColor(const QString& modelName) {
+  return modelName == QLatin1String("Aaren") ? QColor(0x25, 0x63, 0xd9) : QColor(0xe0, 0x6c, 0x1f);
+}
+
+}  // namespace
+
+ForecastPage::ForecastPage(CurrentDataset* dataset, QWidget* parent)
+    : Page(parent), dataset_(dataset), loader_(new BackgroundJob(this)) {
+  messageBar_ = new MessageBar(this);
+
+  chart_ = new ChartPanel(tr("Forecast"), this);
+  chart_->setObjectName(QStringLiteral("forecastChart"));
+  chart_->setAxisTitles(tr("row"), tr("value"));
+
+  metrics_ = new QTableWidget(0, kMetricsColumns, this);
+  metrics_->setObjectName(QStringLiteral("metricsTable"));
+  metrics_->setHorizontalHeaderLabels({tr("Model"), tr("MSE"), tr("MAE"), tr("Test windows")});
+  metrics_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+  metrics_->verticalHeader()->hide();
+  metrics_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  metrics_->setSelectionMode(QAbstractItemView::NoSelection);
+  metrics_->setAlternatingRowColors(true);
+  auto* metricsBox = new QGroupBox(tr("Test metrics"), this);
+  auto* note = new QLabel(tr("Over every test window, on the data scaled with the training part's mean and standard "
+                             "deviation, as the forecasting literature reports them. The chart shows original units."),
+                          metricsBox);
+  note->setObjectName(QStringLiteral("hint"));
+  note->setWordWrap(true);
+  auto* metricsLayout = new QVBoxLayout(metricsBox);
+  metricsLayout->addWidget(metrics_, 1);
+  metricsLayout->addWidget(note);
+
+  auto* top = new QWidget(this);
+  auto* topLayout = new QVBoxLayout(top);
+  topLayout->setContentsMargins(0, 0, 0, 0);
+  topLayout->addWidget(chart_, 1);
+  topLayout->addWidget(buildWindowBar());
+
+  auto* splitter = new QSplitter(Qt::Vertical, this);
+  splitter->setChildrenCollapsible(false);
+  splitter->addWidget(top);
+  splitter->addWidget(metricsBox);
+  splitter->setStretchFactor(0, 4);
+  splitter->setStretchFactor(1, 1);
+
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(20, 14, 20, 16);
+  layout->setSpacing(10);
+  layout->addWidget(buildTopBar());
+  layout->addWidget(messageBar_);
+  layout->addWidget(splitter, 1);
+
+  connect(loader_, &BackgroundJob::succeeded, this, [this](const QVariant& result) {
+    messageBar_->clear();
+    showForecasts(result.value<std::shared_ptr<const RunForecastSet>>());
+    emit runLoaded(true);
+  });
+  connect(loader_, &BackgroundJob::failed, this, [this](const QString& message) {
+    messageBar_->showError(message);
+    emit runLoaded(false);
+  });
+  connect(loader_, &BackgroundJob::cancelled, this, [this] { emit runLoaded(false); });
+  showForecasts(nullptr);
+}
+
+QString ForecastPage::id() const { return QStringLiteral("forecast"); }
+
+QString ForecastPage::title() const { return tr("Forecast"); }
+
+QString ForecastPage::subtitle() const {
+  return tr("What each trained model predicts for the test windows, against the truth, and how well it does overall");
+}
+
+QIcon ForecastPage::icon() const { return glyphIcon(Glyph::forecast); }
+
+bool ForecastPage::isLoading() const { return loader_->isRunning(); }
+
+int ForecastPage::currentWindow() const { return set_ ? slider_->value() : -1; }
+
+QWidget* ForecastPage::buildTopBar() {
+  auto* bar = new QFrame(this);
+  bar->setObjectName(QStringLiteral("card"));
+  runs_ = new QComboBox(bar);
+  runs_->setObjectName(QStringLiteral("runCombo"));
+  runs_->setMinimumContentsLength(36);
+  runs_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+  runs_->setToolTip(tr("The runs in the Train page's runs folder, newest first"));
+  auto* browse = new QPushButton(tr("Open Run Folder…"), bar);
+  browse->setToolTip(tr("A run folder written by the Train page or by 'aaren train'"));
+  channel_ = new QComboBox(bar);
+  channel_->setObjectName(QStringLiteral("channelCombo"));
+  channel_->setToolTip(tr("The channel to show; the models forecast all channels together"));
+  runSummary_ = new QLabel(bar);
+  runSummary_->setObjectName(QStringLiteral("hint"));
+  runSummary_->setWordWrap(true);
+
+  connect(runs_, &QComboBox::activated, this, [this](int index) { openRun(runs_->itemData(index).toString()); });
+  connect(browse, &QPushButton::clicked, this, &ForecastPage::browseRun);
+  connect(channel_, &QComboBox::currentIndexChanged, this, [this] { showWindow(currentWindow()); });
+
+  auto* row = new QHBoxLayout;
+  row->setSpacing(8);
+  row->addWidget(new QLabel(tr("Run"), bar));
+  row->addWidget(runs_, 1);
+  row->addWidget(browse);
+  row->addSpacing(16);
+  row->addWidget(new QLabel(tr("Channel"), bar));
+  row->addWidget(channel_);
+  auto* layout = new QVBoxLayout(bar);
+  layout->setContentsMargins(16, 10, 16, 10);
+  layout->setSpacing(4);
+  layout->addLayout(row);
+  layout->addWidget(runSummary_);
+  return bar;
+}
+
+QWidget* ForecastPage::buildWindowBar() {
+  auto* bar = new QWidget(this);
+  slider_ = new QSlider(Qt::Horizontal, bar);
+  slider_->setObjectName(QStringLiteral("windowSlider"));
+  slider_->setToolTip(tr("Moves through the test windows in time order (arrow keys step one window)"));
+  slider_->setPageStep(10);
+  previous_ = new QToolButton(bar);
+  previous_->setArrowType(Qt::LeftArrow);
+  previous_->setToolTip(tr("Previous test window"));
+  next_ = new QToolButton(bar);
+  next_->setArrowType(Qt::RightArrow);
+  next_->setToolTip(tr("Next test window"));
+  windowLabel_ = new QLabel(bar);
+  windowLabel_->setMinimumWidth(windowLabel_->fontMetrics().horizontalAdvance(QStringLiteral("Window 0000 of 0000 · from 0000-00-00 00:00")));
+  connect(slider_, &QSlider::valueChanged, this, &ForecastPage::showWindow);
+  connect(previous_, &QToolButton::clicked, this, [this] { slider_->setValue(slider_->value() - 1); });
+  connect(next_, &QToolButton::clicked, this, [this] { slider_->setValue(slider_->value() + 1); });
+  auto* layout = new QHBoxLayout(bar);
+  layout->setContentsMargins(4, 4, 4, 0);
+  layout->addWidget(new QLabel(tr("Test window"), bar));
+  layout->addWidget(previous_);
+  layout->addWidget(slider_, 1);
+  layout->addWidget(next_);
+  layout->addWidget(windowLabel_);
+  return bar;
+}
+
+void ForecastPage::setRunsFolder(const QString& folder) {
+  runsFolder_ = folder;
+  refreshRuns();
+}
+
+void ForecastPage::refreshRuns() {
+  const QString shown = set_ ? set_->runDir : QString();
+  const QSignalBlocker blocker(runs_);
+  runs_->clear();
+  for (const RunInfo& run : runsFolder_.isEmpty() ? QList<RunInfo>() : findRuns(runsFolder_)) {
+    if (!run.problem.isEmpty()) continue;
+    QStringList models;
+    for (const ModelRunInfo& model : run.models) models << model.modelName;
+    runs_->addItem(QStringLiteral("%1  (%2)").arg(run.name, models.join(QStringLiteral(" + "))), run.dir);
+  }
+  if (!shown.isEmpty() && runs_->findData(shown) < 0) runs_->insertItem(0, QFileInfo(shown).fileName(), shown);
+  if (runs_->count() == 0) runs_->addItem(tr("No runs yet: train one on the Train page"));
+  runs_->setCurrentIndex(std::max(0, runs_->findData(shown)));
+}
+
+void ForecastPage::browseRun() {
+  const QString dir = QFileDialog::getExistingDirectory(this, tr("Open Run Folder"), runsFolder_);
+  if (!dir.isEmpty()) openRun(dir);
+}
+
+void ForecastPage::openRun(const QString& runDir) {
+  if (runDir.isEmpty()) return;
+  messageBar_->showMessage(MessageBar::Level::information,
+                           tr("Loading %1 and evaluating its test windows…").arg(QFileInfo(runDir).fileName()));
+  const QString preferred = dataset_->path();
+  loader_->start([runDir, preferred](JobContext& context) {
+    return QVariant::fromValue(std::shared_ptr<const RunForecastSet>(
+        std::make_shared<RunForecastSet>(loadRunForecastSet(runDir, preferred, &context))));
+  });
+}
+
+void ForecastPage::showForecasts(std::shared_ptr<const RunForecastSet> set, int window) {
+  set_ = std::move(set);
+  chart_->removeAllSeries();
+  history_ = truth_ = nullptr;
+  forecasts_.clear();
+  rowX_.clear();
+  if (!set_ || set_->models.empty() || set_->testWindows <= 0) {
+    set_.reset();
+    runSummary_->setText(tr("Choose a run above: train one on the Train page, or open a run folder."));
+    metrics_->setRowCount(0);
+    slider_->setEnabled(false);
+    previous_->setEnabled(false);
+    next_->setEnabled(false);
+    windowLabel_->clear();
+    return;
+  }
+  const ModelForecastSource& first = set_->models.front();
+  const RowAxis axis = rowAxisFor(first.data->table);
+  rowX_ = axis.x;
+  applyRowAxis(*chart_, axis, tr("value"));
+  chart_->setTitle(tr("Forecast vs. truth: %1").arg(QFileInfo(set_->dataPath).completeBaseName()));
+  history_ = chart_->addLineSeries(tr("History"), kHistoryColor);
+  truth_ = chart_->addLineSeries(tr("Truth"), kTruthColor);
+  for (const ModelForecastSource& model : set_->models)
+    forecasts_.push_back(chart_->addLineSeries(tr("%1 forecast").arg(model.modelName), forecastColor(model.modelName)));
+
+  const ModelConfig& config = first.run.config.model;
+  runSummary_->setText(tr("%1 · look-back %2 · horizon %3 · %4 test windows")
+                           .arg(QDir::toNativeSeparators(set_->dataPath))
+                           .arg(config.seq_len)
+                           .arg(config.horizon)
+                           .arg(set_->testWindows));
+  fillChannels();
+  fillMetrics();
+  refreshRuns();
+  {
+    const QSignalBlocker blocker(slider_);
+    slider_->setRange(0, set_->testWindows - 1);
+    slider_->setValue(window < 0 || window >= set_->testWindows ? set_->testWindows - 1 : window);
+  }
+  slider_->setEnabled(true);
+  showWindow(slider_->value());
+  chart_->resetView();
+}
+
+void ForecastPage::fillChannels() {
+  const QSignalBlocker blocker(channel_);
+  channel_->clear();
+  const RunConfig& config = set_->models.front().run.config;
+  for (const std::string& name : config.channels) channel_->addItem(QString::fromStdString(name));
+  const int target = channel_->findText(QString::fromStdString(config.target));
+  channel_->setCurrentIndex(std::max(0, target));
+}
+
+void ForecastPage::fillMetrics() {
+  metrics_->setRowCount(int(set_->models.size()));
+  for (int row = 0; row < int(set_->models.size()); ++row) {
+    const ModelForecastSource& model = set_->models[std::size_t(row)];
+    const auto cell = [&](int column, const QString& text, const QVariant& value = {}) {
+      auto* item = new QTableWidgetItem(text);
+      item->setData(Qt::UserRole, value);
+      if (column != kModel) item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+      metrics_->setItem(row, column, item);
+    };
+    cell(kModel, model.modelName);
+    cell(kMse, QString::number(model.test.mse, 'f', 4), model.test.mse);
+    cell(kMae, QString::number(model.test.mae, 'f', 4), model.test.mae);
+    cell(kWindows, QString::number(model.test.windows), qlonglong(model.test.windows));
+  }
+  metrics_->setFixedHeight(metrics_->horizontalHeader()->height() + metrics_->rowHeight(0) * metrics_->rowCount() +
+                           2 * metrics_->frameWidth() + 2);
+}
+
+void ForecastPage::showWindow(int window) {
+  if (!set_ || window < 0 || window >= set_->testWindows) return;
+  const int channel = std::max(0, channel_->currentIndex());
+  try {
+    const ModelForecastSource& first = set_->models.front();
+    const WindowForecast reference = forecast_test_window(first.run, *first.data, window);
+    const int inputRow = first.data->test.input_row(window);
+    const int firstTarget = first.data->test.target_row(window);
+    const auto x = [this](int row) { return rowX_[std::size_t(row)]; };
+
+    QList<QPointF> history, truth;
+    for (int t = 0; t < reference.history.rows; ++t) history.append({x(inputRow + t), reference.history(t, channel)});
+    for (int h = 0; h < reference.truth.rows; ++h) truth.append({x(firstTarget + h), reference.truth(h, channel)});
+    setSeriesData(history_, history);
+    setSeriesData(truth_, truth);
+    for (std::size_t i = 0; i < set_->models.size(); ++i) {
+      const ModelForecastSource& model = set_->models[i];
+      const WindowForecast forecast = i == 0 ? reference : forecast_test_window(model.run, *model.data, window);
+      QList<QPointF> points;
+      for (int h = 0; h < forecast.forecast.rows; ++h) points.append({x(firstTarget + h), forecast.forecast(h, channel)});
+      setSeriesData(forecasts_[i], points);
+    }
+    chart_->clearShadedIntervals();
+    chart_->shadeInterval(tr("Horizon"), x(firstTarget), x(firstTarget + reference.forecast.rows - 1), kHorizonColor);
+
+    const QString from = reference.dates.empty() ? QString() : QString::fromStdString(reference.dates.front());
+    windowLabel_->setText(tr("Window %1 of %2 · from %3")
+                              .arg(window + 1)
+                              .arg(set_->testWindows)
+                              .arg(from.isEmpty() ? tr("row %1").arg(firstTarget + 1) : from));
+  } catch (const std::exception& error) {
+    messageBar_->showError(QString::fromUtf8(error.what()));
+  }
+  previous_->setEnabled(window > 0);
+  next_->setEnabled(window + 1 < set_->testWindows);
+}
+
+}  // namespace aaren::ui

@@ -1,0 +1,86 @@
+#pragma once
+// The Forecast page: for a run (or both models of a side-by-side run), the look-back history, the
+// truth and each model's forecast on one chart in the data's original units; a slider moves
+// through the test windows; a table gives each model's MSE and MAE over all test windows on the
+// scaled data, as the forecasting literature reports them. Loading a run (reading its data and
+// evaluating every test window) happens on a worker thread.
+#include <memory>
+#include <vector>
+
+#include "ui/page.hpp"
+#include "ui/workers/run_forecast_loader.hpp"
+
+class QComboBox;
+class QLabel;
+class QLineSeries;
+class QSlider;
+class QTableWidget;
+class QToolButton;
+
+namespace aaren::ui {
+
+class BackgroundJob;
+class ChartPanel;
+class CurrentDataset;
+class MessageBar;
+
+class ForecastPage : public Page {
+  Q_OBJECT
+
+ public:
+  explicit ForecastPage(CurrentDataset* dataset, QWidget* parent = nullptr);
+
+  QString id() const override;
+  QString title() const override;
+  QString subtitle() const override;
+  QIcon icon() const override;
+
+  ChartPanel* forecastChart() const { return chart_; }
+  QSlider* windowSlider() const { return slider_; }
+  QTableWidget* metricsTable() const { return metrics_; }
+  MessageBar* messageBar() const { return messageBar_; }
+  bool isLoading() const;
+  std::shared_ptr<const RunForecastSet> forecastSet() const { return set_; }
+  int currentWindow() const;
+
+  void setRunsFolder(const QString& folder);
+  // Shows a loaded run at once, at test window `window` (-1: the last one).
+  void showForecasts(std::shared_ptr<const RunForecastSet> set, int window = -1);
+
+ public slots:
+  void openRun(const QString& runDir);  // in the background; runLoaded() follows
+  void refreshRuns();
+  void showWindow(int window);
+
+ signals:
+  void runLoaded(bool ok);
+
+ private:
+  QWidget* buildTopBar();
+  QWidget* buildWindowBar();
+  void browseRun();
+  void fillMetrics();
+  void fillChannels();
+
+  CurrentDataset* dataset_;
+  BackgroundJob* loader_;
+  QString runsFolder_;
+  std::shared_ptr<const RunForecastSet> set_;
+  std::vector<qreal> rowX_;  // (rows) of the run's data, where each row sits on the chart
+  QLineSeries* history_ = nullptr;
+  QLineSeries* truth_ = nullptr;
+  std::vector<QLineSeries*> forecasts_;  // one per model
+
+  MessageBar* messageBar_ = nullptr;
+  QComboBox* runs_ = nullptr;
+  QComboBox* channel_ = nullptr;
+  QLabel* runSummary_ = nullptr;
+  ChartPanel* chart_ = nullptr;
+  QSlider* slider_ = nullptr;
+  QToolButton* previous_ = nullptr;
+  QToolButton* next_ = nullptr;
+  QLabel* windowLabel_ = nullptr;
+  QTableWidget* metrics_ = nullptr;
+};
+
+}  // namespace aaren::ui

@@ -1,0 +1,180 @@
+#include "ui/pages/model_settings_form.hpp"
+
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QGridLayout>
+#include <QGroupBox>
+#include <QLabel>
+#include <QSpinBox>
+#include <QStandardItemModel>
+#include <QThread>
+#include <QVBoxLayout>
+
+#include "gpu/device_info.hpp"
+#include "ui/pages/wording.hpp"
+
+namespace aaren::ui {
+
+namespace {
+
+constexpr int kBothModels = 0;
+constexpr int kAarenOnly = 1;
+constexpr int kTransformerOnly = 2;
+
+QSpinBox* spinBox(QWidget* parent, const char* name, int min, int max, int value, const QString& tip, int step = 1) {
+  auto* box = new QSpinBox(parent);
+  box->setObjectName(QString::fromLatin1(name));
+  box->setRange(min, max);
+  box->setSingleStep(step);
+  box->setValue(value);
+  box->setToolTip(tip);
+  box->setAccelerated(true);
+  return box;
+}
+
+void addPair(QGridLayout* grid, int row, int pair, const QString& label, QWidget* field) {
+  grid->addWidget(new QLabel(label, field->parentWidget()), row, 2 * pair);
+  grid->addWidget(field, row, 2 * pair + 1);
+}
+
+}  // namespace
+
+ModelSettingsForm::ModelSettingsForm(QWidget* parent) : QWidget(parent) {
+  const TrainingChoice defaults;
+  const ModelConfig& m = defaults.model;
+  const TrainSettings& t = defaults.train;
+
+  auto* modelBox = new QGroupBox(tr("Model"), this);
+  models_ = new QComboBox(modelBox);
+  models_->setObjectName(QStringLiteral("modelCombo"));
+  models_->addItem(tr("Aaren and Transformer, side by side"));
+  models_->addItem(tr("Aaren"));
+  models_->addItem(tr("Transformer"));
+  models_->setToolTip(tr("Side by side trains both models one after the other on the same data, split and seed, so "
+                         "that only the token mixer differs"));
+  dModel_ = spinBox(modelBox, "dModelSpin", 4, 1024, m.d_model, tr("Width of every token's representation (d_model); "
+                                                                   "the number of heads must divide it"), 4);
+  heads_ = spinBox(modelBox, "headsSpin", 1, 32, m.heads, tr("Attention heads per layer; each attends over d_model / "
+                                                              "heads dimensions"));
+  layers_ = spinBox(modelBox, "layersSpin", 1, 12, m.layers, tr("Blocks of attention (or Aaren) and feed-forward "
+                                                                "network"));
+  dFf_ = spinBox(modelBox, "dFfSpin", 4, 8192, m.d_ff, tr("Hidden width of each block's feed-forward network, "
+                                                          "usually 4 x d_model"), 4);
+  auto* modelGrid = new QGridLayout(modelBox);
+  modelGrid->addWidget(new QLabel(tr("Train"), modelBox), 0, 0);
+  modelGrid->addWidget(models_, 0, 1, 1, 3);
+  addPair(modelGrid, 1, 0, tr("d_model"), dModel_);
+  addPair(modelGrid, 1, 1, tr("Heads"), heads_);
+  addPair(modelGrid, 2, 0, tr("Layers"), layers_);
+  addPair(modelGrid, 2, 1, tr("d_ff"), dFf_);
+
+  auto* trainBox = new QGroupBox(tr("Training"), this);
+  seqLen_ = spinBox(trainBox, "lookBackSpin", 1, 4096, m.seq_len,
+                    tr("Look-back T: how many past rows the model reads (the paper uses 96)"));
+  horizon_ = spinBox(trainBox, "horizonSpin", 1, 2048, m.horizon,
+                     tr("Horizon H: how many rows it forecasts at once (the paper: 96, 192, 336, 720)"));
+  epochs_ = spinBox(trainBox, "epochsSpin", 1, 10000, t.epochs, tr("Passes over the training windows"));
+  batch_ = spinBox(trainBox, "batchSpin", 1, 4096, t.batch, tr("Windows per optimizer step"));
+  lr_ = new QDoubleSpinBox(trainBox);
+  lr_->setObjectName(QStringLiteral("learningRateSpin"));
+  lr_->setDecimals(5);
+  lr_->setRange(0.00001, 1.0);
+  lr_->setSingleStep(0.0001);
+  lr_->setValue(t.lr);
+  lr_->setToolTip(tr("Peak learning rate of AdamW, reached after a short warm-up and then lowered on a cosine"));
+  patience_ = spinBox(trainBox, "patienceSpin", 0, 1000, t.patience,
+                      tr("Stop early after this many epochs without a better validation loss (0: never); the best "
+                         "weights are kept either way"));
+  seed_ = spinBox(trainBox, "seedSpin", 0, 2147483647, int(t.seed),
+                  tr("Seeds the initial weights and the order of the windows: the same seed gives the same run"));
+  device_ = new QComboBox(trainBox);
+  device_->setObjectName(QStringLiteral("deviceCombo"));
+  device_->addItem(tr("CPU, %1").arg(countOf(QThread::idealThreadCount(), tr("thread"), tr("threads"))));
+  const gpu::DeviceInfo gpuInfo = gpu::query_device();
+  device_->addItem(gpuInfo.available
+                       ? tr("CUDA: %1 (training runs on the CPU in this version)").arg(QString::fromStdString(gpuInfo.name))
+                       : tr("CUDA: not available (%1)").arg(QString::fromStdString(gpuInfo.reason)));
+  if (auto* items = qobject_cast<QStandardItemModel*>(device_->model())) items->item(1)->setEnabled(false);
+  device_->setItemData(1, QString::fromStdString(gpu::describe(gpuInfo)), Qt::ToolTipRole);
+  device_->setToolTip(tr("Where the models are trained"));
+  auto* trainGrid = new QGridLayout(trainBox);
+  addPair(trainGrid, 0, 0, tr("Look-back"), seqLen_);
+  addPair(trainGrid, 0, 1, tr("Horizon"), horizon_);
+  addPair(trainGrid, 1, 0, tr("Epochs"), epochs_);
+  addPair(trainGrid, 1, 1, tr("Batch"), batch_);
+  addPair(trainGrid, 2, 0, tr("Learning rate"), lr_);
+  addPair(trainGrid, 2, 1, tr("Patience"), patience_);
+  addPair(trainGrid, 3, 0, tr("Seed"), seed_);
+  trainGrid->addWidget(new QLabel(tr("Device"), trainBox), 4, 0);
+  trainGrid->addWidget(device_, 4, 1, 1, 3);
+  for (QGridLayout* grid : {modelGrid, trainGrid}) {
+    grid->setColumnStretch(1, 1);
+    grid->setColumnStretch(3, 1);
+    grid->setHorizontalSpacing(8);
+  }
+  for (QComboBox* combo : {models_, device_}) {
+    combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    combo->setMinimumContentsLength(12);
+  }
+
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->setSpacing(10);
+  layout->addWidget(modelBox);
+  layout->addWidget(trainBox);
+
+  connect(models_, &QComboBox::currentIndexChanged, this, &ModelSettingsForm::edited);
+  for (QSpinBox* box : {dModel_, heads_, layers_, dFf_, seqLen_, horizon_, epochs_, batch_, patience_, seed_})
+    connect(box, &QSpinBox::valueChanged, this, &ModelSettingsForm::edited);
+  connect(lr_, &QDoubleSpinBox::valueChanged, this, &ModelSettingsForm::edited);
+}
+
+TrainingChoice ModelSettingsForm::choice() const {
+  TrainingChoice choice;
+  switch (models_->currentIndex()) {
+    case kAarenOnly: choice.models = {ModelKind::aaren}; break;
+    case kTransformerOnly: choice.models = {ModelKind::transformer}; break;
+    default: choice.models = {ModelKind::aaren, ModelKind::transformer}; break;
+  }
+  choice.model.d_model = dModel_->value();
+  choice.model.heads = heads_->value();
+  choice.model.layers = layers_->value();
+  choice.model.d_ff = dFf_->value();
+  choice.model.seq_len = seqLen_->value();
+  choice.model.horizon = horizon_->value();
+  choice.train.epochs = epochs_->value();
+  choice.train.batch = batch_->value();
+  choice.train.lr = lr_->value();
+  choice.train.patience = patience_->value();
+  choice.train.seed = unsigned(seed_->value());
+  return choice;
+}
+
+void ModelSettingsForm::setChoice(const TrainingChoice& choice) {
+  const bool both = choice.models.size() > 1;
+  models_->setCurrentIndex(both ? kBothModels
+                                : (!choice.models.empty() && choice.models.front() == ModelKind::transformer ? kTransformerOnly
+                                                                                                          : kAarenOnly));
+  dModel_->setValue(choice.model.d_model);
+  heads_->setValue(choice.model.heads);
+  layers_->setValue(choice.model.layers);
+  dFf_->setValue(choice.model.d_ff);
+  setWindowLengths(choice.model.seq_len, choice.model.horizon);
+  epochs_->setValue(choice.train.epochs);
+  batch_->setValue(choice.train.batch);
+  lr_->setValue(choice.train.lr);
+  patience_->setValue(choice.train.patience);
+  seed_->setValue(int(choice.train.seed));
+}
+
+void ModelSettingsForm::setWindowLengths(int seqLen, int horizon) {
+  seqLen_->setValue(seqLen);
+  horizon_->setValue(horizon);
+}
+
+QString ModelSettingsForm::modelsLabel(const std::vector<ModelKind>& models) {
+  if (models.size() > 1) return QStringLiteral("both");
+  return models.empty() ? QString() : QString::fromUtf8(to_string(models.front()).data(), qsizetype(to_string(models.front()).size()));
+}
+
+}  // namespace aaren::ui

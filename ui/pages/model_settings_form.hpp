@@ -1,0 +1,54 @@
+#pragma once
+// The Train page's settings: which model (Aaren, the Transformer, or both side by side on the same
+// data and seed), its architecture, the forecast window, the training settings and the device.
+// Every field explains itself in a tooltip; the defaults are the core's.
+#include <QWidget>
+#include <vector>
+
+#include "core/model/model_config.hpp"
+#include "core/train/trainer.hpp"
+
+class QComboBox;
+class QDoubleSpinBox;
+class QSpinBox;
+
+namespace aaren::ui {
+
+struct TrainingChoice {
+  std::vector<ModelKind> models{ModelKind::aaren, ModelKind::transformer};  // trained in this order
+  ModelConfig model;     // kind and channels are set per run; seq_len and horizon are the window
+  TrainSettings train;
+};
+
+class ModelSettingsForm : public QWidget {
+  Q_OBJECT
+
+ public:
+  explicit ModelSettingsForm(QWidget* parent = nullptr);
+
+  TrainingChoice choice() const;
+  void setChoice(const TrainingChoice& choice);
+  void setWindowLengths(int seqLen, int horizon);
+  // "both", "aaren" or "transformer": names run folders.
+  static QString modelsLabel(const std::vector<ModelKind>& models);
+
+ signals:
+  void edited();
+
+ private:
+  QComboBox* models_;
+  QSpinBox* dModel_;
+  QSpinBox* heads_;
+  QSpinBox* layers_;
+  QSpinBox* dFf_;
+  QSpinBox* seqLen_;
+  QSpinBox* horizon_;
+  QSpinBox* epochs_;
+  QSpinBox* batch_;
+  QDoubleSpinBox* lr_;
+  QSpinBox* patience_;
+  QSpinBox* seed_;
+  QComboBox* device_;
+};
+
+}  // namespace aaren::ui

@@ -1,0 +1,52 @@
+#include "ui/pages/row_axis.hpp"
+
+#include <QDateTime>
+#include <QObject>
+#include <QTimeZone>
+
+namespace aaren::ui {
+
+namespace {
+
+constexpr double kHour = 3600.0;
+constexpr double kDay = 24.0 * kHour;
+
+QString dateFormatForSpacing(double seconds) {
+  if (seconds < 20.0 * kHour) return QStringLiteral("yyyy-MM-dd HH:mm");
+  if (seconds < 20.0 * kDay) return QStringLiteral("yyyy-MM-dd");
+  if (seconds < 200.0 * kDay) return QStringLiteral("yyyy-MM");
+  return QStringLiteral("yyyy");
+}
+
+// The date axis shows local time; placing each date at the same wall-clock reading in local time
+// keeps the labels on the calendar dates of the file whatever the time zone.
+qreal chartMilliseconds(double secondsSinceEpochUtc) {
+  const QDateTime utc = QDateTime::fromMSecsSinceEpoch(qint64(secondsSinceEpochUtc * 1000.0), QTimeZone::utc());
+  return qreal(QDateTime(utc.date(), utc.time()).toMSecsSinceEpoch());
+}
+
+}  // namespace
+
+RowAxis rowAxisFor(const TimeSeriesTable& table) {
+  RowAxis axis;
+  const int rows = table.values.rows;
+  axis.x.reserve(std::size_t(rows));
+  if (int(table.times.size()) == rows && rows > 0) {
+    axis.kind = XAxisKind::dateTime;
+    axis.title = QString::fromStdString(table.date_column_name);
+    const double spacing = rows > 1 ? (table.times.back() - table.times.front()) / double(rows - 1) : kDay;
+    axis.dateFormat = dateFormatForSpacing(spacing);
+    for (const double time : table.times) axis.x.push_back(chartMilliseconds(time));
+  } else {
+    axis.title = QObject::tr("row");
+    for (int row = 0; row < rows; ++row) axis.x.push_back(qreal(row + 1));
+  }
+  return axis;
+}
+
+void applyRowAxis(ChartPanel& chart, const RowAxis& axis, const QString& yTitle) {
+  chart.setXAxisKind(axis.kind, axis.dateFormat.isEmpty() ? QStringLiteral("yyyy-MM-dd") : axis.dateFormat);
+  chart.setAxisTitles(axis.title, yTitle);
+}
+
+}  // namespace aaren::ui

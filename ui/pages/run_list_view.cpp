@@ -1,0 +1,159 @@
+#include "ui/pages/run_list_view.hpp"
+
+#include <QDesktopServices>
+#include <QDir>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPushButton>
+#include <QTreeWidget>
+#include <QUrl>
+#include <QVBoxLayout>
+
+#include "ui/pages/wording.hpp"
+
+namespace aaren::ui {
+
+namespace {
+
+enum Column { kRun, kData, kModel, kEpochs, kValidationMse, kTestMse, kTestMae, kEnded, kColumns };
+constexpr int kRunDirRole = Qt::UserRole + 1;
+
+QString number(double value) { return QString::number(value, 'f', 4); }
+
+QString endedText(const std::string& stop) {
+  if (stop == "completed") return QObject::tr("completed");
+  if (stop == "early_stopped") return QObject::tr("stopped early");
+  if (stop == "cancelled") return QObject::tr("stopped by the user");
+  if (stop == "diverged") return QObject::tr("diverged");
+  if (stop == "running") return QObject::tr("interrupted");
+  return QString::fromStdString(stop);
+}
+
+void fillModelColumns(QTreeWidgetItem* item, const ModelRunInfo& model) {
+  item->setText(kModel, model.modelName);
+  item->setText(kData, QFileInfo(QString::fromStdString(model.run.config.data_file)).fileName());
+  item->setToolTip(kData, QString::fromStdString(model.run.config.data_file));
+  if (!model.run.has_metrics) {
+    item->setText(kEnded, QObject::tr("no metrics yet"));
+    return;
+  }
+  const RunMetrics& metrics = model.run.metrics;
+  item->setText(kEpochs, QObject::tr("%1 of %2").arg(metrics.best_epoch).arg(metrics.epochs.size()));
+  item->setToolTip(kEpochs, QObject::tr("best epoch of the epochs trained"));
+  item->setText(kValidationMse, number(metrics.validation.mse));
+  item->setText(kTestMse, number(metrics.test.mse));
+  item->setText(kTestMae, number(metrics.test.mae));
+  item->setText(kEnded, endedText(metrics.stop));
+  item->setToolTip(kEnded, QString::fromStdString(metrics.message));
+  for (int column : {kEpochs, kValidationMse, kTestMse, kTestMae}) item->setTextAlignment(column, Qt::AlignRight | Qt::AlignVCenter);
+}
+
+}  // namespace
+
+RunListView::RunListView(QWidget* parent)
+    : QWidget(parent), tree_(new QTreeWidget(this)), emptyHint_(new QLabel(this)), open_(new QPushButton(tr("Open"), this)),
+      forecast_(new QPushButton(tr("Forecast"), this)), showFolder_(new QPushButton(tr("Show Folder"), this)) {
+  tree_->setObjectName(QStringLiteral("runTree"));
+  tree_->setColumnCount(kColumns);
+  tree_->setHeaderLabels({tr("Run"), tr("Data"), tr("Model"), tr("Best epoch"), tr("Val. MSE"), tr("Test MSE"),
+                          tr("Test MAE"), tr("Ended")});
+  tree_->headerItem()->setToolTip(kTestMse, tr("Mean squared error over all test windows, on the scaled data"));
+  tree_->headerItem()->setToolTip(kTestMae, tr("Mean absolute error over all test windows, on the scaled data"));
+  tree_->setRootIsDecorated(true);
+  tree_->setAlternatingRowColors(true);
+  tree_->setUniformRowHeights(true);
+  tree_->header()->setStretchLastSection(true);
+  emptyHint_->setObjectName(QStringLiteral("hint"));
+  emptyHint_->setWordWrap(true);
+
+  open_->setToolTip(tr("Show the run's loss curves and put its settings in the form, to train again from them"));
+  forecast_->setToolTip(tr("Show the run's forecasts and test metrics on the Forecast page"));
+  showFolder_->setToolTip(tr("Open the run folder in the file manager"));
+  auto* refresh = new QPushButton(tr("Refresh"), this);
+
+  auto* buttons = new QHBoxLayout;
+  buttons->addWidget(emptyHint_, 1);
+  buttons->addWidget(refresh);
+  buttons->addWidget(showFolder_);
+  buttons->addWidget(open_);
+  buttons->addWidget(forecast_);
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->addWidget(tree_, 1);
+  layout->addLayout(buttons);
+
+  connect(refresh, &QPushButton::clicked, this, &RunListView::refresh);
+  connect(open_, &QPushButton::clicked, this, [this] { emit openRequested(selectedRun()); });
+  connect(forecast_, &QPushButton::clicked, this, [this] { emit forecastRequested(selectedRun()); });
+  connect(showFolder_, &QPushButton::clicked, this,
+          [this] { QDesktopServices::openUrl(QUrl::fromLocalFile(selectedRun())); });
+  connect(tree_, &QTreeWidget::itemDoubleClicked, this, [this] { emit openRequested(selectedRun()); });
+  connect(tree_, &QTreeWidget::currentItemChanged, this, &RunListView::updateButtons);
+  updateButtons();
+}
+
+void RunListView::setRunsFolder(const QString& folder) {
+  runsFolder_ = folder;
+  refresh();
+}
+
+void RunListView::refresh() {
+  const QString selected = selectedRun();
+  runs_ = findRuns(runsFolder_);
+  tree_->clear();
+  for (const RunInfo& run : runs_) {
+    auto* item = new QTreeWidgetItem(tree_);
+    item->setText(kRun, run.name);
+    item->setToolTip(kRun, QDir::toNativeSeparators(run.dir));
+    item->setData(kRun, kRunDirRole, run.dir);
+    if (!run.problem.isEmpty()) {
+      item->setText(kEnded, tr("cannot be read"));
+      item->setToolTip(kEnded, run.problem);
+      item->setDisabled(true);
+      continue;
+    }
+    if (!run.sideBySide) {
+      fillModelColumns(item, run.models.front());
+      continue;
+    }
+    item->setText(kModel, tr("side by side"));
+    for (const ModelRunInfo& model : run.models) {
+      auto* child = new QTreeWidgetItem(item);
+      child->setData(kRun, kRunDirRole, run.dir);
+      fillModelColumns(child, model);
+      item->setText(kData, child->text(kData));
+    }
+    item->setExpanded(true);
+  }
+  for (int column = 0; column < kColumns - 1; ++column) tree_->resizeColumnToContents(column);
+  emptyHint_->setText(runs_.isEmpty() ? tr("No runs yet in %1.").arg(QDir::toNativeSeparators(runsFolder_))
+                                      : tr("%1 in %2").arg(countOf(runs_.size(), tr("run"), tr("runs")), QDir::toNativeSeparators(runsFolder_)));
+  selectRun(selected);
+  updateButtons();
+}
+
+QString RunListView::selectedRun() const {
+  const QTreeWidgetItem* item = tree_->currentItem();
+  return item && !item->isDisabled() ? item->data(kRun, kRunDirRole).toString() : QString();
+}
+
+void RunListView::selectRun(const QString& dir) {
+  if (dir.isEmpty()) return;
+  const QString wanted = QDir(dir).absolutePath();
+  for (int row = 0; row < tree_->topLevelItemCount(); ++row)
+    if (QDir(tree_->topLevelItem(row)->data(kRun, kRunDirRole).toString()).absolutePath() == wanted) {
+      tree_->setCurrentItem(tree_->topLevelItem(row));
+      return;
+    }
+}
+
+void RunListView::updateButtons() {
+  const bool any = !selectedRun().isEmpty();
+  open_->setEnabled(any);
+  forecast_->setEnabled(any);
+  showFolder_->setEnabled(any);
+}
+
+}  // namespace aaren::ui

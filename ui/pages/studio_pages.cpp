@@ -1,0 +1,69 @@
+#include "ui/pages/studio_pages.hpp"
+
+#include <QCloseEvent>
+#include <QCoreApplication>
+#include <QEventLoop>
+
+#include "ui/main_window.hpp"
+#include "ui/pages/data_page.hpp"
+#include "ui/pages/forecast_page.hpp"
+#include "ui/pages/train_page.hpp"
+
+namespace aaren::ui {
+
+namespace {
+
+// Sees the window's close event before the window does: training may veto it.
+class TrainingCloseGuard : public QObject {
+ public:
+  TrainingCloseGuard(TrainPage* train, QObject* parent) : QObject(parent), train_(train) {}
+
+ protected:
+  bool eventFilter(QObject* watched, QEvent* event) override {
+    if (event->type() == QEvent::Close && !train_->confirmClose()) {
+      event->ignore();
+      return true;
+    }
+    return QObject::eventFilter(watched, event);
+  }
+
+ private:
+  TrainPage* train_;
+};
+
+}  // namespace
+
+bool StudioPages::isBusy() const { return data->isLoading() || forecast->isLoading(); }
+
+StudioPages addStudioPages(MainWindow& window) {
+  StudioPages pages;
+  pages.dataset = new CurrentDataset(&window);
+  pages.data = new DataPage(pages.dataset);
+  pages.train = new TrainPage(pages.dataset);
+  pages.forecast = new ForecastPage(pages.dataset);
+  window.addPage(pages.data);
+  window.addPage(pages.train);
+  window.addPage(pages.forecast);
+
+  DataPage* data = pages.data;
+  TrainPage* train = pages.train;
+  ForecastPage* forecast = pages.forecast;
+  QObject::connect(&window, &MainWindow::csvOpenRequested, data, [&window, data](const QString& path) {
+    window.showPage(data->id());
+    data->openCsv(path);
+  });
+  QObject::connect(train, &TrainPage::forecastRequested, forecast, [&window, forecast](const QString& runDir) {
+    window.showPage(forecast->id());
+    forecast->openRun(runDir);
+  });
+  QObject::connect(train, &TrainPage::runsChanged, forecast, [train, forecast] { forecast->setRunsFolder(train->runsFolder()); });
+  forecast->setRunsFolder(train->runsFolder());
+  window.installEventFilter(new TrainingCloseGuard(train, &window));
+  return pages;
+}
+
+void waitUntilIdle(const StudioPages& pages) {
+  while (pages.isBusy()) QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents);
+}
+
+}  // namespace aaren::ui

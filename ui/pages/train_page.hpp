@@ -1,0 +1,123 @@
+#pragma once
+// The Train page: train Aaren, the Transformer, or both side by side on the data of the Data page,
+// on a worker thread that never blocks the window; pause, resume and stop; follow the training and
+// validation losses of both models live on one chart; find past runs with their metrics and open
+// them again. Runs are written like the command line's (config.json, model.safetensors,
+// metrics.json, loss.csv) into a runs folder the user chooses.
+#include <QList>
+#include <QPointF>
+#include <vector>
+
+#include "ui/page.hpp"
+#include "ui/workers/training_worker.hpp"
+
+class QLabel;
+class QLineEdit;
+class QLineSeries;
+class QProgressBar;
+class QPushButton;
+class QTimer;
+
+namespace aaren::ui {
+
+class ChartPanel;
+class CurrentDataset;
+class MessageBar;
+class ModelSettingsForm;
+class RunListView;
+class TrainingSession;
+
+class TrainPage : public Page {
+  Q_OBJECT
+
+ public:
+  // The chart shows new loss points at most this often, however fast the steps come.
+  static constexpr int kChartRefreshMs = 100;
+
+  explicit TrainPage(CurrentDataset* dataset, QWidget* parent = nullptr);
+  ~TrainPage() override;
+
+  QString id() const override;
+  QString title() const override;
+  QString subtitle() const override;
+  QIcon icon() const override;
+
+  ModelSettingsForm* settingsForm() const { return form_; }
+  ChartPanel* lossChart() const { return lossChart_; }
+  RunListView* runList() const { return runList_; }
+  MessageBar* messageBar() const { return messageBar_; }
+
+  QString runsFolder() const;
+  void setRunsFolder(const QString& folder);  // remembered for the next session
+  bool isTraining() const;
+  bool isPaused() const;
+  QString currentRun() const { return currentRun_; }  // being trained, last trained or opened
+
+  // Shows a run from disk: its loss curves, and its settings in the form. Throws
+  // std::runtime_error when dir is not a readable run.
+  void showRun(const QString& dir);
+
+  // For closing the window: when training, asks whether to stop; if so, stops and waits until the
+  // run folders are written with the best weights. False when the user wants to keep training.
+  bool confirmClose();
+
+ public slots:
+  bool startTraining();  // false, with the reason in the message bar, when it cannot start
+  void pauseTraining();
+  void resumeTraining();
+  void stopTraining();
+
+ signals:
+  void trainingStarted(const QString& runDir);
+  void trainingProgress(const aaren::ui::TrainingProgress& progress);
+  void pausedChanged(bool paused);
+  void trainingFinished(const QString& runDir, bool stopped, const QString& error);
+  void forecastRequested(const QString& runDir);
+  void runsChanged();
+
+ private:
+  struct LossCurves {
+    QString modelName;
+    QList<QPointF> train, validation;
+    QLineSeries* trainSeries = nullptr;
+    QLineSeries* validationSeries = nullptr;
+  };
+
+  QWidget* buildControls();
+  QWidget* buildRunsFolderRow();
+  void onDatasetChanged();
+  // Says how many windows each part gets; with adjustToFit, first shortens a look-back and horizon
+  // that leave a part without windows.
+  void describeWindow(bool adjustToFit);
+  void browseRunsFolder();
+  void openRun(const QString& dir);
+  void setUpCurves(const QStringList& modelNames);
+  void flushCurves();
+  void onProgress(const TrainingProgress& progress);
+  void onModelFinished(const ModelOutcome& outcome);
+  void onFinished(bool stopped, const QString& error);
+  void updateControls();
+
+  CurrentDataset* dataset_;
+  TrainingSession* session_;
+  ModelSettingsForm* form_ = nullptr;
+  MessageBar* messageBar_ = nullptr;
+  QLabel* dataSummary_ = nullptr;
+  QLabel* windowHint_ = nullptr;
+  QLineEdit* runsFolder_ = nullptr;
+  QPushButton* start_ = nullptr;
+  QPushButton* pause_ = nullptr;
+  QPushButton* stop_ = nullptr;
+  QProgressBar* progress_ = nullptr;
+  QLabel* progressText_ = nullptr;
+  ChartPanel* lossChart_ = nullptr;
+  RunListView* runList_ = nullptr;
+  QTimer* chartRefresh_ = nullptr;
+
+  std::vector<LossCurves> curves_;  // one per model, in training order
+  bool curvesChanged_ = false;
+  QString currentRun_;
+  QStringList finishedSummaries_;   // one line per model of the running job
+};
+
+}  // namespace aaren::ui

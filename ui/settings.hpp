@@ -1,0 +1,56 @@
+#pragma once
+// Everything the application remembers between runs, each key spelled once (settings.cpp).
+// The default store is the user's: organization "AarenStudio", application "Aaren Studio".
+#include <QByteArray>
+#include <QString>
+#include <QStringList>
+#include <memory>
+
+#include "ui/chart_export.hpp"
+#include "ui/theme.hpp"
+
+class QSettings;
+
+namespace aaren::ui {
+
+// Each file dialog starts where the user last was for the same kind of work.
+enum class DirectoryPurpose { openCsv, exportChart, lecturePack };
+
+class Settings {
+ public:
+  Settings();
+  explicit Settings(const QString& iniPath);  // a separate store, e.g. for tests
+  ~Settings();
+  Settings(const Settings&) = delete;
+  Settings& operator=(const Settings&) = delete;
+
+  QByteArray windowGeometry() const;
+  void setWindowGeometry(const QByteArray& geometry);
+  QByteArray windowState() const;  // toolbars and docks
+  void setWindowState(const QByteArray& state);
+
+  Theme theme() const;  // light when unset or unreadable
+  void setTheme(Theme theme);
+  qreal presenterFontScale() const;  // within Appearance's limits
+  void setPresenterFontScale(qreal scale);
+
+  QString lastPage() const;  // a page id
+  void setLastPage(const QString& pageId);
+  QString lastDirectory(DirectoryPurpose purpose) const;  // the home folder when unset
+  void setLastDirectory(DirectoryPurpose purpose, const QString& directory);
+
+  ImageOptions exportImageOptions() const;  // the last size and DPI chosen for images
+  void setExportImageOptions(const ImageOptions& options);
+
+  QStringList recentFiles() const;  // most recent first, only files that still exist
+  void addRecentFile(const QString& path);
+  void clearRecentFiles();
+
+  // Writes pending changes; throws std::runtime_error when the store cannot be written.
+  void sync();
+
+ private:
+  std::unique_ptr<QSettings> store_;
+};
+
+}  // namespace aaren::ui

@@ -1,0 +1,43 @@
+#pragma once
+// The four charts of a streaming measurement (core/bench/stream_bench.hpp), built one way for the
+// Efficiency page and for `aaren bench stream --chart`: state memory, cumulative time, per-token
+// latency (log scale available) and the Transformer / Aaren ratio of cumulative time, all against
+// the number of tokens streamed. When a run ends, each chart carries its fitted numbers as text.
+#include <QList>
+#include <vector>
+
+#include "core/bench/stream_bench.hpp"
+
+class QGraphicsSimpleTextItem;
+class QWidget;
+
+namespace aaren::ui {
+
+class ChartPanel;
+
+class StreamCharts {
+ public:
+  // The panels are children of parent; parent lays them out.
+  explicit StreamCharts(QWidget* parent);
+
+  ChartPanel* memory() const { return memory_; }
+  ChartPanel* cumulativeTime() const { return cumulativeTime_; }
+  ChartPanel* latency() const { return latency_; }
+  ChartPanel* ratio() const { return ratio_; }
+  QList<ChartPanel*> all() const { return {memory_, cumulativeTime_, latency_, ratio_}; }
+
+  // Every series of every chart replaced at once (one redraw per chart).
+  void showSamples(const std::vector<bench::StreamSample>& samples);
+  // The fitted growth, written on the charts; `options` gives the predicted KV-cache slope.
+  void showFit(const bench::StreamBenchOptions& options, const bench::StreamBenchResult& result);
+  void clear();  // samples and fitted text
+
+ private:
+  ChartPanel* memory_;
+  ChartPanel* cumulativeTime_;
+  ChartPanel* latency_;
+  ChartPanel* ratio_;
+  QList<QGraphicsSimpleTextItem*> notes_;  // one per chart, in all()'s order
+};
+
+}  // namespace aaren::ui

@@ -1,0 +1,86 @@
+#include "ui/workers/run_forecast_loader.hpp"
+
+#include <QDir>
+#include <QFileInfo>
+#include <algorithm>
+#include <stdexcept>
+
+#include "core/train/forecast_run.hpp"
+#include "core/train/forecast_windows.hpp"
+#include "core/train/trainer.hpp"
+#include "ui/bundled_datasets.hpp"
+#include "ui/run_list.hpp"
+#include "ui/workers/background_job.hpp"
+
+namespace aaren::ui {
+
+namespace {
+
+struct CancelledLoad : std::runtime_error {
+  CancelledLoad() : std::runtime_error("the run is no longer wanted") {}
+};
+
+EvalMetrics measureTestWindows(const LoadedRun& run, const ForecastData& data) {
+  std::vector<float> params = run.params;  // the trainer works on parameters it may change
+  Trainer trainer(run.config.model, params, run.config.train);
+  return trainer.evaluate(ForecastWindows(data.scaled, data.test));
+}
+
+}  // namespace
+
+QString findRunDataFile(const RunConfig& config, const QString& runDir, const QString& preferred) {
+  const QString recorded = QString::fromStdString(config.data_file);
+  const QString fileName = QFileInfo(recorded).fileName();
+  if (!preferred.isEmpty() && QFileInfo(preferred).fileName() == fileName && QFileInfo(preferred).isFile())
+    return QFileInfo(preferred).absoluteFilePath();
+
+  QStringList candidates;
+  if (QFileInfo(recorded).isAbsolute()) {
+    candidates << recorded;
+  } else {
+    const QDir run(runDir);
+    candidates << QDir::current().filePath(recorded) << run.filePath(recorded)
+               << QDir(run.filePath(QStringLiteral(".."))).filePath(recorded)
+               << QDir(run.filePath(QStringLiteral("../.."))).filePath(recorded);
+  }
+  const QString bundled = bundledDatasetsDir();
+  if (!bundled.isEmpty())
+    for (const BundledDataset& dataset : bundledDatasets(bundled))
+      if (QFileInfo(dataset.path).fileName() == fileName) candidates << dataset.path;
+  for (const QString& candidate : candidates)
+    if (QFileInfo(candidate).isFile()) return QFileInfo(candidate).absoluteFilePath();
+  throw std::runtime_error(QStringLiteral("the run was trained on '%1', which was not found (looked for it %2 and "
+                                          "among the bundled datasets); open that file on the Data page, then open "
+                                          "the run again")
+                               .arg(recorded,
+                                    QFileInfo(recorded).isAbsolute() ? QStringLiteral("at that path")
+                                                                      : QStringLiteral("beside the run and in the "
+                                                                                       "working folder"))
+                               .toStdString());
+}
+
+RunForecastSet loadRunForecastSet(const QString& runDir, const QString& preferredDataPath, JobContext* context) {
+  const RunInfo info = readRun(runDir);
+  if (info.models.isEmpty()) throw std::runtime_error(QStringLiteral("%1: the run has no model").arg(runDir).toStdString());
+  RunForecastSet set;
+  set.runDir = info.dir;
+  set.runName = info.name;
+  for (const ModelRunInfo& model : info.models) {
+    if (context && !context->wanted()) throw CancelledLoad();
+    ModelForecastSource source;
+    source.modelName = model.modelName;
+    source.run = model.run;
+    const QString dataPath = findRunDataFile(model.run.config, model.dir, preferredDataPath);
+    if (set.dataPath.isEmpty()) set.dataPath = dataPath;
+    auto data = std::make_shared<ForecastData>(prepare_run_data(model.run.config, dataPath.toStdString()));
+    source.test = measureTestWindows(source.run, *data);
+    source.data = std::move(data);
+    set.models.push_back(std::move(source));
+  }
+  set.testWindows = set.models.front().data->test.sample_count();
+  for (const ModelForecastSource& source : set.models)
+    set.testWindows = std::min(set.testWindows, source.data->test.sample_count());
+  return set;
+}
+
+}  // namespace aaren::ui

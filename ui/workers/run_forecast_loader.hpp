@@ -1,0 +1,47 @@
+#pragma once
+// Everything the Forecast page needs from a run folder, gathered in one call that may take a while
+// (it runs as a BackgroundJob): each model's best weights, the data it was trained on prepared the
+// way it was prepared then, and each model's MSE and MAE over all test windows (scaled data, as the
+// literature reports them), measured with the trainer's own evaluation.
+#include <QMetaType>
+#include <QString>
+#include <QStringList>
+#include <memory>
+#include <vector>
+
+#include "core/data/forecast_data.hpp"
+#include "core/train/run_folder.hpp"
+
+namespace aaren::ui {
+
+class JobContext;
+
+struct ModelForecastSource {
+  QString modelName;  // "Aaren", "Transformer"
+  LoadedRun run;
+  std::shared_ptr<const ForecastData> data;  // prepared with this run's configuration and scaler
+  EvalMetrics test;
+};
+
+struct RunForecastSet {
+  QString runDir;
+  QString runName;   // the folder's name
+  QString dataPath;  // the file the data was read from
+  std::vector<ModelForecastSource> models;  // Aaren before the Transformer
+  int testWindows = 0;  // common to all models
+};
+
+// The CSV file a run was trained on: `preferred` when it has the same file name (the file open on
+// the Data page), else the recorded path, relative paths tried from the working folder, the run
+// folder and its parent, and finally the bundled datasets. Throws std::runtime_error saying where
+// it looked.
+QString findRunDataFile(const RunConfig& config, const QString& runDir, const QString& preferred = {});
+
+// Throws std::runtime_error for a folder that is not a (complete) run or data that does not fit
+// it. `context`, when given, is asked between models whether the work is still wanted.
+RunForecastSet loadRunForecastSet(const QString& runDir, const QString& preferredDataPath = {},
+                                  JobContext* context = nullptr);
+
+}  // namespace aaren::ui
+
+Q_DECLARE_METATYPE(std::shared_ptr<const aaren::ui::RunForecastSet>)

@@ -1,0 +1,77 @@
+#include "ui/workers/training_worker.hpp"
+
+#include <QElapsedTimer>
+#include <QMutexLocker>
+#include <exception>
+
+namespace aaren::ui {
+
+QString displayName(ModelKind kind) {
+  return kind == ModelKind::aaren ? QStringLiteral("Aaren") : QStringLiteral("Transformer");
+}
+
+void TrainingWorker::requestPause() {
+  const QMutexLocker lock(&mutex_);
+  pauseRequested_ = true;
+}
+
+void TrainingWorker::requestResume() {
+  const QMutexLocker lock(&mutex_);
+  pauseRequested_ = false;
+  resumed_.wakeAll();
+}
+
+void TrainingWorker::requestStop() {
+  stop_.store(true);
+  const QMutexLocker lock(&mutex_);
+  resumed_.wakeAll();
+}
+
+void TrainingWorker::reset() {
+  stop_.store(false);
+  const QMutexLocker lock(&mutex_);
+  pauseRequested_ = false;
+}
+
+void TrainingWorker::waitWhilePaused() {
+  QMutexLocker lock(&mutex_);
+  if (!pauseRequested_ || stop_.load()) return;
+  emit pausedChanged(true);
+  while (pauseRequested_ && !stop_.load()) resumed_.wait(&mutex_);
+  emit pausedChanged(false);
+}
+
+void TrainingWorker::run(const TrainingJob& job) {
+  const int models = int(job.models.size());
+  try {
+    for (int index = 0; index < models && !stop_.load(); ++index) {
+      const TrainingJob::Model& model = job.models[std::size_t(index)];
+      ForecastRunRequest request = job.request;
+      request.model.kind = model.kind;
+      request.out_dir = model.run_dir;
+      const QString name = displayName(model.kind);
+      emit modelStarted(index, name, QString::fromStdString(model.run_dir));
+
+      QElapsedTimer sinceReport;
+      sinceReport.start();
+      TrainCallbacks callbacks;
+      callbacks.cancel = &stop_;
+      callbacks.progress = [&](const TrainProgress& p) {
+        // The trainer calls this after every step; the window needs far fewer updates.
+        const bool milestone = p.epoch_end || p.step == 1 || p.step == p.steps_per_epoch;
+        if (milestone || sinceReport.elapsed() >= kProgressIntervalMs) {
+          sinceReport.restart();
+          emit progress({index, models, name, p});
+        }
+        waitWhilePaused();
+      };
+      const ForecastRunOutcome outcome = train_forecast_run(request, callbacks);
+      emit modelFinished({name, outcome.metrics});
+    }
+    emit finished(stop_.load(), {});
+  } catch (const std::exception& error) {
+    emit finished(stop_.load(), QString::fromUtf8(error.what()));
+  }
+}
+
+}  // namespace aaren::ui

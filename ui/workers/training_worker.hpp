@@ -1,0 +1,81 @@
+#pragma once
+// Training off the GUI thread: one or two models (Aaren, the Transformer, or both in turn on the
+// same data and seed), each into its own run folder, with pause, resume and stop. The worker lives
+// on TrainingSession's thread; pause blocks it between two training steps, inside the progress
+// callback, until resume or stop; stop sets the trainer's cancel flag, after which the core still
+// evaluates and writes the run folder, keeping the best weights.
+#include <QMetaType>
+#include <QMutex>
+#include <QObject>
+#include <QString>
+#include <QWaitCondition>
+#include <atomic>
+#include <string>
+#include <vector>
+
+#include "core/train/forecast_run.hpp"
+
+namespace aaren::ui {
+
+struct TrainingJob {
+  ForecastRunRequest request;  // out_dir and model.kind are set per model
+  struct Model {
+    ModelKind kind = ModelKind::aaren;
+    std::string run_dir;
+  };
+  std::vector<Model> models;  // trained in this order
+};
+
+// What the window hears of a model's training, at most every kProgressIntervalMs and at every
+// epoch's end.
+struct TrainingProgress {
+  int model = 0;  // index into TrainingJob::models
+  int models = 1;
+  QString modelName;  // "Aaren", "Transformer"
+  TrainProgress progress;
+};
+
+struct ModelOutcome {
+  QString modelName;
+  RunMetrics metrics;  // as written to the model's metrics.json
+};
+
+QString displayName(ModelKind kind);  // "Aaren", "Transformer"
+
+class TrainingWorker : public QObject {
+  Q_OBJECT
+
+ public:
+  static constexpr int kProgressIntervalMs = 50;
+
+  // Thread-safe: the window calls them while run() is busy on the worker thread.
+  void requestPause();
+  void requestResume();
+  void requestStop();
+  // Clears a stop or pause left from the previous job; only while no job runs.
+  void reset();
+
+  // Trains the job's models in turn; called on the worker's thread.
+  void run(const TrainingJob& job);
+
+ signals:
+  void modelStarted(int model, const QString& modelName, const QString& runDir);
+  void progress(const aaren::ui::TrainingProgress& progress);
+  void pausedChanged(bool paused);
+  void modelFinished(const aaren::ui::ModelOutcome& outcome);
+  // After the last model, a stop, or an error (message empty when there was none).
+  void finished(bool stopped, const QString& error);
+
+ private:
+  void waitWhilePaused();
+
+  std::atomic<bool> stop_{false};
+  QMutex mutex_;
+  QWaitCondition resumed_;
+  bool pauseRequested_ = false;  // guarded by mutex_
+};
+
+}  // namespace aaren::ui
+
+Q_DECLARE_METATYPE(aaren::ui::TrainingProgress)
+Q_DECLARE_METATYPE(aaren::ui::ModelOutcome)
