@@ -5,7 +5,11 @@
 // -inf does not; inputs taken from a model are the probe's; frames and views export as files.
 #include <QtTest>
 
+#include <QCheckBox>
+#include <QComboBox>
 #include <QImage>
+#include <QPushButton>
+#include <QRadioButton>
 #include <QLineSeries>
 #include <QScatterSeries>
 #include <QSvgRenderer>
@@ -158,6 +162,8 @@ class TestExplorePage : public QObject {
   void typedInputsAreReadOrTheMistakeIsNamed_data();
   void typedInputsAreReadOrTheMistakeIsNamed();
   void modelInputsAreTheProbesScoresAndValues();
+  void aRunThatCannotBeLoadedIsExplained();
+  void settingsWidgetsDriveTheViews();
   void frameExportWritesOneValidPngPerStep_data();
   void frameExportWritesOneValidPngPerStep();
   void viewExportsAsPngSvgAndPdf();
@@ -634,9 +640,9 @@ void TestExplorePage::typedInputsAreReadOrTheMistakeIsNamed_data() {
   QTest::newRow("two dimensions, spaces and a typeset minus") << "1 \u22122 3 4" << "1 0; 0 1; 1 1; -1 2" << 2 << QString();
   QTest::newRow("not a number") << "1, x, 3" << "1; 2; 3" << 0 << "score 2: 'x' is not a number";
   QTest::newRow("too few values") << "1, 2, 3" << "1; 2" << 0 << "there are 3 scores but 2 values";
-  QTest::newRow("uneven values") << "1, 2" << "1 2; 3" << 0 << "value 2 has 1 numbers but value 1 has 2";
+  QTest::newRow("uneven values") << "1, 2" << "1 2; 3" << 0 << "value 2 has 1 number but value 1 has 2 numbers";
   QTest::newRow("four dimensions") << "1, 2" << "1 2 3 4; 1 2 3 4" << 0 << "value 1 has 4 numbers; a value has 1 to 3";
-  QTest::newRow("one token") << "1" << "1" << 0 << "1 tokens: the Explore page shows 2 to 64";
+  QTest::newRow("one token") << "1" << "1" << 0 << "1 token: the Explore page shows 2 to 64";
 }
 
 void TestExplorePage::typedInputsAreReadOrTheMistakeIsNamed() {
@@ -681,6 +687,57 @@ void TestExplorePage::modelInputsAreTheProbesScoresAndValues() {
   QVERIFY(std::abs(outputs.back().o[0] - probe.model_output[0]) < 1e-5f * (1 + std::abs(probe.model_output[0])));
   // Figure 1 counts for the loaded model's size.
   QCOMPARE(page_->figureView().streamRun().config().d_model, 16);
+}
+
+void TestExplorePage::aRunThatCannotBeLoadedIsExplained() {
+  InputPanel& panel = page_->inputPanel();
+  const ExploreInputs before = panel.inputs();
+  panel.setSource(InputSource::model);
+  QVERIFY(panel.error().contains(QStringLiteral("run folder")));
+  const QString missing = folder_.filePath(QStringLiteral("no-such-run"));
+  panel.modelSource().loadRun(missing);
+  QVERIFY(panel.modelSource().isLoading());
+  while (panel.modelSource().isLoading()) QTest::qWait(5);
+  QVERIFY2(panel.error().contains(QStringLiteral("no-such-run")), qPrintable(panel.error()));
+  QVERIFY(!panel.modelSource().hasModel());
+  QCOMPARE(panel.inputs().scores, before.scores);  // the page keeps showing what it showed
+}
+
+void TestExplorePage::settingsWidgetsDriveTheViews() {
+  auto* errata = page_->findChild<QCheckBox*>(QStringLiteral("scanErrata"));
+  auto* algorithm = page_->findChild<QComboBox*>(QStringLiteral("scanAlgorithm"));
+  QVERIFY(errata && algorithm);
+  algorithm->setCurrentIndex(algorithm->findText(QStringLiteral("All three side by side")));
+  QCOMPARE(page_->scanTab().display(), ScanDisplay::sideBySide);
+  QCOMPARE(page_->scanTab().trees().size(), 3);
+  errata->click();
+  QVERIFY(page_->scanTab().errata());
+  QCOMPARE(page_->scanTab().trees().size(), 2);
+  QVERIFY(!algorithm->isEnabled());
+
+  page_->showView(kCellView);
+  auto* blockMode = page_->findChild<QRadioButton*>(QStringLiteral("cellBlockMode"));
+  auto* start = page_->findChild<QComboBox*>(QStringLiteral("cellStart"));
+  auto* lowScores = page_->findChild<QPushButton*>(QStringLiteral("cellLowScores"));
+  QVERIFY(blockMode && start && lowScores);
+  start->setCurrentIndex(1);
+  QVERIFY(page_->cellTab().paperStart());
+  lowScores->click();
+  for (float score : page_->inputPanel().inputs().scores) QVERIFY(score < -104.0f);
+  page_->currentView().controller().toEnd();
+  QVERIFY(!page_->cellTab().undefinedNotice().isEmpty());
+  blockMode->click();
+  QCOMPARE(page_->cellTab().mode(), CellMode::blockByBlock);
+  QVERIFY(!start->isEnabled());  // the block method starts from the identity, whatever m_0
+  QCOMPARE(page_->stepBar().controller(), &page_->cellTab().controller());
+
+  auto* captions = page_->findChild<QCheckBox*>(QStringLiteral("exploreCaptions"));
+  QVERIFY(captions);
+  QVERIFY(page_->captionsVisible());
+  captions->click();
+  QVERIFY(!page_->captionsVisible());
+  captions->click();
+  QVERIFY(page_->captionsVisible());
 }
 
 void TestExplorePage::frameExportWritesOneValidPngPerStep_data() {

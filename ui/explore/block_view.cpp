@@ -67,7 +67,9 @@ void BlockView::paintEvent(QPaintEvent*) {
   // The tokens, grouped in blocks: done, current, still to come.
   const qreal gap = std::min(0.5 * em, width() * 0.3 / std::max(1, blocks));
   const qreal stripTop = title.bottom() + 0.6 * em;
-  const qreal stripHeight = 2.2 * em;
+  // Spare height goes to the strip, the state boxes and the meters alike.
+  const qreal spare = std::max(0.0, height() - pad - stripTop - 17.5 * em);
+  const qreal stripHeight = 2.2 * em + spare * 0.1;
   const qreal slot = (width() - 2 * pad - gap * (blocks - 1)) / std::max(1, n);
   const BlockFrame* current = block_ > 0 ? &run_->frames()[std::size_t(block_ - 1)] : nullptr;
   const bool scoreText = slot >= fm.horizontalAdvance(QStringLiteral("\u22120.00")) * 0.8;
@@ -93,8 +95,8 @@ void BlockView::paintEvent(QPaintEvent*) {
              tr("scores of the tokens, in blocks of %1").arg(b));
 
   // running (before) (+) block = running (after), and the output.
-  const qreal stateTop = stripTop + stripHeight + 1.8 * em;
-  const qreal stateHeight = 4.4 * em;
+  const qreal stateTop = stripTop + stripHeight + 1.8 * em + spare * 0.08;
+  const qreal stateHeight = 4.4 * em + spare * 0.4;
   const qreal operatorWidth = 2.2 * em;
   const qreal boxWidth = (width() - 2 * pad - 2 * operatorWidth) / 3;
   const auto stateBox = [&](int index) {
@@ -114,7 +116,7 @@ void BlockView::paintEvent(QPaintEvent*) {
     const QStringList lines{QStringLiteral("m ") + formatNumber(m, 3), QStringLiteral("u ") + formatNumber(u, 3),
                             QStringLiteral("w ") + formatVector(w, 3)};
     const QRectF body = box.adjusted(0.3 * em, 1.45 * em, -0.3 * em, -0.15 * em);
-    p.setFont(fittedFont(base, lines, body.size()));
+    p.setFont(fittedFont(base, lines, body.size(), 1.5));
     p.drawText(body, Qt::AlignCenter, lines.join(QLatin1Char('\n')));
   };
   const BlockFrame* previous = block_ > 1 ? &run_->frames()[std::size_t(block_ - 2)] : nullptr;
@@ -152,8 +154,8 @@ void BlockView::paintEvent(QPaintEvent*) {
       {tr("conventional softmax (all N tokens)"), conventionalNumbersHeld(n, dv), colors.left},
   };
   const int largest = std::max({meters[0].numbers, meters[1].numbers, meters[2].numbers});
-  const qreal metersTop = stateTop + stateHeight + 2.4 * em;
-  const qreal rowHeight = std::min(1.7 * em, (height() - pad - metersTop - 1.4 * em) / 3);
+  const qreal metersTop = stateTop + stateHeight + 3.4 * em + spare * 0.08;
+  const qreal rowHeight = std::min(1.7 * em + spare * 0.1, (height() - pad - metersTop) / 3);
   if (rowHeight < 0.9 * em) return;
   p.setFont(exploreFont(base, 0.95, true));
   p.setPen(colors.text);

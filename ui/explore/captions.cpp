@@ -120,7 +120,7 @@ QString scanComparisonCaption(const std::vector<const ScanRun*>& runs, int posit
   }
   const int n = runs.front()->tokens();
   return tr("The same %1 tokens three ways. %2. Hillis\u2013Steele trades work (about N log\u2082 N = %3) for few "
-            "steps; Blelloch keeps work under 2N = %4. %5 of %6 have finished.")
+            "steps; Blelloch keeps work under 2N = %4. Finished: %5 of %6.")
       .arg(n)
       .arg(parts.join(QStringLiteral("; ")))
       .arg(qRound(n * std::log2(double(n))))

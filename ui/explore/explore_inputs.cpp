@@ -15,6 +15,10 @@ namespace {
 
 [[noreturn]] void refuse(const QString& message) { throw std::invalid_argument(message.toStdString()); }
 
+QString numbers(qsizetype count) {
+  return count == 1 ? QObject::tr("1 number") : QObject::tr("%1 numbers").arg(count);
+}
+
 float roundedToHundredths(double x) { return float(std::round(x * 100.0) / 100.0); }
 
 QStringList splitNumbers(const QString& text, const QRegularExpression& separators) {
@@ -35,7 +39,11 @@ float parseNumber(const QString& word, const QString& where) {
 
 void checkTokenCount(int tokens) {
   if (tokens < kMinExploreTokens || tokens > kMaxExploreTokens)
-    refuse(QObject::tr("%1 tokens: the Explore page shows %2 to %3").arg(tokens).arg(kMinExploreTokens).arg(kMaxExploreTokens));
+    refuse(QObject::tr("%1 token%2: the Explore page shows %3 to %4")
+               .arg(tokens)
+               .arg(tokens == 1 ? QString() : QStringLiteral("s"))
+               .arg(kMinExploreTokens)
+               .arg(kMaxExploreTokens));
 }
 
 }  // namespace
@@ -80,13 +88,11 @@ ExploreInputs parseTypedInputs(const QString& scoresText, const QString& valuesT
     const QStringList words = splitNumbers(tokenTexts[i], componentSeparators);
     const QString where = QObject::tr("value %1").arg(i + 1);
     if (words.size() > kMaxExploreValueDims)
-      refuse(QObject::tr("%1 has %2 numbers; a value has 1 to %3").arg(where).arg(words.size()).arg(kMaxExploreValueDims));
+      refuse(QObject::tr("%1 has %2; a value has 1 to %3").arg(where, numbers(words.size())).arg(kMaxExploreValueDims));
     if (i == 0) inputs.dv = int(words.size());
     else if (words.size() != inputs.dv)
-      refuse(QObject::tr("%1 has %2 numbers but value 1 has %3: give every value the same number of dimensions")
-                 .arg(where)
-                 .arg(words.size())
-                 .arg(inputs.dv));
+      refuse(QObject::tr("%1 has %2 but value 1 has %3: give every value the same number of dimensions")
+                 .arg(where, numbers(words.size()), numbers(inputs.dv)));
     for (const QString& word : words) inputs.values.push_back(parseNumber(word, where));
   }
   inputs.origin = QObject::tr("typed in");

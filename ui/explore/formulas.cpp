@@ -108,8 +108,8 @@ QString scanFormula(const ScanRun& run, int step, int combineIndex) {
   const auto wA = before.w_at(l), wB = before.w_at(r), w = after.w_at(r);
   const float m = after.m[std::size_t(r)], u = after.u[std::size_t(r)];
   const CombineScales<float> scales = combine_scales(mA, mB);
-  std::vector<float> o(w.size());
-  for (std::size_t j = 0; j < w.size(); ++j) o[j] = w[j] / u;
+  const std::vector<float> outputs = run.outputs(step);
+  const std::span<const float> o(outputs.data() + std::size_t(r) * w.size(), w.size());
 
   QString detail = tr("step %1 (offset %2): position %3 \u2190 %4 \u2295 %5")
                        .arg(step)

@@ -94,7 +94,9 @@ InputPanel::InputPanel(QWidget* parent)
   connect(model_, &ModelSource::inputsChanged, this, [this](const ExploreInputs& inputs) {
     if (source() == InputSource::model) accept(inputs);
   });
-  connect(model_, &ModelSource::failed, this, &InputPanel::showError);
+  connect(model_, &ModelSource::failed, this, [this](const QString& message) {
+    if (source() == InputSource::model) showError(message);
+  });
   connect(model_, &ModelSource::modelLoaded, this, &InputPanel::modelLoaded);
 
   for (int i = 1; i < stack_->count(); ++i) stack_->widget(i)->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Ignored);

@@ -64,7 +64,8 @@ ModelSource::ModelSource(QWidget* parent)
     : QWidget(parent), runButton_(new QPushButton(tr("Run folder…"), this)),
       dataButton_(new QPushButton(tr("Data file…"), this)), runLabel_(new QLabel(tr("no run loaded"), this)),
       firstRow_(makeSpin(tr("First row of the window, in the data file (the first test window by default)"), this)),
-      layer_(makeSpin(tr("Layer"), this)), head_(makeSpin(tr("Head"), this)), dims_(new QLineEdit(QStringLiteral("0"), this)) {
+      layer_(makeSpin(tr("Layer"), this)), head_(makeSpin(tr("Head"), this)),
+      tokens_(makeSpin(tr("The window's first N tokens"), this)), dims_(new QLineEdit(QStringLiteral("0"), this)) {
   runButton_->setObjectName(QStringLiteral("modelRunFolder"));
   dataButton_->setObjectName(QStringLiteral("modelDataFile"));
   dataButton_->setEnabled(false);
@@ -75,7 +76,8 @@ ModelSource::ModelSource(QWidget* parent)
   runLabel_->setObjectName(QStringLiteral("hint"));
   connect(runButton_, &QPushButton::clicked, this, &ModelSource::chooseRun);
   connect(dataButton_, &QPushButton::clicked, this, &ModelSource::chooseDataFile);
-  for (QSpinBox* spin : {firstRow_, layer_, head_}) connect(spin, &QSpinBox::valueChanged, this, &ModelSource::probe);
+  tokens_->setRange(kMinExploreTokens, kMaxExploreTokens);
+  for (QSpinBox* spin : {firstRow_, layer_, head_, tokens_}) connect(spin, &QSpinBox::valueChanged, this, &ModelSource::probe);
   connect(dims_, &QLineEdit::editingFinished, this, &ModelSource::probe);
 
   runLabel_->setWordWrap(true);
@@ -84,7 +86,9 @@ ModelSource::ModelSource(QWidget* parent)
   files->addWidget(dataButton_);
   files->addWidget(runLabel_, 1);
   auto* layout = new QHBoxLayout;
-  layout->addWidget(new QLabel(tr("row"), this));
+  layout->addWidget(new QLabel(tr("N"), this));
+  layout->addWidget(tokens_);
+  layout->addWidget(new QLabel(tr("from row"), this));
   layout->addWidget(firstRow_);
   layout->addWidget(new QLabel(tr("layer"), this));
   layout->addWidget(layer_);
@@ -172,13 +176,12 @@ void ModelSource::showModel() {
   firstRow_->setValue(model_->data.test.input_row(0));
   layer_->setRange(0, c.layers - 1);
   head_->setRange(0, c.heads - 1);
-  for (QWidget* widget : std::initializer_list<QWidget*>{firstRow_, layer_, head_, dims_}) widget->setEnabled(true);
+  const QSignalBlocker tokensBlocker(tokens_);
+  tokens_->setMaximum(std::clamp(c.seq_len, kMinExploreTokens, kMaxExploreTokens));
+  for (QWidget* widget : std::initializer_list<QWidget*>{firstRow_, layer_, head_, tokens_, dims_}) widget->setEnabled(true);
 }
 
-void ModelSource::setTokens(int tokens) {
-  tokens_ = tokens;
-  if (model_) probe();
-}
+void ModelSource::setTokens(int tokens) { tokens_->setValue(tokens); }
 
 void ModelSource::probe() {
   if (!model_) return;
@@ -194,7 +197,7 @@ void ModelSource::probe() {
     request.layer = layer_->value();
     request.head = head_->value();
     request.value_dims = parseDims(dims_->text());
-    request.tokens = std::clamp(tokens_, kMinExploreTokens, std::min(c.seq_len, kMaxExploreTokens));
+    request.tokens = tokens_->value();
     const AttentionProbe probe = probe_attention(model_->run, window, request);
     ExploreInputs inputs = inputsFromProbe(probe, model_->name);
     inputs.origin += tr(", rows %1..%2").arg(firstRow_->value()).arg(firstRow_->value() + probe.tokens - 1);

@@ -41,7 +41,7 @@ class ModelSource : public QWidget {
   bool hasModel() const { return model_ != nullptr; }
   bool isLoading() const { return loader_ != nullptr; }
 
-  void setTokens(int tokens);  // the page's N, capped by the model's window length
+  void setTokens(int tokens);  // N: the window's first N tokens, capped by the model's window length
 
  signals:
   void inputsChanged(const aaren::ui::ExploreInputs& inputs);
@@ -60,11 +60,11 @@ class ModelSource : public QWidget {
   QSpinBox* firstRow_;
   QSpinBox* layer_;
   QSpinBox* head_;
+  QSpinBox* tokens_;
   QLineEdit* dims_;
   QPointer<QThread> loader_;
   std::shared_ptr<const LoadedModelData> model_;
   QString runFolder_;
-  int tokens_ = 16;
 };
 
 }  // namespace aaren::ui

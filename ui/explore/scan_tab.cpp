@@ -130,8 +130,8 @@ void ScanTab::rebuild() {
   };
   std::vector<Planned> plan;
   if (errata_) {
-    plan = {{ScanMethod::hillis_steele_as_printed, tr("Algorithm 1 as printed: offsets 2, 4, \u2026")},
-            {ScanMethod::hillis_steele, tr("Corrected loop: offsets 1, 2, 4, \u2026")}};
+    plan = {{ScanMethod::hillis_steele_as_printed, tr("As printed: offsets 2, 4, \u2026")},
+            {ScanMethod::hillis_steele, tr("Corrected: offsets 1, 2, 4, \u2026")}};
   } else {
     switch (display_) {
       case ScanDisplay::sequential: plan = {{ScanMethod::sequential, methodName(ScanMethod::sequential)}}; break;

@@ -253,8 +253,8 @@ QString ScanTreeView::describe(const Node& node) const {
       if (!std::binary_search(held.begin(), held.end(), t)) missing.push_back(t);
     text += tr("holds tokens %1: <b>not a segment</b>, tokens %2 are missing<br>").arg(tokenList(held), tokenList(missing));
   }
-  std::vector<float> o(w.size());
-  for (std::size_t j = 0; j < w.size(); ++j) o[j] = w[j] / u;
+  const std::vector<float> outputs = run_->outputs(level);
+  const std::span<const float> o(outputs.data() + std::size_t(n) * w.size(), w.size());
   text += tr("m = %1, u = %2, w = %3<br>o = w / u = %4<br>")
               .arg(formatExact(m), formatExact(u), formatVector(w, 9), formatVector(o, 9));
   const std::vector<float> weights = run_->heldWeights(level, n);
@@ -297,7 +297,8 @@ void ScanTreeView::paintEvent(QPaintEvent*) {
   const int n = run_->tokens();
 
   // Header: the algorithm on the left, its counters on the right.
-  p.setFont(exploreFont(font(), 1.1, true));
+  const QFont titleFont = exploreFont(font(), 1.1, true);
+  p.setFont(fittedFont(titleFont, {title_}, QSizeF(l.header.width(), QFontMetricsF(titleFont).height()), 1.0, 0.7));
   p.setPen(colors.text);
   p.drawText(l.header, Qt::AlignLeft | Qt::AlignTop, title_);
   p.setFont(exploreFont(font(), 1.0));
