@@ -30,21 +30,6 @@ constexpr int kMaxSlugLength = 80;
 
 [[noreturn]] void fail(const QString& message) { throw std::runtime_error(message.toStdString()); }
 
-void checkOptions(const ImageOptions& options) {
-  const QSize size = options.pixelSize;
-  if (size.width() < 1 || size.height() < 1 || size.width() > kMaxExportSide || size.height() > kMaxExportSide)
-    throw std::invalid_argument(QObject::tr("The image size %1 x %2 pixels is outside 1 to %3 pixels per side.")
-                                    .arg(size.width())
-                                    .arg(size.height())
-                                    .arg(kMaxExportSide)
-                                    .toStdString());
-  if (options.dpi < kMinExportDpi || options.dpi > kMaxExportDpi)
-    throw std::invalid_argument(QObject::tr("%1 DPI is outside %2 to %3 DPI.")
-                                    .arg(options.dpi)
-                                    .arg(kMinExportDpi)
-                                    .arg(kMaxExportDpi)
-                                    .toStdString());
-}
 
 // The temporary file lives beside the target; when write throws or the rename fails, QSaveFile
 // removes it and the target stays as it was.
@@ -101,6 +86,23 @@ QString uniqueName(const QString& base, QSet<QString>& used) {
 
 }  // namespace
 
+void checkImageOptions(const ImageOptions& options, const QString& what) {
+  const QSize size = options.pixelSize;
+  if (size.width() < 1 || size.height() < 1 || size.width() > kMaxExportSide || size.height() > kMaxExportSide)
+    throw std::invalid_argument(QObject::tr("The %4 size %1 x %2 pixels is outside 1 to %3 pixels per side.")
+                                    .arg(size.width())
+                                    .arg(size.height())
+                                    .arg(kMaxExportSide)
+                                    .arg(what)
+                                    .toStdString());
+  if (options.dpi < kMinExportDpi || options.dpi > kMaxExportDpi)
+    throw std::invalid_argument(QObject::tr("%1 DPI is outside %2 to %3 DPI.")
+                                    .arg(options.dpi)
+                                    .arg(kMinExportDpi)
+                                    .arg(kMaxExportDpi)
+                                    .toStdString());
+}
+
 // Themes paint the background with a gradient; its first colour is close enough for the edges.
 QColor backgroundColorOf(const QChart* chart) {
   const QBrush brush = chart->backgroundBrush();
@@ -137,7 +139,7 @@ QString describe(ExportFormat format) {
 }
 
 void exportPng(ChartPanel& chart, const QString& path, const ImageOptions& options) {
-  checkOptions(options);
+  checkImageOptions(options, QObject::tr("image"));
   QImage image(options.pixelSize, QImage::Format_ARGB32_Premultiplied);
   // Paint at the layout's DPI so text keeps its size relative to the chart, then record the
   // requested DPI for whoever places the image.
@@ -159,7 +161,7 @@ void exportPng(ChartPanel& chart, const QString& path, const ImageOptions& optio
 }
 
 void exportSvg(ChartPanel& chart, const QString& path, const ImageOptions& options) {
-  checkOptions(options);
+  checkImageOptions(options, QObject::tr("image"));
   const QSizeF size = logicalSize(chart, options);
   writeAtomically(path, [&](QSaveFile& file) {
     QSvgGenerator generator;
@@ -175,7 +177,7 @@ void exportSvg(ChartPanel& chart, const QString& path, const ImageOptions& optio
 }
 
 void exportPdf(ChartPanel& chart, const QString& path, const ImageOptions& options) {
-  checkOptions(options);
+  checkImageOptions(options, QObject::tr("image"));
   const QSizeF size = logicalSize(chart, options);
   writeAtomically(path, [&](QSaveFile& file) {
     QPdfWriter writer(&file);
@@ -250,7 +252,7 @@ QString slugify(const QString& text) {
 }
 
 QStringList exportLecturePack(const QList<Page*>& pages, const QString& folder, const ImageOptions& options) {
-  checkOptions(options);
+  checkImageOptions(options, QObject::tr("image"));
   if (!QDir().mkpath(folder)) fail(QObject::tr("Cannot create the folder '%1'.").arg(folder));
   const QDir directory(folder);
   QSet<QString> used;

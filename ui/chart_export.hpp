@@ -48,6 +48,9 @@ QString chartCsv(const ChartPanel& chart);  // what exportCsv writes
 // "Loss vs. step (Aaren)" -> "loss-vs-step-aaren"; accents are dropped, empty text gives "chart".
 QString slugify(const QString& text);
 
+// Throws std::invalid_argument when the size or DPI is out of range; `what` names the output.
+void checkImageOptions(const ImageOptions& options, const QString& what);
+
 // The colour behind a chart, for filling the margins of an exported image.
 QColor backgroundColorOf(const QChart* chart);
 

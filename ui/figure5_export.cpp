@@ -32,18 +32,6 @@ constexpr qreal kMinChartHeight = 120;
 
 [[noreturn]] void fail(const QString& message) { throw std::runtime_error(message.toStdString()); }
 
-void checkOptions(const ImageOptions& options) {
-  const QSize size = options.pixelSize;
-  if (size.width() < 1 || size.height() < 1 || size.width() > kMaxExportSide || size.height() > kMaxExportSide)
-    throw std::invalid_argument(QObject::tr("The figure size %1 x %2 pixels is outside 1 to %3 pixels per side.")
-                                    .arg(size.width())
-                                    .arg(size.height())
-                                    .arg(kMaxExportSide)
-                                    .toStdString());
-  if (options.dpi < kMinExportDpi || options.dpi > kMaxExportDpi)
-    throw std::invalid_argument(
-        QObject::tr("%1 DPI is outside %2 to %3 DPI.").arg(options.dpi).arg(kMinExportDpi).arg(kMaxExportDpi).toStdString());
-}
 
 template <class Write>
 void writeAtomically(const QString& path, Write&& write) {
@@ -130,7 +118,7 @@ void exportFigure5(ChartPanel& memory, ChartPanel& cumulativeTime, const QString
   if (!format)
     throw std::invalid_argument(
         QObject::tr("'%1': the Figure 5 export writes .png, .svg or .pdf files.").arg(path).toStdString());
-  checkOptions(options);
+  checkImageOptions(options, QObject::tr("figure"));
   // Laid out in the chart's logical pixels, with fonts measured at the screen's DPI, as every
   // chart export is (ui/chart_export.cpp).
   const qreal layoutDpi = memory.view()->logicalDpiX();
