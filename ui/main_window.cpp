@@ -397,6 +397,11 @@ void MainWindow::dropEvent(QDropEvent* event) {
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
+  for (Page* page : pages_)
+    if (!page->prepareToClose()) {
+      event->ignore();
+      return;
+    }
   saveWindowSettings();
   QMainWindow::closeEvent(event);
 }

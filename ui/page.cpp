@@ -12,4 +12,6 @@ QIcon Page::icon() const { return {}; }
 
 QList<ChartPanel*> Page::charts() const { return findChildren<ChartPanel*>(); }
 
+bool Page::prepareToClose() { return true; }
+
 }  // namespace aaren::ui

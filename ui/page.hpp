@@ -26,6 +26,10 @@ class Page : public QWidget {
   // The charts worth exporting, in reading order. By default every ChartPanel inside the page.
   virtual QList<ChartPanel*> charts() const;
 
+  // Asked before the window closes; false keeps it open. A page with work in progress asks the
+  // user and, when told to close, finishes that work safely before returning true.
+  virtual bool prepareToClose();
+
  signals:
   // Ask the window to open a CSV file (it records it in the recent files and tells the Data page).
   void openCsvRequested(const QString& path);

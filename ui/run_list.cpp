@@ -3,8 +3,6 @@
 #include <QDir>
 #include <QDirIterator>
 #include <QFileInfo>
-#include <QSettings>
-#include <QStandardPaths>
 #include <algorithm>
 #include <exception>
 #include <stdexcept>
@@ -16,7 +14,6 @@ namespace aaren::ui {
 
 namespace {
 
-const QString kRunsFolderKey = QStringLiteral("training/runsFolder");
 const QString kConfigFile = QStringLiteral("config.json");
 
 QDateTime newestFileTime(const QString& dir) {
@@ -101,16 +98,5 @@ QString newRunFolder(const QString& runsFolder, const QString& datasetName, cons
   for (int n = 2; QFileInfo::exists(candidate); ++n) candidate = folder.filePath(stem + QStringLiteral("-%1").arg(n));
   return candidate;
 }
-
-QString defaultRunsFolder() {
-  return QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation)).filePath(QStringLiteral("runs"));
-}
-
-QString savedRunsFolder() {
-  const QString folder = QSettings().value(kRunsFolderKey).toString();
-  return folder.isEmpty() ? defaultRunsFolder() : folder;
-}
-
-void saveRunsFolder(const QString& folder) { QSettings().setValue(kRunsFolderKey, folder); }
 
 }  // namespace aaren::ui

@@ -42,8 +42,4 @@ QList<RunInfo> findRuns(const QString& runsFolder);
 QString newRunFolder(const QString& runsFolder, const QString& datasetName, const QString& modelsLabel,
                      const QDateTime& when = QDateTime::currentDateTime());
 
-QString defaultRunsFolder();  // "runs" in the application's data folder
-QString savedRunsFolder();    // the user's choice, or the default
-void saveRunsFolder(const QString& folder);
-
 }  // namespace aaren::ui

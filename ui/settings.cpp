@@ -2,6 +2,7 @@
 
 #include <QDir>
 #include <QSettings>
+#include <QStandardPaths>
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
@@ -25,6 +26,7 @@ const QString kExportWidth = QStringLiteral("export/width");
 const QString kExportHeight = QStringLiteral("export/height");
 const QString kExportDpi = QStringLiteral("export/dpi");
 const QString kRecentFiles = QStringLiteral("session/recentFiles");
+const QString kRunsFolder = QStringLiteral("training/runsFolder");
 
 QString directoryKey(DirectoryPurpose purpose) {
   switch (purpose) {
@@ -88,6 +90,15 @@ void Settings::setExportImageOptions(const ImageOptions& options) {
   store_->setValue(kExportWidth, options.pixelSize.width());
   store_->setValue(kExportHeight, options.pixelSize.height());
   store_->setValue(kExportDpi, options.dpi);
+}
+
+QString Settings::runsFolder() const {
+  const QString folder = store_->value(kRunsFolder).toString();
+  return folder.isEmpty() ? defaultRunsFolder() : folder;
+}
+void Settings::setRunsFolder(const QString& folder) { store_->setValue(kRunsFolder, folder); }
+QString Settings::defaultRunsFolder() {
+  return QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation)).filePath(QStringLiteral("runs"));
 }
 
 QStringList Settings::recentFiles() const {

@@ -42,6 +42,12 @@ class Settings {
   ImageOptions exportImageOptions() const;  // the last size and DPI chosen for images
   void setExportImageOptions(const ImageOptions& options);
 
+  // Where training runs are written and listed: the user's choice, or "runs" in the
+  // application's data folder.
+  QString runsFolder() const;
+  void setRunsFolder(const QString& folder);
+  static QString defaultRunsFolder();
+
   QStringList recentFiles() const;  // most recent first, only files that still exist
   void addRecentFile(const QString& path);
   void clearRecentFiles();

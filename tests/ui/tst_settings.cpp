@@ -53,6 +53,7 @@ void TestSettings::everySettingRoundTrips() {
     settings.setLastDirectory(DirectoryPurpose::lecturePack, packDir);
     settings.setExportImageOptions({QSize(1920, 1080), 300});
     settings.addRecentFile(csv);
+    settings.setRunsFolder(packDir);
     settings.sync();
   }
   QVERIFY(QFileInfo(iniPath()).size() > 0);
@@ -69,6 +70,7 @@ void TestSettings::everySettingRoundTrips() {
   QCOMPARE(settings.exportImageOptions().pixelSize, QSize(1920, 1080));
   QCOMPARE(settings.exportImageOptions().dpi, 300);
   QCOMPARE(settings.recentFiles(), QStringList{QFileInfo(csv).absoluteFilePath()});
+  QCOMPARE(settings.runsFolder(), packDir);
 }
 
 void TestSettings::unsetOrUnreadableValuesGiveDefaults() {
@@ -87,6 +89,8 @@ void TestSettings::unsetOrUnreadableValuesGiveDefaults() {
   QVERIFY(settings.windowGeometry().isEmpty());
   QVERIFY(settings.lastPage().isEmpty());
   QVERIFY(settings.recentFiles().isEmpty());
+  QCOMPARE(settings.runsFolder(), Settings::defaultRunsFolder());
+  QVERIFY(settings.runsFolder().endsWith(QStringLiteral("/runs")));
 
   Settings outOfRange(iniPath());
   outOfRange.setPresenterFontScale(9.0);

@@ -12,6 +12,7 @@
 #include <functional>
 
 #include "core/data/time_series_csv.hpp"
+#include "core/model/forecast_model.hpp"
 #include "core/train/run_folder.hpp"
 #include "ui/chart_panel.hpp"
 #include "ui/main_window.hpp"
@@ -95,6 +96,8 @@ class TestTrainPage : public QObject {
   void pauseHoldsResumeContinuesStopKeepsTheModel();
   void startWithoutDataExplainsWhy();
   void closingDuringTrainingAsksThenKeepsALoadableModel();
+  void continueStartsFromTheRunsWeights();
+  void continueNeedsARunAndTheSameChannels();
 
  private:
   QTemporaryDir folder_;
@@ -253,6 +256,81 @@ void TestTrainPage::closingDuringTrainingAsksThenKeepsALoadableModel() {
   QCOMPARE(loaded.metrics.stop, std::string("cancelled"));
   // The second model never started: stopping ends the whole job.
   QVERIFY(!QFileInfo::exists(QDir(train->currentRun()).filePath(QStringLiteral("transformer/config.json"))));
+}
+
+namespace {
+
+float maxAbsDifference(const std::vector<float>& a, const std::vector<float>& b) {
+  float worst = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) worst = std::max(worst, std::abs(a[i] - b[i]));
+  return worst;
+}
+
+}  // namespace
+
+void TestTrainPage::continueStartsFromTheRunsWeights() {
+  CurrentDataset dataset;
+  loadInto(dataset, csv_);
+  TrainPage page(&dataset);
+  page.setRunsFolder(folder_.filePath(QStringLiteral("runs-continue")));
+  page.settingsForm()->setChoice(tinyChoice(1, {aaren::ModelKind::aaren}));
+  QSignalSpy finished(&page, &TrainPage::trainingFinished);
+  QVERIFY(page.startTraining());
+  QVERIFY(finished.wait(kTrainingTimeoutMs));
+  const QString first = page.currentRun();
+  QCOMPARE(page.continuableRun(), first);
+
+  // With the smallest learning rate, the continued weights stay next to the earlier run's, far
+  // closer than the earlier run is to a fresh initialization.
+  TrainingChoice slow = tinyChoice(1, {aaren::ModelKind::aaren});
+  slow.train.lr = 1e-5;
+  page.settingsForm()->setChoice(slow);
+  QVERIFY(page.continueTraining());
+  QVERIFY(finished.wait(kTrainingTimeoutMs));
+  QCOMPARE(finished.last().at(2).toString(), QString());
+  const QString second = page.currentRun();
+  QVERIFY(second != first);
+  QVERIFY2(second.endsWith(QStringLiteral("-continued")), qPrintable(second));
+
+  const aaren::LoadedRun earlier = aaren::load_run(first.toStdString());
+  const aaren::LoadedRun continued = aaren::load_run(second.toStdString());
+  QCOMPARE(continued.config.model.d_model, earlier.config.model.d_model);
+  QCOMPARE(continued.config.train.lr, 1e-5);
+  std::vector<float> fresh;
+  std::mt19937 rng(earlier.config.train.seed);
+  aaren::init_parameters(fresh, aaren::ParameterLayout(earlier.config.model), rng);
+  const float moved = maxAbsDifference(continued.params, earlier.params);
+  const float trained = maxAbsDifference(earlier.params, fresh);
+  QVERIFY2(moved * 10 < trained, qPrintable(QStringLiteral("continued moved %1, first run moved %2").arg(moved).arg(trained)));
+}
+
+void TestTrainPage::continueNeedsARunAndTheSameChannels() {
+  CurrentDataset dataset;
+  loadInto(dataset, csv_);
+  TrainPage page(&dataset);
+  page.setRunsFolder(folder_.filePath(QStringLiteral("runs-continue-checks")));
+  QVERIFY(page.continuableRun().isEmpty());
+  QVERIFY(!page.continueTraining());
+  QVERIFY2(page.messageBar()->text().contains(QStringLiteral("Open a run")), qPrintable(page.messageBar()->text()));
+
+  page.settingsForm()->setChoice(tinyChoice(1, {aaren::ModelKind::aaren}));
+  QSignalSpy finished(&page, &TrainPage::trainingFinished);
+  QVERIFY(page.startTraining());
+  QVERIFY(finished.wait(kTrainingTimeoutMs));
+
+  // Other data: one column only.
+  const QString other = folder_.filePath(QStringLiteral("one-channel.csv"));
+  {
+    QFile file(other);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    QTextStream out(&file);
+    out << "t,level\n";
+    for (int t = 0; t < 200; ++t) out << t << ',' << std::sin(t * 0.3) << '\n';
+  }
+  loadInto(dataset, other);
+  QVERIFY(!page.continueTraining());
+  QVERIFY2(page.messageBar()->text().contains(QStringLiteral("load, temperature")), qPrintable(page.messageBar()->text()));
+  QVERIFY(!page.isTraining());
 }
 
 QTEST_MAIN(TestTrainPage)

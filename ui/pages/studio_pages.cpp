@@ -1,6 +1,5 @@
 #include "ui/pages/studio_pages.hpp"
 
-#include <QCloseEvent>
 #include <QCoreApplication>
 #include <QEventLoop>
 
@@ -10,28 +9,6 @@
 #include "ui/pages/train_page.hpp"
 
 namespace aaren::ui {
-
-namespace {
-
-// Sees the window's close event before the window does: training may veto it.
-class TrainingCloseGuard : public QObject {
- public:
-  TrainingCloseGuard(TrainPage* train, QObject* parent) : QObject(parent), train_(train) {}
-
- protected:
-  bool eventFilter(QObject* watched, QEvent* event) override {
-    if (event->type() == QEvent::Close && !train_->confirmClose()) {
-      event->ignore();
-      return true;
-    }
-    return QObject::eventFilter(watched, event);
-  }
-
- private:
-  TrainPage* train_;
-};
-
-}  // namespace
 
 bool StudioPages::isBusy() const { return data->isLoading() || forecast->isLoading(); }
 
@@ -58,7 +35,6 @@ StudioPages addStudioPages(MainWindow& window) {
   });
   QObject::connect(train, &TrainPage::runsChanged, forecast, [train, forecast] { forecast->setRunsFolder(train->runsFolder()); });
   forecast->setRunsFolder(train->runsFolder());
-  window.installEventFilter(new TrainingCloseGuard(train, &window));
   return pages;
 }
 

@@ -30,6 +30,7 @@
 #include "ui/pages/run_list_view.hpp"
 #include "ui/pages/wording.hpp"
 #include "ui/run_list.hpp"
+#include "ui/settings.hpp"
 #include "ui/workers/training_session.hpp"
 
 namespace aaren::ui {
@@ -139,7 +140,7 @@ TrainPage::TrainPage(CurrentDataset* dataset, QWidget* parent)
   connect(runList_, &RunListView::openRequested, this, &TrainPage::openRun);
   connect(runList_, &RunListView::forecastRequested, this, &TrainPage::forecastRequested);
 
-  const QString folder = savedRunsFolder();
+  const QString folder = Settings().runsFolder();
   runsFolder_->setText(QDir::toNativeSeparators(folder));
   runList_->setRunsFolder(folder);
   onDatasetChanged();
@@ -181,11 +182,17 @@ QWidget* TrainPage::buildControls() {
   stop_ = new QPushButton(tr("Stop"), panel);
   stop_->setObjectName(QStringLiteral("stopButton"));
   stop_->setToolTip(tr("End training after the current step; the best weights so far are kept and evaluated"));
+  continue_ = new QPushButton(tr("Continue"), panel);
+  continue_->setObjectName(QStringLiteral("continueButton"));
+  continue_->setToolTip(tr("Train the shown run further: start from its saved weights, with the training settings "
+                           "above, into a new run folder"));
   connect(start_, &QPushButton::clicked, this, &TrainPage::startTraining);
+  connect(continue_, &QPushButton::clicked, this, &TrainPage::continueTraining);
   connect(pause_, &QPushButton::clicked, this, [this] { isPaused() ? resumeTraining() : pauseTraining(); });
   connect(stop_, &QPushButton::clicked, this, &TrainPage::stopTraining);
   auto* buttons = new QHBoxLayout;
   buttons->addWidget(start_);
+  buttons->addWidget(continue_);
   buttons->addWidget(pause_);
   buttons->addWidget(stop_);
 
@@ -234,7 +241,7 @@ QString TrainPage::runsFolder() const { return runList_->runsFolder(); }
 
 void TrainPage::setRunsFolder(const QString& folder) {
   runsFolder_->setText(QDir::toNativeSeparators(folder));
-  saveRunsFolder(folder);
+  Settings().setRunsFolder(folder);
   runList_->setRunsFolder(folder);
   emit runsChanged();
 }
@@ -292,7 +299,54 @@ void TrainPage::describeWindow(bool adjustToFit) {
                                       .arg(counts->test));
 }
 
-bool TrainPage::startTraining() {
+bool TrainPage::startTraining() { return launch(form_->choice()); }
+
+QString TrainPage::continuableRun() const { return currentRunOnDisk_ ? currentRun_ : QString(); }
+
+bool TrainPage::continueTraining() {
+  if (isTraining()) return false;
+  if (continuableRun().isEmpty()) {
+    messageBar_->showMessage(MessageBar::Level::warning,
+                             tr("Open a run from the list first; Continue trains it further from its weights."));
+    return false;
+  }
+  RunInfo info;
+  try {
+    info = readRun(currentRun_);
+    if (!info.problem.isEmpty()) throw std::runtime_error(info.problem.toStdString());
+  } catch (const std::exception& error) {
+    messageBar_->showError(tr("This run cannot be continued: %1").arg(QString::fromUtf8(error.what())));
+    return false;
+  }
+  const std::shared_ptr<const TimeSeriesTable> table = dataset_->table();
+  const RunConfig& earlier = info.models.first().run.config;
+  if (table && table->channel_names != earlier.channels) {
+    QStringList trained, loaded;
+    for (const std::string& name : earlier.channels) trained << QString::fromStdString(name);
+    for (const std::string& name : table->channel_names) loaded << QString::fromStdString(name);
+    messageBar_->showError(tr("The run was trained on the channels %1, but the Data page has %2. Open the same data "
+                              "(or the same columns) to continue it.")
+                               .arg(trained.join(QStringLiteral(", ")), loaded.join(QStringLiteral(", "))));
+    return false;
+  }
+  // The architecture and the window are the run's; only the training settings come from the form.
+  TrainingChoice choice;
+  choice.models.clear();
+  choice.model = earlier.model;
+  choice.train = form_->choice().train;
+  QStringList continueFrom;
+  for (const ModelRunInfo& model : info.models) {
+    choice.models.push_back(model.run.config.model.kind);
+    continueFrom << model.dir;
+  }
+  {
+    const QSignalBlocker blocker(form_);
+    form_->setChoice(choice);
+  }
+  return launch(choice, continueFrom);
+}
+
+bool TrainPage::launch(const TrainingChoice& choice, const QStringList& continueFrom) {
   if (isTraining()) return false;
   const std::shared_ptr<const TimeSeriesTable> table = dataset_->table();
   if (!table) {
@@ -300,7 +354,6 @@ bool TrainPage::startTraining() {
                                                             "on the channels and split chosen there."));
     return false;
   }
-  const TrainingChoice choice = form_->choice();
   ModelConfig model = choice.model;
   model.channels = table->values.cols;
   try {
@@ -315,7 +368,9 @@ bool TrainPage::startTraining() {
     return false;
   }
 
-  const QString runDir = newRunFolder(runsFolder(), dataset_->name(), ModelSettingsForm::modelsLabel(choice.models));
+  QString label = ModelSettingsForm::modelsLabel(choice.models);
+  if (!continueFrom.isEmpty()) label += QStringLiteral("-continued");
+  const QString runDir = newRunFolder(runsFolder(), dataset_->name(), label);
   TrainingJob job;
   job.request.data_path = dataset_->path().toStdString();
   job.request.csv = dataset_->readOptions();
@@ -323,23 +378,29 @@ bool TrainPage::startTraining() {
   job.request.model = model;
   job.request.train = choice.train;
   QStringList names;
-  for (const ModelKind kind : choice.models) {
+  for (std::size_t i = 0; i < choice.models.size(); ++i) {
+    const ModelKind kind = choice.models[i];
     const std::string_view folder = to_string(kind);  // the names sideBySideModelFolders() lists
     const QString dir = choice.models.size() > 1
                             ? QDir(runDir).filePath(QString::fromLatin1(folder.data(), qsizetype(folder.size())))
                             : runDir;
-    job.models.push_back({kind, dir.toStdString()});
+    const QString from = qsizetype(i) < continueFrom.size() ? continueFrom[qsizetype(i)] : QString();
+    job.models.push_back({kind, dir.toStdString(), from.toStdString()});
     names << displayName(kind);
   }
   setUpCurves(names);
   currentRun_ = runDir;
+  currentRunOnDisk_ = false;
   finishedSummaries_.clear();
   messageBar_->clear();
   progress_->setValue(0);
   session_->start(job);
   chartRefresh_->start();
   updateControls();
-  emit statusMessage(tr("Training into %1").arg(QDir::toNativeSeparators(runDir)));
+  emit statusMessage(continueFrom.isEmpty() ? tr("Training into %1").arg(QDir::toNativeSeparators(runDir))
+                                            : tr("Continuing %1 into %2")
+                                                  .arg(QFileInfo(continueFrom.first()).fileName(),
+                                                       QDir::toNativeSeparators(runDir)));
   emit trainingStarted(runDir);
   return true;
 }
@@ -364,7 +425,7 @@ void TrainPage::stopTraining() {
   progressText_->setText(tr("Stopping: evaluating the best weights and writing the run folder…"));
 }
 
-bool TrainPage::confirmClose() {
+bool TrainPage::prepareToClose() {
   if (!isTraining()) return true;
   QMessageBox box(QMessageBox::Question, tr("Training in Progress"),
                   tr("A model is still training. Stop it and close?\n\nThe best weights so far are kept in %1.")
@@ -457,6 +518,7 @@ void TrainPage::onFinished(bool stopped, const QString& error) {
                              finishedSummaries_);
     progressText_->setText(tr("Finished."));
   }
+  currentRunOnDisk_ = QFileInfo::exists(currentRun_);
   runList_->refresh();
   runList_->selectRun(currentRun_);
   emit runsChanged();
@@ -492,7 +554,9 @@ void TrainPage::showRun(const QString& dir) {
   }
   describeWindow(false);
   currentRun_ = info.dir;
+  currentRunOnDisk_ = true;
   runList_->selectRun(info.dir);
+  updateControls();
 }
 
 void TrainPage::openRun(const QString& dir) {
@@ -505,7 +569,8 @@ void TrainPage::openRun(const QString& dir) {
   }
   messageBar_->showMessage(MessageBar::Level::information,
                            tr("Showing the run %1. Its settings are in the form: Start trains a new run with them "
-                              "(on the data of the Data page); Forecast shows what it predicts.")
+                              "(on the data of the Data page), Continue trains this one further from its weights; "
+                              "Forecast shows what it predicts.")
                                .arg(QFileInfo(dir).fileName()));
 }
 
@@ -514,6 +579,7 @@ void TrainPage::updateControls() {
   start_->setEnabled(!training && dataset_->isLoaded());
   start_->setToolTip(dataset_->isLoaded() ? tr("Train with these settings into a new run folder")
                                           : tr("Open a CSV file on the Data page first"));
+  continue_->setEnabled(!training && dataset_->isLoaded() && currentRunOnDisk_);
   pause_->setEnabled(training);
   pause_->setText(isPaused() ? tr("Resume") : tr("Pause"));
   stop_->setEnabled(training);

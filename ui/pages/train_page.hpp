@@ -24,6 +24,7 @@ class ChartPanel;
 class CurrentDataset;
 class MessageBar;
 class ModelSettingsForm;
+struct TrainingChoice;
 class RunListView;
 class TrainingSession;
 
@@ -57,12 +58,18 @@ class TrainPage : public Page {
   // std::runtime_error when dir is not a readable run.
   void showRun(const QString& dir);
 
-  // For closing the window: when training, asks whether to stop; if so, stops and waits until the
-  // run folders are written with the best weights. False when the user wants to keep training.
-  bool confirmClose();
+  // When training, asks whether to stop; if so, stops and waits until the run folders are written
+  // with the best weights. False when the user wants to keep training.
+  bool prepareToClose() override;
+
+  // The run Continue would start from (the one shown); empty when there is none.
+  QString continuableRun() const;
 
  public slots:
   bool startTraining();  // false, with the reason in the message bar, when it cannot start
+  // Trains the shown run's models further, from their saved weights, with the training settings
+  // of the form, into a new run folder. False, with the reason in the message bar, when it cannot.
+  bool continueTraining();
   void pauseTraining();
   void resumeTraining();
   void stopTraining();
@@ -83,6 +90,9 @@ class TrainPage : public Page {
     QLineSeries* validationSeries = nullptr;
   };
 
+  // Starts a job for choice's models; with continueFrom (one run folder per model), each starts
+  // from that run's weights.
+  bool launch(const TrainingChoice& choice, const QStringList& continueFrom = {});
   QWidget* buildControls();
   QWidget* buildRunsFolderRow();
   void onDatasetChanged();
@@ -106,6 +116,7 @@ class TrainPage : public Page {
   QLabel* windowHint_ = nullptr;
   QLineEdit* runsFolder_ = nullptr;
   QPushButton* start_ = nullptr;
+  QPushButton* continue_ = nullptr;
   QPushButton* pause_ = nullptr;
   QPushButton* stop_ = nullptr;
   QProgressBar* progress_ = nullptr;
@@ -117,6 +128,7 @@ class TrainPage : public Page {
   std::vector<LossCurves> curves_;  // one per model, in training order
   bool curvesChanged_ = false;
   QString currentRun_;
+  bool currentRunOnDisk_ = false;  // currentRun_ has finished (or was opened), so it can be continued
   QStringList finishedSummaries_;   // one line per model of the running job
 };
 

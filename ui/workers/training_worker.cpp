@@ -3,6 +3,7 @@
 #include <QElapsedTimer>
 #include <QMutexLocker>
 #include <exception>
+#include <stdexcept>
 
 namespace aaren::ui {
 
@@ -49,6 +50,13 @@ void TrainingWorker::run(const TrainingJob& job) {
       ForecastRunRequest request = job.request;
       request.model.kind = model.kind;
       request.out_dir = model.run_dir;
+      if (!model.continue_from.empty()) {
+        const LoadedRun earlier = load_run(model.continue_from);
+        if (earlier.config.model.kind != model.kind)
+          throw std::invalid_argument(model.continue_from + " holds a " + std::string(to_string(earlier.config.model.kind)) +
+                                      " model, not a " + std::string(to_string(model.kind)));
+        request.initial_params = earlier.params;
+      }
       const QString name = displayName(model.kind);
       emit modelStarted(index, name, QString::fromStdString(model.run_dir));
 

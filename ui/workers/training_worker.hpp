@@ -22,6 +22,7 @@ struct TrainingJob {
   struct Model {
     ModelKind kind = ModelKind::aaren;
     std::string run_dir;
+    std::string continue_from;  // a run folder whose weights training starts from; "" = fresh
   };
   std::vector<Model> models;  // trained in this order
 };
