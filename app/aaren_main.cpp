@@ -1,4 +1,5 @@
 // aaren: the command line of Aaren Studio. Prints errors and exits non-zero; never crashes on input.
+#include <csignal>
 #include <exception>
 #include <iostream>
 #include <string>
@@ -17,9 +18,12 @@ Commands:
   attention   softmax attention of Q over (K, V) by any of the paper's methods
   bench       measurements: 'aaren bench attention|train|stream'
   demo        a small example through every method, with the check that they agree
+  device      the devices computations can run on (CPU, CUDA GPU)
   params      the parameters of a model configuration, by name and shape
   train       train an Aaren or Transformer forecaster on a CSV time series
+              (--task events: a temporal point process on an event log)
   forecast    forecast with a trained run, in the data's original units
+              (--task events: the next event along each test sequence)
 
 Options:
   -h, --help     this help ('aaren <command> --help' for a command's options)
@@ -31,6 +35,9 @@ Exit codes: 0 success, 1 error in the data or files, 2 error on the command line
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Past a file size limit (ulimit -f) a write then fails with EFBIG, which is reported like a full
+  // disk, instead of the signal killing the program part-way through a file.
+  std::signal(SIGXFSZ, SIG_IGN);
   const std::vector<std::string> args(argv + 1, argv + argc);
   try {
     if (args.empty()) {
@@ -52,6 +59,7 @@ int main(int argc, char** argv) {
     if (command == "attention") return aaren::cli::run_attention(rest);
     if (command == "bench") return aaren::cli::run_bench(rest);
     if (command == "demo") return aaren::cli::run_demo(rest);
+    if (command == "device") return aaren::cli::run_device(rest);
     if (command == "params") return aaren::cli::run_params(rest);
     if (command == "train") return aaren::cli::run_train(rest);
     if (command == "forecast") return aaren::cli::run_forecast(rest);

@@ -2,8 +2,10 @@
 #include <cstdio>
 #include <iostream>
 
+#include "app/bench_attention_gpu.hpp"
 #include "app/cli_args.hpp"
 #include "app/commands.hpp"
+#include "app/device_choice.hpp"
 #include "app/model_options.hpp"
 #include "app/stream_figure.hpp"
 #include "core/bench/attention_bench.hpp"
@@ -25,8 +27,10 @@ const char* const kBenchHelp = R"(usage: aaren bench <what> [options]
 Run 'aaren bench <what> --help' for its options.
 )";
 
-const char* const kAttentionHelp = R"(usage: aaren bench attention [--min-log2 8] [--max-log2 20] [--dim 64]
-                             [--repeats 5] [--naive-max 16384] [--seed 1]
+const char* const kAttentionHelp = R"(usage: aaren bench attention [--device cpu|auto] [--min-log2 8] [--max-log2 20]
+                             [--dim 64] [--repeats 5] [--naive-max 16384] [--seed 1]
+       aaren bench attention --device cuda|auto [--batch 64] [--heads 16]
+                             [--tokens 16384] [--dim 64] [--repeats 20] [--seed 1]
 
 Times many-to-many attention (the output for every prefix) of one query over N
 tokens, N = 2^min-log2 .. 2^max-log2, key and value dimension --dim, float32:
@@ -38,15 +42,26 @@ tokens, N = 2^min-log2 .. 2^max-log2, key and value dimension --dim, float32:
 Columns are median ns per token, ratios to the sequential scan, and the
 sequential scan's bandwidth (K, V read once, O written once) as a share of a
 STREAM-add loop moving the same bytes on this machine.
+
+--device cuda times the same scan on the GPU for every head of a batch in one
+launch (B x H sequences of N tokens, K and V as (B, N, H d), one query per
+head) and reports its bandwidth against a device-to-device cudaMemcpy moving
+the same bytes. --device auto uses CUDA where a device can be used, else the
+CPU. 'aaren device' shows what is available.
 )";
 
 int bench_attention(const Arguments& arguments) {
-  const Args args(arguments, {"min-log2", "max-log2", "dim", "repeats", "naive-max", "seed"}, {},
-                  "aaren bench attention");
+  const Args args(arguments,
+                  {"min-log2", "max-log2", "dim", "repeats", "naive-max", "seed", "device", "batch", "heads", "tokens"},
+                  {}, "aaren bench attention");
   if (args.help()) {
     std::cout << kAttentionHelp;
     return 0;
   }
+  if (choose_device(args.text("device", "cpu")) == ComputeDevice::cuda) return bench_attention_on_gpu(args);
+  for (const char* name : kGpuAttentionBenchOptions)
+    if (args.has(name))
+      throw UsageError(std::string("--") + name + " is an option of the CUDA benchmark; this one runs on the CPU");
   bench::AttentionBenchOptions options;
   options.min_log2_n = int(args.integer("min-log2", options.min_log2_n, 0, 26));
   options.max_log2_n = int(args.integer("max-log2", options.max_log2_n, options.min_log2_n, 26));

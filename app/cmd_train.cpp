@@ -9,7 +9,9 @@
 
 #include "app/cli_args.hpp"
 #include "app/commands.hpp"
+#include "app/events_commands.hpp"
 #include "app/model_options.hpp"
+#include "app/train_cli.hpp"
 #include "core/io/atomic_file.hpp"
 #include "core/io/matrix_csv.hpp"
 #include "core/train/forecast_run.hpp"
@@ -19,11 +21,15 @@ namespace aaren::cli {
 namespace {
 
 const char* const kTrainHelp = R"(usage: aaren train --data FILE --model aaren|transformer --out DIR [options]
+       aaren train --task events ...  (an event-model run: 'aaren train --task events --help')
 
 Trains a forecasting model on a CSV time series and writes a run folder:
 DIR/config.json, DIR/model.safetensors (the best weights, rewritten as validation
 improves), DIR/metrics.json (per-epoch losses; test MSE and MAE on scaled data)
-and DIR/loss.csv. Ctrl+C stops cleanly and keeps the best weights.
+and DIR/loss.csv. Ctrl+C stops cleanly and keeps the best weights; even a killed
+run leaves its best model so far loadable, since every file is replaced whole.
+Training is refused up front, with the estimate, when the memory it needs is more
+than the machine has.
 
 Data:
   --data FILE                 CSV with a header; a date column is detected
@@ -35,19 +41,8 @@ Data:
 Model:
 )";
 
-const char* const kTrainHelpRest = R"(Training:
-  --epochs N                  (default 10)
-  --batch B                   (default 32)
-  --lr X                      peak learning rate (default 1e-3)
-  --weight-decay X            AdamW decoupled weight decay (default 0.01)
-  --schedule cosine|constant  after a linear warm-up over 5% of the steps (default cosine)
-  --patience N                early stopping after N epochs without improvement (default 3; 0 = off)
-  --steps-per-epoch N         cap the steps of an epoch (default: every window once)
-  --threads N                 worker threads (default: all cores)
-  --seed S                    (default 1)
-)";
-
 const char* const kForecastHelp = R"(usage: aaren forecast --run DIR --data FILE [--window K | --last] --out FILE.csv
+       aaren forecast --task events ...  (an event-model run: 'aaren forecast --task events --help')
 
 Loads a run folder and forecasts the horizon after one look-back window, in the
 data's original units. --window K takes test window K (0-based, in time order)
@@ -66,29 +61,21 @@ std::vector<std::string> split_names(const std::string& text) {
   return names;
 }
 
-void print_progress(const TrainProgress& p, bool terminal) {
-  if (p.epoch_end) {
-    std::printf("%sepoch %d/%d  train %.5f  val %.5f  %.0f samples/s\n", terminal ? "\r\033[K" : "", p.epoch,
-                p.epochs, p.train_loss, p.val_loss, p.samples_per_second);
-  } else if (terminal) {
-    const int width = 30;
-    const int filled = int(double(width) * double(p.step) / double(p.steps_per_epoch));
-    std::printf("\r\033[Kepoch %d/%d [%s%s] %ld/%ld  loss %.5f  %.0f samples/s  ETA %.0fs", p.epoch, p.epochs,
-                std::string(std::size_t(filled), '#').c_str(), std::string(std::size_t(width - filled), '.').c_str(),
-                p.step, p.steps_per_epoch, p.train_loss, p.samples_per_second, p.eta_seconds);
-  }
+void print_reading_progress(double fraction) {
+  std::printf("\r\033[Kreading the data: %3.0f%%", 100.0 * fraction);
   std::fflush(stdout);
 }
 
 }  // namespace
 
 int run_train(const Arguments& arguments) {
+  if (task_of(arguments) == Task::events) return run_train_events(arguments);
   std::set<std::string> options = kModelOptions;
-  options.insert({"data", "columns", "target", "date-column", "split", "out", "epochs", "batch", "lr", "weight-decay",
-                  "schedule", "patience", "steps-per-epoch", "threads", "seed"});
+  options.insert(kTrainSettingsOptions.begin(), kTrainSettingsOptions.end());
+  options.insert({"task", "data", "columns", "target", "date-column", "split", "out"});
   const Args args(arguments, options, {"interpolate"}, "aaren train");
   if (args.help()) {
-    std::cout << kTrainHelp << kModelOptionsHelp << kTrainHelpRest;
+    std::cout << kTrainHelp << kModelOptionsHelp << kTrainSettingsHelp;
     return 0;
   }
   ForecastRunRequest request;
@@ -107,29 +94,22 @@ int run_train(const Arguments& arguments) {
   }
   request.data.seq_len = request.model.seq_len;
   request.data.horizon = request.model.horizon;
-  TrainSettings& t = request.train;
-  t.epochs = int(args.integer("epochs", t.epochs, 1, 1000000));
-  t.batch = int(args.integer("batch", t.batch, 1, 1 << 16));
-  t.lr = args.number("lr", t.lr);
-  if (!(t.lr > 0 && t.lr < 10)) throw UsageError("--lr must be between 0 and 10");
-  t.adamw.weight_decay = args.number("weight-decay", t.adamw.weight_decay);
-  if (t.adamw.weight_decay < 0) throw UsageError("--weight-decay must not be negative");
-  const std::string schedule = args.text("schedule", "cosine");
-  if (schedule != "cosine" && schedule != "constant") throw UsageError("--schedule must be cosine or constant");
-  t.schedule = schedule == "cosine" ? LrSchedule::cosine : LrSchedule::constant;
-  t.patience = int(args.integer("patience", t.patience, 0, 1000000));
-  t.max_steps_per_epoch = args.integer("steps-per-epoch", 0, 0, 1L << 40);
-  t.threads = int(args.integer("threads", 0, 0, 1024));
-  t.seed = unsigned(args.integer("seed", t.seed, 0, 4294967295L));
+  request.train = train_settings_from(args);
 
   std::signal(SIGINT, on_interrupt);
   std::signal(SIGTERM, on_interrupt);
   const bool terminal = ::isatty(STDOUT_FILENO);
+  request.csv.cancel = &g_interrupted;
+  if (terminal) request.csv.progress = print_reading_progress;
+  request.on_memory_checked = [&](const TrainingMemoryCheck& memory) {
+    std::printf("%straining %s on %s -> %s, needing %s\n", terminal ? "\r\033[K" : "",
+                std::string(to_string(request.model.kind)).c_str(), request.data_path.c_str(),
+                request.out_dir.c_str(), describe(memory).c_str());
+    std::fflush(stdout);
+  };
   TrainCallbacks callbacks;
   callbacks.cancel = &g_interrupted;
-  callbacks.progress = [terminal](const TrainProgress& p) { print_progress(p, terminal); };
-  std::printf("training %s on %s -> %s\n", std::string(to_string(request.model.kind)).c_str(),
-              request.data_path.c_str(), request.out_dir.c_str());
+  callbacks.progress = [terminal](const TrainProgress& p) { print_train_progress(p, terminal); };
   const ForecastRunOutcome outcome = train_forecast_run(request, callbacks);
   const RunMetrics& m = outcome.metrics;
   std::printf("%s%s\n", terminal ? "\r\033[K" : "", m.message.c_str());
@@ -140,7 +120,8 @@ int run_train(const Arguments& arguments) {
 }
 
 int run_forecast(const Arguments& arguments) {
-  const Args args(arguments, {"run", "data", "window", "out"}, {"last"}, "aaren forecast");
+  if (task_of(arguments) == Task::events) return run_forecast_events(arguments);
+  const Args args(arguments, {"task", "run", "data", "window", "out"}, {"last"}, "aaren forecast");
   if (args.help()) {
     std::cout << kForecastHelp;
     return 0;

@@ -11,6 +11,7 @@ using Arguments = std::vector<std::string>;
 int run_attention(const Arguments& args);
 int run_bench(const Arguments& args);
 int run_demo(const Arguments& args);
+int run_device(const Arguments& args);
 int run_params(const Arguments& args);
 int run_train(const Arguments& args);
 int run_forecast(const Arguments& args);

@@ -4,9 +4,11 @@
 // 0 success, 1 a file could not be read or written, 2 a command-line mistake.
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QFileInfo>
 #include <QImageWriter>
 #include <QLayout>
 #include <QPixmap>
+#include <QSaveFile>
 #include <QStyleFactory>
 #include <cstdio>
 #include <exception>
@@ -95,11 +97,25 @@ void saveScreenshot(MainWindow& window, const QString& file) {
   window.resize(kScreenshotSize);
   // Lets layouts, style polish and chart geometry settle before the picture is taken.
   QCoreApplication::processEvents();
-  QImageWriter writer(file);
-  if (!writer.write(window.grab().toImage()))
-    throw std::runtime_error(QStringLiteral("cannot write the screenshot '%1': %2")
-                                 .arg(file, writer.errorString())
+  const QByteArray format = QFileInfo(file).suffix().toLower().toLatin1();
+  if (!QImageWriter::supportedImageFormats().contains(format))
+    throw std::runtime_error(QStringLiteral("cannot write the screenshot '%1': the name must end in .png, .jpg or "
+                                            "another image format")
+                                 .arg(file)
                                  .toStdString());
+  // Written whole or not at all, like every file the app writes.
+  QSaveFile out(file);
+  QString problem;
+  if (!out.open(QIODevice::WriteOnly)) {
+    problem = out.errorString();
+  } else {
+    QImageWriter writer(&out, format);
+    if (!writer.write(window.grab().toImage())) problem = writer.errorString();
+    else if (!out.commit()) problem = out.errorString();
+  }
+  if (!problem.isEmpty())
+    throw std::runtime_error(
+        QStringLiteral("cannot write the screenshot '%1': %2").arg(file, problem).toStdString());
 }
 
 int exportRunCharts(const QCommandLineParser& parser, const StudioOptions& options) {

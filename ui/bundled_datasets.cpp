@@ -7,6 +7,8 @@
 #include <QFileInfo>
 #include <algorithm>
 
+#include "ui/events/event_import.hpp"
+
 namespace aaren::ui {
 
 namespace {
@@ -41,7 +43,7 @@ QList<BundledDataset> bundledDatasets(const QString& dir) {
     const QFileInfo file(it.next());
     QString group = root.relativeFilePath(file.absolutePath());
     if (group == QLatin1String(".")) group.clear();
-    datasets.append({group, file.completeBaseName(), file.absoluteFilePath()});
+    datasets.append({group, file.completeBaseName(), file.absoluteFilePath(), looksLikeEventLog(file.absoluteFilePath())});
   }
   std::sort(datasets.begin(), datasets.end(), [](const BundledDataset& a, const BundledDataset& b) {
     const int byGroup = a.group.compare(b.group, Qt::CaseInsensitive);

@@ -11,11 +11,12 @@ struct BundledDataset {
   QString group;  // the subfolder, e.g. "r-datasets"; empty for files at the top
   QString name;   // the file name without ".csv"
   QString path;   // absolute
+  bool eventLog = false;  // read as an event log rather than a time series (ui/events/event_import.hpp)
 };
 
 QString bundledDatasetsDir();  // empty when none is found
 
-// Every .csv below dir, sorted by group, then name.
+// Every .csv below dir, sorted by group, then name; event logs recognised from their columns.
 QList<BundledDataset> bundledDatasets(const QString& dir);
 
 // The credits (datasets/README.md) as Markdown, or a sentence saying where they were looked for.

@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "ui/chart_export.hpp"
+#include "ui/events/event_forecasts.hpp"
 #include "ui/workers/training_worker.hpp"
 
 namespace aaren::ui {
@@ -26,12 +27,23 @@ QDateTime newestFileTime(const QString& dir) {
 ModelRunInfo readModelRun(const QString& dir) {
   ModelRunInfo info;
   info.dir = QDir(dir).absolutePath();
-  info.run = load_run(QDir::toNativeSeparators(dir).toStdString());
-  info.modelName = displayName(info.run.config.model.kind);
+  const std::string path = QDir::toNativeSeparators(dir).toStdString();
+  if (isEventRunFolder(dir)) info.events = load_event_run(path);
+  else info.run = load_run(path);
+  info.modelName = displayName(info.kind());
   return info;
 }
 
 }  // namespace
+
+ModelKind ModelRunInfo::kind() const { return events ? events->config.model.backbone.kind : run.config.model.kind; }
+
+TrainSettings ModelRunInfo::trainSettings() const { return events ? events->config.train : run.config.train; }
+
+std::vector<EpochRecord> ModelRunInfo::epochs() const {
+  if (events) return events->has_metrics ? events->metrics.epochs : std::vector<EpochRecord>();
+  return run.has_metrics ? run.metrics.epochs : std::vector<EpochRecord>();
+}
 
 QStringList sideBySideModelFolders() { return {QStringLiteral("aaren"), QStringLiteral("transformer")}; }
 

@@ -6,7 +6,9 @@
 #include <QDateTime>
 #include <QList>
 #include <QString>
+#include <optional>
 
+#include "core/events/event_run_folder.hpp"
 #include "core/train/run_folder.hpp"
 
 namespace aaren::ui {
@@ -14,7 +16,12 @@ namespace aaren::ui {
 struct ModelRunInfo {
   QString dir;
   QString modelName;  // "Aaren", "Transformer"
-  LoadedRun run;      // configuration, best weights and (when present) metrics
+  LoadedRun run;      // a forecasting model: configuration, best weights and (when present) metrics
+  std::optional<LoadedEventRun> events;  // an event model instead (run is then empty)
+
+  ModelKind kind() const;
+  TrainSettings trainSettings() const;
+  std::vector<EpochRecord> epochs() const;  // as recorded in metrics.json; empty without it
 };
 
 struct RunInfo {

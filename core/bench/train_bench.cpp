@@ -3,6 +3,7 @@
 #include <random>
 
 #include "core/bench/timing.hpp"
+#include "core/train/forecast_task.hpp"
 #include "core/train/trainer.hpp"
 
 namespace aaren::bench {
@@ -45,16 +46,18 @@ std::vector<TrainBenchRow> run_train_bench(const TrainBenchOptions& options,
       config.validate();
       std::vector<float> params;
       std::mt19937 rng(1);
-      init_parameters(params, ParameterLayout(config), rng);
+      const ParameterLayout layout(config);
+      init_parameters(params, layout, rng);
       TrainSettings settings;
       settings.epochs = 1;
       settings.batch = options.batch;
       settings.threads = options.threads;
       settings.patience = 0;
       settings.max_steps_per_epoch = options.steps;
-      Trainer trainer(config, params, settings);
-      const RandomWindows train(long(options.batch) * options.steps, seq_len, config.horizon, config.channels);
-      const RandomWindows val(1, seq_len, config.horizon, config.channels);
+      Trainer trainer(layout, params, settings);
+      const RandomWindows train_windows(long(options.batch) * options.steps, seq_len, config.horizon, config.channels);
+      const RandomWindows val_windows(1, seq_len, config.horizon, config.channels);
+      const ForecastTask train(config, train_windows), val(config, val_windows);
       std::vector<double> step_seconds;
       for (int r = 0; r <= options.repeats; ++r) {  // the first run warms up and is not counted
         const auto start = std::chrono::steady_clock::now();

@@ -2,6 +2,8 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstdlib>
+#include <string>
 
 namespace aaren {
 
@@ -34,9 +36,12 @@ bool is_missing_cell(std::string_view cell) {
 
 std::optional<double> parse_number_cell(std::string_view cell) {
   cell = trim_blanks(cell);
-  if (!cell.empty() && cell.front() == '+') cell.remove_prefix(1);
-  // from_chars would also take "inf" and "nan"; a number here starts with a digit, a sign or a point.
-  if (cell.empty() || !(is_digit(cell.front()) || cell.front() == '-' || cell.front() == '.')) return std::nullopt;
+  const bool plus = !cell.empty() && cell.front() == '+';
+  if (plus) cell.remove_prefix(1);
+  // from_chars would also take "inf" and "nan"; a number here starts with a digit, a sign or a
+  // point, and "+-5" is no number either.
+  if (cell.empty() || !(is_digit(cell.front()) || (cell.front() == '-' && !plus) || cell.front() == '.'))
+    return std::nullopt;
   double value = 0;
   const auto [end, error] = std::from_chars(cell.data(), cell.data() + cell.size(), value);
   if (error != std::errc() || end != cell.data() + cell.size() || !std::isfinite(value)) return std::nullopt;
@@ -49,8 +54,10 @@ std::string explain_not_a_number(std::string_view cell, char delimiter) {
   quoted.append(trimmed).push_back('\'');
   double value = 0;
   const auto [end, error] = std::from_chars(trimmed.data(), trimmed.data() + trimmed.size(), value);
-  if (error == std::errc::result_out_of_range && end == trimmed.data() + trimmed.size())
-    return quoted + " is too large for a number";
+  if (error == std::errc::result_out_of_range && end == trimmed.data() + trimmed.size()) {
+    const bool huge = std::abs(std::strtod(std::string(trimmed).c_str(), nullptr)) > 1.0;
+    return quoted + " is too " + (huge ? "large" : "small") + " for a number";
+  }
   if (delimiter != ',' && looks_like_decimal_comma(trimmed))
     return quoted + " is not a number (decimal commas are not supported; save the file with decimal points)";
   return quoted + " is not a number";

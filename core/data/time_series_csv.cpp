@@ -17,7 +17,8 @@ namespace aaren {
 
 namespace {
 
-constexpr int rows_between_progress_reports = 1024;
+constexpr std::size_t kRowsBetweenProgressReports = 1024;
+constexpr double kRowsToSpare = 1.02;
 
 CsvDialectOverrides dialect_overrides(const CsvReadOptions& options) {
   return {options.delimiter, options.has_header, options.date_column};
@@ -133,10 +134,27 @@ TimeSeriesTable read_table(CsvRecordReader& reader, const CsvDetection& d, const
   std::size_t rows = 0;
   int first_unordered_line = 0;
   std::size_t unordered_rows = 0;
-  const auto report_progress = [&](double fraction) {
-    if (options.progress && !options.progress(std::min(1.0, fraction)))
+  const auto check_cancel = [&] {
+    if (options.cancel && options.cancel->load(std::memory_order_relaxed))
       throw CsvReadCancelled("reading " + name + " was cancelled");
   };
+  const auto report_progress = [&](double fraction) {
+    check_cancel();
+    if (options.progress) options.progress(std::min(1.0, fraction));
+  };
+  // Rows still to come, as the bytes read so far imply, with a little to spare; growing by
+  // doubling instead would briefly hold up to three times the table.
+  const auto reserve_for_the_rest = [&] {
+    const double per_row = double(reader.bytes_consumed()) / double(rows);
+    const double expected = double(rows) + double(total_bytes - std::min(total_bytes, reader.bytes_consumed())) / per_row;
+    const auto capacity = std::size_t(expected * kRowsToSpare) + 1;
+    values.reserve(capacity * channels);
+    if (plan.date_column >= 0) {
+      table.dates.reserve(capacity);
+      table.times.reserve(capacity);
+    }
+  };
+  check_cancel();
 
   while (reader.next(record)) {
     const std::vector<std::string>& fields = record.fields;
@@ -180,8 +198,10 @@ TimeSeriesTable read_table(CsvRecordReader& reader, const CsvDetection& d, const
       values.push_back(*value);
     }
     ++rows;
-    if (rows % rows_between_progress_reports == 0 && total_bytes > 0)
-      report_progress(double(reader.bytes_consumed()) / double(total_bytes));
+    if (rows % kRowsBetweenProgressReports == 0) {
+      if (rows == kRowsBetweenProgressReports && total_bytes > 0) reserve_for_the_rest();
+      report_progress(total_bytes > 0 ? double(reader.bytes_consumed()) / double(total_bytes) : 0.0);
+    }
   }
 
   for (std::size_t c = 0; c < channels; ++c) {

@@ -1,9 +1,12 @@
 #pragma once
 // Loading a forecasting data set from a user's CSV file: a date column kept for the charts, the
 // numeric columns as channels, one of them optionally the target. The file is streamed record by
-// record; the dialect (delimiter, header, date column) is detected from its first lines unless the
-// caller says otherwise. Errors name the file, the line and the column, e.g.
+// record, so memory holds what was parsed (the numbers, the dates and their text) and never the
+// file's text; the buffers are sized from the rows the first part of the file implies, so they do
+// not double as they grow. The dialect (delimiter, header, date column) is detected from its first
+// lines unless the caller says otherwise. Errors name the file, the line and the column, e.g.
 //   "co2.csv, line 8, column 'co2': the value is missing (use interpolation to fill gaps)".
+#include <atomic>
 #include <functional>
 #include <optional>
 #include <stdexcept>
@@ -33,10 +36,14 @@ struct CsvReadOptions {
   std::vector<std::string> columns;        // empty = every numeric column except the date
   std::string target;                      // "" = none
   enum class Missing { error, interpolate } missing = Missing::error;
-  // Called with the fraction read so far; returning false cancels the read with CsvReadCancelled.
-  std::function<bool(double fraction)> progress;
+  // Called from the reading thread with the fraction of the bytes read so far: rising, and 1 last.
+  std::function<void(double fraction)> progress;
+  // Set (from any thread) to stop the read with CsvReadCancelled; checked as often as progress is
+  // reported, every thousand rows or so.
+  const std::atomic<bool>* cancel = nullptr;
 };
 
+// A read stopped by CsvReadOptions::cancel, as opposed to one that failed.
 struct CsvReadCancelled : std::runtime_error {
   using std::runtime_error::runtime_error;
 };

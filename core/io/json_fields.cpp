@@ -125,8 +125,10 @@ nlohmann::json parse_json_text(std::string_view text, const std::string& source)
                              std::to_string(at.column) + ": a NUL byte, which JSON text cannot hold)");
   }
   std::vector<std::set<std::string>> keys_per_open_object;
-  const auto reject_repeated_keys = [&](int, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
+  const auto check_keys_and_nesting = [&](int depth, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
     using Event = nlohmann::json::parse_event_t;
+    if ((event == Event::object_start || event == Event::array_start) && depth >= kMaxJsonNesting)
+      throw std::runtime_error(source + ": not valid JSON (" + json_nesting_reason() + ")");
     if (event == Event::object_start) {
       keys_per_open_object.emplace_back();
     } else if (event == Event::object_end) {
@@ -139,20 +141,33 @@ nlohmann::json parse_json_text(std::string_view text, const std::string& source)
     return true;
   };
   try {
-    return nlohmann::json::parse(text.begin(), text.end(), reject_repeated_keys);
+    return nlohmann::json::parse(text.begin(), text.end(), check_keys_and_nesting);
   } catch (const nlohmann::json::parse_error& error) {
     const TextPosition at = position_of_byte(text, error.byte);
     throw std::runtime_error(source + ": not valid JSON (line " + std::to_string(at.line) + ", column " +
                              std::to_string(at.column) + ": " + json_parse_error_reason(error) + ")");
+  } catch (const nlohmann::json::out_of_range& error) {
+    // A number beyond the range of a double ("1e999"); nlohmann gives no position for it.
+    throw std::runtime_error(source + ": not valid JSON (" + json_parse_error_reason(error) + ")");
   }
 }
 
-std::string json_parse_error_reason(const nlohmann::json::parse_error& error) {
-  // what() reads "[json.exception.parse_error.101] parse error at line 1, column 5: REASON".
+std::string json_nesting_reason() {
+  return "lists and objects nested more than " + std::to_string(kMaxJsonNesting) + " deep";
+}
+
+std::string json_parse_error_reason(const nlohmann::json::exception& error) {
+  // what() reads "[json.exception.parse_error.101] parse error at line 1, column 5: REASON", or
+  // "[json.exception.out_of_range.406] REASON".
   std::string reason = error.what();
-  const std::size_t heading = reason.find("parse error");
-  const std::size_t colon = reason.find(": ", heading == std::string::npos ? 0 : heading);
-  if (colon != std::string::npos) reason.erase(0, colon + 2);
+  if (reason.starts_with("[json.exception.")) {
+    const std::size_t end = reason.find("] ");
+    if (end != std::string::npos) reason.erase(0, end + 2);
+  }
+  if (reason.starts_with("parse error")) {
+    const std::size_t colon = reason.find(": ");
+    if (colon != std::string::npos) reason.erase(0, colon + 2);
+  }
   for (char& c : reason)
     if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) >= 0x7F) c = '?';
   return reason;

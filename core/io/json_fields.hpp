@@ -9,14 +9,24 @@
 
 namespace aaren {
 
+// Lists and objects nested deeper than this are refused: nlohmann copies and prints nested values
+// recursively, so a file of a million '[' would overflow the stack. Settings files need a few levels.
+inline constexpr int kMaxJsonNesting = 256;
+
 // Parses text (a UTF-8 byte order mark is allowed). Syntax errors name the line and column
 // ("config.json: not valid JSON (line 3, column 7: ...)"); a key repeated within one object is an
-// error too, since nlohmann would silently keep only the last value.
+// error too, since nlohmann would silently keep only the last value, and so is nesting deeper than
+// kMaxJsonNesting.
 nlohmann::json parse_json_text(std::string_view text, const std::string& source);
 
-// nlohmann's explanation of a syntax error without its prefix and position, unprintable bytes
-// shown as '?': "syntax error while parsing value - invalid literal; last read: 'tru,'".
-std::string json_parse_error_reason(const nlohmann::json::parse_error& error);
+// The reason given when nesting goes deeper than kMaxJsonNesting.
+std::string json_nesting_reason();
+
+// nlohmann's explanation of a syntax error (or of a number too large for a double, which it
+// reports as out of range) without its prefix and position, unprintable bytes shown as '?':
+// "syntax error while parsing value - invalid literal; last read: 'tru,'",
+// "number overflow parsing '1e999'".
+std::string json_parse_error_reason(const nlohmann::json::exception& error);
 
 // Required fields: a missing field is an error. `obj` must be a JSON object. Bounds are inclusive.
 int json_int(const nlohmann::json& obj, const std::string& field, const std::string& source, int min, int max);

@@ -46,7 +46,8 @@ Matrix<double> parse_matrix_csv(std::string_view text, const std::string& source
       ++column;
       const std::string at = where + ", column " + std::to_string(column);
       if (cell.empty()) throw std::runtime_error(at + ": the cell is empty");
-      std::string_view digits = cell.front() == '+' ? cell.substr(1) : cell;
+      // A '+' may stand before a number, but not before its '-' ("+-5").
+      std::string_view digits = cell.front() == '+' && !cell.substr(1).starts_with('-') ? cell.substr(1) : cell;
       double value = 0;
       const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
       if (ec == std::errc::result_out_of_range) {

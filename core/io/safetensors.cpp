@@ -120,6 +120,7 @@ std::optional<std::size_t> first_non_finite(std::span<const float> values) {
 }
 
 // nlohmann keeps only the last of repeated keys; a repeated tensor name would silently drop a tensor.
+// Deep nesting is refused for the reason kMaxJsonNesting gives.
 OrderedJson parse_header(std::string_view header, const std::string& source) {
   struct OpenObject {
     std::string owner;  // the key whose value this object is; empty for the header itself
@@ -127,8 +128,10 @@ OrderedJson parse_header(std::string_view header, const std::string& source) {
   };
   std::vector<OpenObject> open_objects;
   std::string last_key;
-  const auto reject_repeated_keys = [&](int, OrderedJson::parse_event_t event, OrderedJson& parsed) {
+  const auto check_keys_and_nesting = [&](int depth, OrderedJson::parse_event_t event, OrderedJson& parsed) {
     using Event = OrderedJson::parse_event_t;
+    if ((event == Event::object_start || event == Event::array_start) && depth >= kMaxJsonNesting)
+      fail(source, "header is not valid JSON (" + json_nesting_reason() + ")");
     if (event == Event::object_start) {
       open_objects.push_back({open_objects.empty() ? std::string() : last_key, {}});
     } else if (event == Event::object_end) {
@@ -146,10 +149,13 @@ OrderedJson parse_header(std::string_view header, const std::string& source) {
     return true;
   };
   try {
-    return OrderedJson::parse(header.begin(), header.end(), reject_repeated_keys);
+    return OrderedJson::parse(header.begin(), header.end(), check_keys_and_nesting);
   } catch (const OrderedJson::parse_error& error) {
     fail(source, "header is not valid JSON (at byte " + std::to_string(error.byte) + " of " +
                      std::to_string(header.size()) + ": " + json_parse_error_reason(error) + ")");
+  } catch (const OrderedJson::out_of_range& error) {
+    // A number beyond the range of a double ("1e999"); nlohmann gives no position for it.
+    fail(source, "header is not valid JSON (" + json_parse_error_reason(error) + ")");
   }
 }
 

@@ -1,45 +1,21 @@
 #include "core/model/forecast_stream.hpp"
 
-#include <cmath>
-#include <limits>
-
-#include "core/nn/causal_attention.hpp"
-#include "core/nn/ffn.hpp"
 #include "core/nn/instance_norm.hpp"
 #include "core/nn/layernorm.hpp"
 #include "core/nn/linear.hpp"
 #include "core/nn/positional_encoding.hpp"
-#include "core/scan/state.hpp"
 
 namespace aaren {
 
 template <class T>
 ForecastStream<T>::ForecastStream(const ModelConfig& config, const ParameterLayout& layout, const T* params,
                                   long reserve_tokens)
-    : config_(config), layout_(layout), p_(params) {
-  const std::size_t d = std::size_t(config.d_model), f = std::size_t(config.d_ff);
-  for (auto* buffer : {&h_, &ln_, &k_, &v_, &q_, &att_, &branch_}) buffer->assign(d, T(0));
-  pre_.assign(f, T(0));
-  act_.assign(f, T(0));
+    : config_(config), layout_(layout), p_(params), backbone_(config, layout, params, reserve_tokens) {
+  const std::size_t d = std::size_t(config.d_model);
+  for (auto* buffer : {&embedded_, &pe_, &ln_}) buffer->assign(d, T(0));
   ln_stat_.assign(2, T(0));
   row_.assign(std::size_t(config.channels), T(0));
   head_.assign(std::size_t(config.horizon) * std::size_t(config.channels), T(0));
-  if (config.kind == ModelKind::aaren) {
-    for (int l = 0; l < config.layers; ++l) {
-      std::vector<T> q(d);
-      const BlockOffsets& b = layout.blocks[std::size_t(l)];
-      linear_forward(q.data(), params + b.q0, params + b.wq_w, params + b.wq_b, 1, config.d_model, config.d_model);
-      query_.push_back(std::move(q));
-    }
-  } else {
-    k_cache_.resize(std::size_t(config.layers));
-    v_cache_.resize(std::size_t(config.layers));
-    for (int l = 0; l < config.layers; ++l) {
-      k_cache_[std::size_t(l)].reserve(std::size_t(reserve_tokens) * d);
-      v_cache_[std::size_t(l)].reserve(std::size_t(reserve_tokens) * d);
-    }
-    scores_.reserve(std::size_t(reserve_tokens));
-  }
   reset();
 }
 
@@ -50,92 +26,26 @@ void ForecastStream<T>::reset(const T* mean, const T* sigma) {
   sigma_.assign(c, T(1));
   if (mean) mean_.assign(mean, mean + c);
   if (sigma) sigma_.assign(sigma, sigma + c);
-  t_ = 0;
-  const std::size_t heads = std::size_t(config_.heads) * std::size_t(config_.layers);
-  m_.assign(heads, -std::numeric_limits<T>::infinity());
-  u_.assign(heads, T(0));
-  w_.assign(std::size_t(config_.layers) * std::size_t(config_.d_model), T(0));
-  for (auto& cache : k_cache_) cache.clear();
-  for (auto& cache : v_cache_) cache.clear();
-  std::fill(h_.begin(), h_.end(), T(0));
+  backbone_.reset();
 }
 
 template <class T>
 const T* ForecastStream<T>::step(const T* x) {
   const int C = config_.channels, D = config_.d_model;
   for (int c = 0; c < C; ++c) row_[std::size_t(c)] = (x[c] - mean_[std::size_t(c)]) / sigma_[std::size_t(c)];
-  linear_forward(h_.data(), row_.data(), p_ + layout_.embed_w, p_ + layout_.embed_b, 1, C, D);
-  positional_encoding_row(branch_.data(), t_, D);
-  for (int j = 0; j < D; ++j) h_[std::size_t(j)] += branch_[std::size_t(j)];
-
-  for (int l = 0; l < config_.layers; ++l) {
-    const BlockOffsets& b = layout_.blocks[std::size_t(l)];
-    layernorm_forward(ln_.data(), &ln_stat_[0], &ln_stat_[1], h_.data(), p_ + b.ln1_w, p_ + b.ln1_b, 1, D);
-    if (config_.kind == ModelKind::aaren)
-      aaren_layer(l);
-    else
-      transformer_layer(l);
-    linear_forward(branch_.data(), att_.data(), p_ + b.wo_w, p_ + b.wo_b, 1, D, D);
-    for (int j = 0; j < D; ++j) h_[std::size_t(j)] += branch_[std::size_t(j)];
-    layernorm_forward(ln_.data(), &ln_stat_[0], &ln_stat_[1], h_.data(), p_ + b.ln2_w, p_ + b.ln2_b, 1, D);
-    ffn_forward(branch_.data(), pre_.data(), act_.data(), ln_.data(), p_ + b.fc1_w, p_ + b.fc1_b, p_ + b.fc2_w,
-                p_ + b.fc2_b, 1, D, config_.d_ff);
-    for (int j = 0; j < D; ++j) h_[std::size_t(j)] += branch_[std::size_t(j)];
-  }
-  ++t_;
-  return h_.data();
-}
-
-// One new token folded into each head's (m, u, w): the recurrent cell of DESIGN.md section 3.
-template <class T>
-void ForecastStream<T>::aaren_layer(int l) {
-  const int D = config_.d_model, H = config_.heads, dh = D / H;
-  const BlockOffsets& b = layout_.blocks[std::size_t(l)];
-  linear_forward(k_.data(), ln_.data(), p_ + b.wk_w, p_ + b.wk_b, 1, D, D);
-  linear_forward(v_.data(), ln_.data(), p_ + b.wv_w, p_ + b.wv_b, 1, D, D);
-  const T scale = T(1) / std::sqrt(T(dh));
-  const T* q = query_[std::size_t(l)].data();
-  for (int h = 0; h < H; ++h) {
-    const std::size_t state = std::size_t(l) * std::size_t(H) + std::size_t(h);
-    const std::size_t col = std::size_t(h * dh);
-    T* w = w_.data() + std::size_t(l) * std::size_t(D) + col;
-    T s = 0;
-    for (int j = 0; j < dh; ++j) s += q[col + std::size_t(j)] * k_[col + std::size_t(j)];
-    fold_token(m_[state], u_[state], w, scale * s, v_.data() + col, dh);
-    for (int j = 0; j < dh; ++j) att_[col + std::size_t(j)] = w[j] / u_[state];
-  }
-}
-
-template <class T>
-void ForecastStream<T>::transformer_layer(int l) {
-  const int D = config_.d_model;
-  const BlockOffsets& b = layout_.blocks[std::size_t(l)];
-  linear_forward(q_.data(), ln_.data(), p_ + b.wq_w, p_ + b.wq_b, 1, D, D);
-  linear_forward(k_.data(), ln_.data(), p_ + b.wk_w, p_ + b.wk_b, 1, D, D);
-  linear_forward(v_.data(), ln_.data(), p_ + b.wv_w, p_ + b.wv_b, 1, D, D);
-  auto& kc = k_cache_[std::size_t(l)];
-  auto& vc = v_cache_[std::size_t(l)];
-  kc.insert(kc.end(), k_.begin(), k_.end());
-  vc.insert(vc.end(), v_.begin(), v_.end());
-  if (scores_.size() < std::size_t(t_ + 1)) scores_.resize(std::size_t(t_ + 1));
-  causal_attention_decode(att_.data(), scores_.data(), q_.data(), kc.data(), vc.data(), int(t_ + 1), D,
-                          config_.heads);
+  linear_forward(embedded_.data(), row_.data(), p_ + layout_.embed_w, p_ + layout_.embed_b, 1, C, D);
+  positional_encoding_row(pe_.data(), backbone_.tokens(), D);
+  for (int j = 0; j < D; ++j) embedded_[std::size_t(j)] += pe_[std::size_t(j)];
+  return backbone_.step(embedded_.data());
 }
 
 template <class T>
 void ForecastStream<T>::forecast(T* y) {
   const int D = config_.d_model, C = config_.channels;
-  layernorm_forward(ln_.data(), &ln_stat_[0], &ln_stat_[1], h_.data(), p_ + layout_.lnf_w, p_ + layout_.lnf_b, 1, D);
+  layernorm_forward(ln_.data(), &ln_stat_[0], &ln_stat_[1], backbone_.hidden(), p_ + layout_.lnf_w,
+                    p_ + layout_.lnf_b, 1, D);
   linear_forward(head_.data(), ln_.data(), p_ + layout_.head_w, p_ + layout_.head_b, 1, D, config_.horizon * C);
   instance_denorm_forward(y, head_.data(), mean_.data(), sigma_.data(), config_.horizon, C);
-}
-
-template <class T>
-std::size_t ForecastStream<T>::state_bytes() const {
-  if (config_.kind == ModelKind::aaren) return (m_.size() + u_.size() + w_.size()) * sizeof(T);
-  std::size_t floats = 0;
-  for (std::size_t l = 0; l < k_cache_.size(); ++l) floats += k_cache_[l].size() + v_cache_[l].size();
-  return floats * sizeof(T);
 }
 
 template class ForecastStream<float>;

@@ -1,13 +1,13 @@
 #pragma once
-// The forecasting model run as an RNN: one input row at a time.
-//   Aaren keeps, per layer and head, the (m, u, w) summary of every token seen: d_model + 2 H
-//   numbers per layer whatever the number of tokens, and updates it in O(d) per token.
-//   The Transformer keeps a KV cache that grows by 2 d_model numbers per layer per token, and
-//   attends over all of it for every new token.
+// The forecasting model run as an RNN: one input row at a time. The blocks run in a
+// BackboneStream (Aaren's O(1) (m, u, w) state or the Transformer's growing KV cache); this class
+// adds the model's ends: normalization, embedding and positional encoding in, final LayerNorm and
+// head out.
 // After t steps, hidden() equals row t - 1 of the parallel forward's output on the same rows.
 #include <cstddef>
 #include <vector>
 
+#include "core/model/backbone_stream.hpp"
 #include "core/model/model_config.hpp"
 #include "core/model/parameter_layout.hpp"
 
@@ -30,25 +30,18 @@ class ForecastStream {
   // The forecast (horizon, C) from the latest hidden state, in the input's units.
   void forecast(T* y /*(horizon, C)*/);
 
-  const T* hidden() const { return h_.data(); }
-  long tokens() const { return t_; }
+  const T* hidden() const { return backbone_.hidden(); }
+  long tokens() const { return backbone_.tokens(); }
   // Bytes of the state that grows with the stream: Aaren's (m, u, w), or the KV cache in use.
-  std::size_t state_bytes() const;
+  std::size_t state_bytes() const { return backbone_.state_bytes(); }
 
  private:
-  void aaren_layer(int l);
-  void transformer_layer(int l);
-
   ModelConfig config_;
   const ParameterLayout& layout_;
   const T* p_;
-  long t_ = 0;
+  BackboneStream<T> backbone_;
   std::vector<T> mean_, sigma_;
-  std::vector<T> h_, ln_, ln_stat_, k_, v_, q_, att_, branch_, pre_, act_, row_, head_;
-  std::vector<std::vector<T>> query_;          // Aaren: per layer, q = Wq q0 + bq (a constant)
-  std::vector<T> m_, u_, w_;                    // Aaren: per layer, (H), (H), (H, d_head)
-  std::vector<std::vector<T>> k_cache_, v_cache_;  // Transformer: per layer, (tokens, d_model)
-  std::vector<T> scores_;
+  std::vector<T> row_, embedded_, pe_, ln_, ln_stat_, head_;
 };
 
 }  // namespace aaren

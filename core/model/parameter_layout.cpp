@@ -1,5 +1,7 @@
 #include "core/model/parameter_layout.hpp"
 
+#include "core/events/event_model_config.hpp"
+
 namespace aaren {
 
 std::size_t ParameterLayout::add(const std::string& name, std::vector<std::int64_t> shape) {
@@ -10,11 +12,8 @@ std::size_t ParameterLayout::add(const std::string& name, std::vector<std::int64
   return entries_.back().offset;
 }
 
-ParameterLayout::ParameterLayout(const ModelConfig& config) {
-  config.validate();
-  const std::int64_t d = config.d_model, f = config.d_ff, c = config.channels;
-  embed_w = add("embed.weight", {d, c});
-  embed_b = add("embed.bias", {d});
+void ParameterLayout::add_blocks_and_final_norm(const ModelConfig& config) {
+  const std::int64_t d = config.d_model, f = config.d_ff;
   for (int l = 0; l < config.layers; ++l) {
     const std::string p = "blocks." + std::to_string(l) + ".";
     BlockOffsets b{};
@@ -39,8 +38,34 @@ ParameterLayout::ParameterLayout(const ModelConfig& config) {
   }
   lnf_w = add("ln_f.weight", {d});
   lnf_b = add("ln_f.bias", {d});
+}
+
+ParameterLayout::ParameterLayout(const ModelConfig& config) {
+  config.validate();
+  const std::int64_t d = config.d_model, c = config.channels;
+  embed_w = add("embed.weight", {d, c});
+  embed_b = add("embed.bias", {d});
+  add_blocks_and_final_norm(config);
   head_w = add("head.weight", {std::int64_t(config.horizon) * c, d});
   head_b = add("head.bias", {std::int64_t(config.horizon) * c});
+}
+
+ParameterLayout ParameterLayout::for_events(const EventModelConfig& config) {
+  config.validate();
+  const std::int64_t d = config.backbone.d_model, marks = config.marks;
+  const std::int64_t time_outputs = 3 * std::int64_t(config.mixture_components);
+  ParameterLayout layout;
+  layout.embed_w = layout.add("embed.weight", {d, config.input_features()});
+  layout.embed_b = layout.add("embed.bias", {d});
+  if (marks > 0) layout.mark_embed = layout.add("mark_embed.weight", {marks, d});
+  layout.add_blocks_and_final_norm(config.backbone);
+  layout.time_head_w = layout.add("time_head.weight", {time_outputs, d});
+  layout.time_head_b = layout.add("time_head.bias", {time_outputs});
+  if (marks > 0) {
+    layout.mark_head_w = layout.add("mark_head.weight", {marks, d});
+    layout.mark_head_b = layout.add("mark_head.bias", {marks});
+  }
+  return layout;
 }
 
 std::size_t ParameterLayout::block_total(int layer) const {

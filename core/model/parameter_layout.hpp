@@ -2,6 +2,17 @@
 // Every parameter of a model lives in one flat buffer; this layout names the views into it with
 // PyTorch-style names (DESIGN.md section 4), so AdamW is one loop, a device copy is one memcpy and
 // a checkpoint loads into an equivalent PyTorch module by name.
+//
+// Two models share the blocks (core/model/backbone.hpp) and differ at their ends:
+//   forecasting: embed.{weight,bias}, blocks.*, ln_f.*, head.{weight,bias}
+//   events:      embed.{weight,bias}, mark_embed.weight (marked logs only), blocks.*, ln_f.*,
+//                time_head.{weight,bias}, mark_head.{weight,bias} (marked logs only)
+// The offsets of the other model's parts are kNone.
+//
+// Weight decay (AdamW decays the entries of two or more dimensions): the Linear weights of both
+// models and the mark embedding table are decayed; biases, LayerNorm parameters and Aaren's q0
+// are not. The mark embedding is decayed like the embedding Linear it is added to, which keeps the
+// two input terms on one scale.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -10,6 +21,8 @@
 #include "core/model/model_config.hpp"
 
 namespace aaren {
+
+struct EventModelConfig;
 
 struct ParameterEntry {
   std::string name;
@@ -30,18 +43,27 @@ class ParameterLayout {
  public:
   static constexpr std::size_t kNone = std::size_t(-1);
 
+  // The forecasting model.
   explicit ParameterLayout(const ModelConfig& config);
+  // The event model (core/events/event_model.hpp). Throws std::invalid_argument for a bad config.
+  static ParameterLayout for_events(const EventModelConfig& config);
 
   const std::vector<ParameterEntry>& entries() const { return entries_; }
   std::size_t total() const { return total_; }
   std::size_t block_total(int layer) const;  // parameters of one block (for `aaren params`)
 
   std::size_t embed_w, embed_b;
+  std::size_t mark_embed = kNone;  // events with marks: (marks, d_model)
   std::vector<BlockOffsets> blocks;
-  std::size_t lnf_w, lnf_b, head_w, head_b;
+  std::size_t lnf_w, lnf_b;
+  std::size_t head_w = kNone, head_b = kNone;  // forecasting: (horizon * C, d_model), (horizon * C)
+  // Events: the time head (3 K, d_model), (3 K); with marks the mark head (marks, d_model), (marks).
+  std::size_t time_head_w = kNone, time_head_b = kNone, mark_head_w = kNone, mark_head_b = kNone;
 
  private:
+  ParameterLayout() = default;
   std::size_t add(const std::string& name, std::vector<std::int64_t> shape);
+  void add_blocks_and_final_norm(const ModelConfig& config);
   std::vector<ParameterEntry> entries_;
   std::size_t total_ = 0;
 };

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <random>
 
+#include "core/train/forecast_task.hpp"
 #include "core/train/forecast_windows.hpp"
 
 namespace aaren {
@@ -27,6 +28,8 @@ ForecastRunOutcome train_forecast_run(const ForecastRunRequest& request, const T
   config.model.horizon = request.data.horizon;
   config.model.validate();
   config.train = request.train;
+  const TrainingMemoryCheck memory = require_training_memory(config.model, config.train.threads);
+  if (request.on_memory_checked) request.on_memory_checked(memory);
   write_run_config(request.out_dir, config);
 
   const ParameterLayout layout(config.model);
@@ -42,7 +45,9 @@ ForecastRunOutcome train_forecast_run(const ForecastRunRequest& request, const T
 
   const ForecastWindows train_set(data.scaled, data.train), val_set(data.scaled, data.validation),
       test_set(data.scaled, data.test);
-  Trainer trainer(config.model, params, request.train);
+  const ForecastTask train_task(config.model, train_set), val_task(config.model, val_set),
+      test_task(config.model, test_set);
+  Trainer trainer(layout, params, request.train);
   TrainCallbacks with_checkpoints = callbacks;
   RunMetrics& metrics = outcome.metrics;
   with_checkpoints.on_best = [&](const std::vector<float>& best, const EpochRecord& record) {
@@ -56,7 +61,7 @@ ForecastRunOutcome train_forecast_run(const ForecastRunRequest& request, const T
     if (callbacks.on_best) callbacks.on_best(best, record);
   };
   const auto start = std::chrono::steady_clock::now();
-  const TrainResult result = trainer.train(train_set, val_set, with_checkpoints);
+  const TrainResult result = trainer.train(train_task, val_task, with_checkpoints);
   metrics.train_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   metrics.samples_per_second = metrics.train_seconds > 0 ? double(result.samples) / metrics.train_seconds : 0;
   metrics.epochs = result.epochs;
@@ -66,8 +71,8 @@ ForecastRunOutcome train_forecast_run(const ForecastRunRequest& request, const T
   // The trainer restored the best weights; before any epoch finished, these are the last finite
   // ones, so the folder always ends with a loadable model.
   write_checkpoint(request.out_dir, config, params);
-  metrics.validation = trainer.evaluate(val_set);
-  metrics.test = trainer.evaluate(test_set);
+  metrics.validation = forecast_metrics(trainer, val_task);
+  metrics.test = forecast_metrics(trainer, test_task);
   write_run_metrics(request.out_dir, metrics);
   return outcome;
 }

@@ -2,11 +2,13 @@
 // The whole forecasting workflow behind `aaren train` / `aaren forecast` and the app's Train and
 // Forecast pages: read a CSV, prepare it, train with the best weights kept on disk as they
 // improve, evaluate, and forecast windows from a saved run in the data's original units.
+#include <functional>
 #include <optional>
 #include <string>
 
 #include "core/data/forecast_data.hpp"
 #include "core/data/time_series_csv.hpp"
+#include "core/train/memory_estimate.hpp"
 #include "core/train/run_folder.hpp"
 
 namespace aaren {
@@ -21,6 +23,9 @@ struct ForecastRunRequest {
   // To continue an earlier run: its weights (for the same architecture and channels). Empty: a
   // fresh initialization from train.seed.
   std::vector<float> initial_params;
+  // Called once the data is read and the memory training needs has been found to fit (a run that
+  // does not fit throws before anything is written or allocated), just before training starts.
+  std::function<void(const TrainingMemoryCheck&)> on_memory_checked;
 };
 
 struct ForecastRunOutcome {

@@ -11,9 +11,8 @@
 #include "core/io/atomic_file.hpp"
 #include "core/io/json_fields.hpp"
 #include "core/io/matrix_csv.hpp"
-#include "core/io/safetensors.hpp"
 #include "core/io/text_file.hpp"
-#include "core/model/parameter_layout.hpp"
+#include "core/train/checkpoint.hpp"
 
 namespace aaren {
 
@@ -21,6 +20,9 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 namespace {
+
+// Every file a run folder holds; a reader opens these names only.
+constexpr const char* kRunFiles[] = {"config.json", "model.safetensors", "metrics.json", "loss.csv"};
 
 std::string join(const std::string& dir, const char* name) { return (fs::path(dir) / name).string(); }
 
@@ -78,11 +80,18 @@ RunConfig parse_run_config(std::string_view text, const std::string& source) {
   if (json_string_or(root, "format", source, "") != kRunFormat)
     throw std::runtime_error(source + ": not an Aaren Studio run configuration (field 'format' should be '" +
                              std::string(kRunFormat) + "')");
+  // Forecasting runs carry no 'task'; event-model runs (core/events/event_run_folder.hpp) say "events".
+  if (const std::string task = json_string_or(root, "task", source, "forecast"); task != "forecast")
+    throw std::runtime_error(source + ": " +
+                             (task == "events" ? std::string("an event-model run") : "a run of task '" + task + "'") +
+                             ", not a forecasting run");
   const int version = json_int(root, "version", source, 0, 1 << 20);
-  if (version != kRunFormatVersion)
+  if (version < kOldestRunFormatVersion || version > kRunFormatVersion)
     throw std::runtime_error(source + ": written by run format version " + std::to_string(version) +
-                             "; this Aaren Studio reads version " + std::to_string(kRunFormatVersion));
+                             "; this Aaren Studio reads versions " + std::to_string(kOldestRunFormatVersion) +
+                             " to " + std::to_string(kRunFormatVersion));
   RunConfig c;
+  c.version = version;
   const json& m = object_field(root, "model", source);
   const std::string ms = source + " (model)";
   const std::string kind = json_string(m, "kind", ms);
@@ -146,6 +155,7 @@ void prepare_run_folder(const std::string& dir) {
   if (!fs::is_directory(dir)) throw std::runtime_error(dir + ": exists and is not a folder");
   if (::access(dir.c_str(), W_OK) != 0)
     throw std::runtime_error(dir + ": cannot write into the run folder (" + std::strerror(errno) + ")");
+  for (const char* name : kRunFiles) remove_stale_temporary_files(join(dir, name));
 }
 
 void write_run_config(const std::string& dir, const RunConfig& config) {
@@ -153,15 +163,7 @@ void write_run_config(const std::string& dir, const RunConfig& config) {
 }
 
 void write_checkpoint(const std::string& dir, const RunConfig& config, const std::vector<float>& params) {
-  const ParameterLayout layout(config.model);
-  if (params.size() != layout.total())
-    throw std::invalid_argument("the parameters do not match the run's model configuration");
-  std::vector<TensorView> tensors;
-  for (const ParameterEntry& e : layout.entries())
-    tensors.push_back({e.name, e.shape, std::span<const float>(params.data() + e.offset, e.size)});
-  write_safetensors(join(dir, "model.safetensors"), tensors,
-                    {{"format", kRunFormat}, {"version", std::to_string(kRunFormatVersion)},
-                     {"model", std::string(to_string(config.model.kind))}});
+  write_file_atomically(join(dir, "model.safetensors"), serialize_checkpoint(config, params));
 }
 
 void write_run_metrics(const std::string& dir, const RunMetrics& m) {
@@ -221,16 +223,7 @@ LoadedRun load_run(const std::string& dir) {
   const std::string model_path = join(dir, "model.safetensors");
   if (!fs::exists(model_path))
     throw std::runtime_error(model_path + ": missing (the run has not finished an epoch yet?)");
-  const SafetensorsContent content = read_safetensors(model_path);
-  const ParameterLayout layout(run.config.model);
-  std::vector<ExpectedTensor> expected;
-  for (const ParameterEntry& e : layout.entries()) expected.push_back({e.name, e.shape});
-  check_tensors(content, expected, model_path);
-  run.params.assign(layout.total(), 0.0f);
-  for (const ParameterEntry& e : layout.entries()) {
-    const Tensor* t = content.find(e.name);
-    std::copy(t->data.begin(), t->data.end(), run.params.begin() + long(e.offset));
-  }
+  run.params = parse_checkpoint(read_text_file(model_path), model_path, run.config);
   const std::string metrics_path = join(dir, "metrics.json");
   if (fs::exists(metrics_path)) {
     run.metrics = parse_metrics(read_text_file(metrics_path), metrics_path);

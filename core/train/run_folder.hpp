@@ -4,21 +4,27 @@
 //   model.safetensors  the best weights, by the names of DESIGN.md section 4
 //   metrics.json       per-epoch losses, how training ended, test MSE and MAE (scaled data)
 //   loss.csv           epoch, train_loss, val_loss
-// Every file is written whole through a temporary file, so a run folder is never half-written.
+// Every file is written whole through a temporary file, so no file of a run folder is ever
+// half-written; the checkpoint carries a copy of config.json, so a folder that mixes the files of
+// two runs (a second run into it stopped before its first checkpoint) is recognized as such.
 #include <string>
 #include <vector>
 
 #include "core/data/scaler.hpp"
 #include "core/data/split.hpp"
 #include "core/model/model_config.hpp"
+#include "core/train/forecast_task.hpp"
 #include "core/train/trainer.hpp"
 
 namespace aaren {
 
 inline constexpr const char* kRunFormat = "aaren-studio-run";
-inline constexpr int kRunFormatVersion = 1;
+// Version 2 added the checkpoint's checksum and its copy of config.json; version 1 runs still load.
+inline constexpr int kRunFormatVersion = 2;
+inline constexpr int kOldestRunFormatVersion = 1;
 
 struct RunConfig {
+  int version = kRunFormatVersion;    // of the files it was read from; files are written in the current one
   ModelConfig model;
   // How the data was prepared: the same file (or one with the same columns) prepared the same way.
   std::string data_file;              // as given when training
@@ -60,7 +66,8 @@ struct LoadedRun {
 // which file and what is wrong ("model.safetensors: 'blocks.1.mixer.q0' is missing ...").
 LoadedRun load_run(const std::string& dir);
 
-// Creates the folder (and its parents) or explains why it cannot be written.
+// Creates the folder (and its parents) or explains why it cannot be written, and removes the
+// temporary files that writes cut short by a killed process left in it.
 void prepare_run_folder(const std::string& dir);
 
 }  // namespace aaren

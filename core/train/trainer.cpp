@@ -6,6 +6,7 @@
 #include <cmath>
 #include <numeric>
 #include <random>
+#include <stdexcept>
 
 namespace aaren {
 
@@ -19,45 +20,38 @@ std::string to_string(TrainStop stop) {
   return "unknown";
 }
 
-// Everything one thread needs for a forward and backward pass, allocated once.
-struct Trainer::Worker {
-  explicit Worker(const ModelConfig& c)
-      : state(c), scratch(c), x(std::size_t(c.seq_len) * std::size_t(c.channels)),
-        y(std::size_t(c.horizon) * std::size_t(c.channels)), dy(y.size()) {}
-  ForwardState<float> state;
-  BackwardScratch<float> scratch;
-  AlignedVector<float> x, y, dy;
-};
-
-Trainer::Trainer(const ModelConfig& config, std::vector<float>& params, const TrainSettings& settings)
-    : config_(config), layout_(config), params_(params), settings_(settings), pool_(settings.threads) {
+Trainer::Trainer(const ParameterLayout& layout, std::vector<float>& params, const TrainSettings& settings)
+    : layout_(layout), params_(params), settings_(settings), pool_(settings.threads) {
   if (params_.size() != layout_.total())
-    throw std::invalid_argument("the parameter buffer does not match the model configuration");
-  for (int w = 0; w < pool_.size(); ++w) workers_.push_back(std::make_unique<Worker>(config_));
+    throw std::invalid_argument("the parameter buffer holds " + std::to_string(params_.size()) +
+                                " values but the model's layout has " + std::to_string(layout_.total()));
   shard_grads_.assign(kShards, AlignedVector<float>(layout_.total(), 0.0f));
   shard_loss_.assign(kShards, 0.0);
-  shard_abs_.assign(kShards, 0.0);
+  shard_terms_.assign(kShards, 0);
   grads_.assign(layout_.total(), 0.0f);
 }
 
-Trainer::~Trainer() = default;
+Trainer::Workers Trainer::make_workers(const TrainingTask& task) {
+  if (task.parameter_count() != layout_.total())
+    throw std::invalid_argument("the task's model has " + std::to_string(task.parameter_count()) +
+                                " parameters but the trainer's buffer holds " + std::to_string(layout_.total()));
+  Workers workers;
+  for (int w = 0; w < pool_.size(); ++w) workers.push_back(task.make_worker());
+  return workers;
+}
 
-double Trainer::train_step(const WindowSet& set, const std::vector<long>& order, long first, int count) {
-  const int n = config_.horizon * config_.channels;
-  const float inv_batch = 1.0f / float(count);
+double Trainer::train_step(Workers& workers, const std::vector<long>& order, long first, int count) {
+  const float grad_weight = 1.0f / float(count);
   pool_.run(kShards, [&](int shard, int worker) {
-    Worker& w = *workers_[std::size_t(worker)];
+    TaskWorker& w = *workers[std::size_t(worker)];
     AlignedVector<float>& g = shard_grads_[std::size_t(shard)];
     std::fill(g.begin(), g.end(), 0.0f);
-    double loss = 0;
+    double objective = 0;
     for (long i = first + long(shard) * count / kShards; i < first + long(shard + 1) * count / kShards; ++i) {
-      set.copy(order[std::size_t(i)], w.x.data(), w.y.data());
-      forecast_forward(w.state, params_.data(), layout_, config_, w.x.data());
-      loss += mse_loss(w.dy.data(), w.state.y.data(), w.y.data(), n);
-      for (float& d : w.dy) d *= inv_batch;
-      forecast_backward(g.data(), w.scratch, w.state, params_.data(), layout_, config_, w.dy.data());
+      const LossTerms example = w.loss(order[std::size_t(i)], params_.data(), g.data(), grad_weight);
+      objective += example.sum / double(example.terms);
     }
-    shard_loss_[std::size_t(shard)] = loss;
+    shard_loss_[std::size_t(shard)] = objective;
   });
   std::copy(shard_grads_[0].begin(), shard_grads_[0].end(), grads_.begin());
   for (int s = 1; s < kShards; ++s)
@@ -65,34 +59,48 @@ double Trainer::train_step(const WindowSet& set, const std::vector<long>& order,
   return std::accumulate(shard_loss_.begin(), shard_loss_.end(), 0.0) / double(count);
 }
 
-EvalMetrics Trainer::evaluate(const WindowSet& set) {
-  EvalMetrics metrics;
-  metrics.windows = set.size();
-  if (metrics.windows == 0) return metrics;
-  const int n = config_.horizon * config_.channels;
-  const long total = set.size();
+double Trainer::loss_over(Workers& workers, long examples) {
   pool_.run(kShards, [&](int shard, int worker) {
-    Worker& w = *workers_[std::size_t(worker)];
-    double squared = 0, absolute = 0;
-    for (long i = long(shard) * total / kShards; i < long(shard + 1) * total / kShards; ++i) {
-      set.copy(i, w.x.data(), w.y.data());
-      forecast_forward(w.state, params_.data(), layout_, config_, w.x.data());
-      for (int j = 0; j < n; ++j) {
-        const double diff = double(w.state.y[std::size_t(j)]) - double(w.y[std::size_t(j)]);
-        squared += diff * diff;
-        absolute += std::abs(diff);
-      }
+    TaskWorker& w = *workers[std::size_t(worker)];
+    double sum = 0;
+    long terms = 0;
+    for (long i = long(shard) * examples / kShards; i < long(shard + 1) * examples / kShards; ++i) {
+      const LossTerms example = w.loss(i, params_.data(), nullptr, 0.0f);
+      sum += example.sum;
+      terms += example.terms;
     }
-    shard_loss_[std::size_t(shard)] = squared;
-    shard_abs_[std::size_t(shard)] = absolute;
+    shard_loss_[std::size_t(shard)] = sum;
+    shard_terms_[std::size_t(shard)] = terms;
   });
-  const double values = double(total) * double(n);
-  metrics.mse = std::accumulate(shard_loss_.begin(), shard_loss_.end(), 0.0) / values;
-  metrics.mae = std::accumulate(shard_abs_.begin(), shard_abs_.end(), 0.0) / values;
-  return metrics;
+  return std::accumulate(shard_loss_.begin(), shard_loss_.end(), 0.0) /
+         double(std::accumulate(shard_terms_.begin(), shard_terms_.end(), 0L));
 }
 
-TrainResult Trainer::train(const WindowSet& train_set, const WindowSet& val_set, const TrainCallbacks& callbacks) {
+double Trainer::mean_loss(const TrainingTask& task) {
+  if (task.size() == 0) throw std::invalid_argument("there are no examples to measure the loss on");
+  Workers workers = make_workers(task);
+  return loss_over(workers, task.size());
+}
+
+std::vector<double> Trainer::metric_sums(const TrainingTask& task) {
+  const std::size_t metrics = task.metric_names().size();
+  const long examples = task.size();
+  Workers workers = make_workers(task);
+  std::vector<double> shard_sums(std::size_t(kShards) * metrics, 0.0);
+  pool_.run(kShards, [&](int shard, int worker) {
+    TaskWorker& w = *workers[std::size_t(worker)];
+    double* sums = shard_sums.data() + std::size_t(shard) * metrics;
+    for (long i = long(shard) * examples / kShards; i < long(shard + 1) * examples / kShards; ++i)
+      w.add_metrics(i, params_.data(), sums);
+  });
+  std::vector<double> totals(metrics, 0.0);
+  for (int s = 0; s < kShards; ++s)
+    for (std::size_t m = 0; m < metrics; ++m) totals[m] += shard_sums[std::size_t(s) * metrics + m];
+  return totals;
+}
+
+TrainResult Trainer::train(const TrainingTask& train_set, const TrainingTask& val_set,
+                           const TrainCallbacks& callbacks) {
   using Clock = std::chrono::steady_clock;
   TrainResult result;
   if (train_set.size() == 0) throw std::invalid_argument("the training part has no windows");
@@ -102,6 +110,7 @@ TrainResult Trainer::train(const WindowSet& train_set, const WindowSet& val_set,
   if (settings_.max_steps_per_epoch > 0) steps_per_epoch = std::min(steps_per_epoch, settings_.max_steps_per_epoch);
   const long total_steps = steps_per_epoch * settings_.epochs;
   const long warmup = long(settings_.warmup_fraction * double(total_steps));
+  Workers train_workers = make_workers(train_set), val_workers = make_workers(val_set);
 
   AdamW optimizer(layout_, settings_.adamw);
   std::vector<float> best = params_;
@@ -135,7 +144,7 @@ TrainResult Trainer::train(const WindowSet& train_set, const WindowSet& val_set,
                                                 std::to_string(step + 1) + " on request");
       const long first = step * batch;
       const int count = int(std::min<long>(batch, train_set.size() - first));
-      const double loss = train_step(train_set, order, first, count);
+      const double loss = train_step(train_workers, order, first, count);
       const double norm = std::sqrt(std::inner_product(grads_.begin(), grads_.end(), grads_.begin(), 0.0));
       if (!std::isfinite(loss) || !std::isfinite(norm))
         return finish(TrainStop::diverged,
@@ -162,7 +171,7 @@ TrainResult Trainer::train(const WindowSet& train_set, const WindowSet& val_set,
     EpochRecord record;
     record.epoch = epoch;
     record.train_loss = loss_sum / double(steps_per_epoch);
-    record.val_loss = evaluate(val_set).mse;
+    record.val_loss = loss_over(val_workers, val_set.size());
     record.seconds = std::chrono::duration<double>(Clock::now() - epoch_start).count();
     result.epochs.push_back(record);
     if (callbacks.progress) {

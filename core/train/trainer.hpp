@@ -1,18 +1,20 @@
 #pragma once
-// Mini-batch training of a forecasting model with AdamW, gradient clipping, warm-up and a
+// Mini-batch training of any TrainingTask's model with AdamW, gradient clipping, warm-up and a
 // constant or cosine learning rate, early stopping on the validation loss (best weights kept),
 // progress reports, cancellation from another thread, and a clean stop on a non-finite loss.
 // Deterministic for a seed: each batch is cut into a fixed number of shards, each with its own
-// gradient buffer, summed in shard order, whatever the number of threads.
+// gradient buffer, summed in shard order, whatever the number of threads; set-wide sums are
+// reduced the same way.
 #include <atomic>
 #include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
-#include "core/model/forecast_model.hpp"
+#include "core/model/parameter_layout.hpp"
 #include "core/train/adamw.hpp"
-#include "core/train/window_set.hpp"
+#include "core/train/training_task.hpp"
+#include "core/util/aligned_vector.hpp"
 #include "core/util/worker_pool.hpp"
 
 namespace aaren {
@@ -27,7 +29,7 @@ struct TrainSettings {
   double clip_norm = 1.0;         // <= 0: no clipping
   int patience = 3;               // epochs without validation improvement before stopping; 0: never
   int threads = 0;                // 0: one per hardware thread
-  long max_steps_per_epoch = 0;   // 0: every training window once per epoch
+  long max_steps_per_epoch = 0;   // 0: every training example once per epoch
   unsigned seed = 1;
 };
 
@@ -59,13 +61,7 @@ struct TrainResult {
   double best_val_loss = 0;
   TrainStop stop = TrainStop::completed;
   std::string message;  // why it stopped, in words
-  long samples = 0;     // training windows processed
-};
-
-struct EvalMetrics {
-  double mse = 0;
-  double mae = 0;
-  long windows = 0;
+  long samples = 0;     // training examples processed
 };
 
 struct TrainCallbacks {
@@ -77,30 +73,33 @@ struct TrainCallbacks {
 
 class Trainer {
  public:
-  // Trains `params` in place; they must be laid out for `config`.
-  Trainer(const ModelConfig& config, std::vector<float>& params, const TrainSettings& settings);
-  ~Trainer();
+  // Trains `params` in place; they must be laid out by `layout` (AdamW decays its matrices only).
+  Trainer(const ParameterLayout& layout, std::vector<float>& params, const TrainSettings& settings);
 
-  // On return, params hold the best weights seen on validation (or the last finite ones).
-  TrainResult train(const WindowSet& train_set, const WindowSet& val_set, const TrainCallbacks& callbacks = {});
-  EvalMetrics evaluate(const WindowSet& set);
-
-  const ParameterLayout& layout() const { return layout_; }
+  // On return, params hold the best weights seen on validation (or the last finite ones). The
+  // validation loss is mean_loss(val_set).
+  TrainResult train(const TrainingTask& train_set, const TrainingTask& val_set, const TrainCallbacks& callbacks = {});
+  // The task's metric sums over all its examples under the current parameters, in
+  // metric_names() order.
+  std::vector<double> metric_sums(const TrainingTask& task);
+  // (sum of sums) / (sum of terms) over all the task's examples; throws for a task without any.
+  double mean_loss(const TrainingTask& task);
 
  private:
-  struct Worker;
+  using Workers = std::vector<std::unique_ptr<TaskWorker>>;
   static constexpr int kShards = 8;
 
-  double train_step(const WindowSet& set, const std::vector<long>& order, long first, int count);
+  Workers make_workers(const TrainingTask& task);
+  double train_step(Workers& workers, const std::vector<long>& order, long first, int count);
+  double loss_over(Workers& workers, long examples);
 
-  ModelConfig config_;
   ParameterLayout layout_;
   std::vector<float>& params_;
   TrainSettings settings_;
   WorkerPool pool_;
-  std::vector<std::unique_ptr<Worker>> workers_;
   std::vector<AlignedVector<float>> shard_grads_;
-  std::vector<double> shard_loss_, shard_abs_;
+  std::vector<double> shard_loss_;
+  std::vector<long> shard_terms_;
   AlignedVector<float> grads_;
 };
 

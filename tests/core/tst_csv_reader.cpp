@@ -5,6 +5,9 @@
 #include <QDate>
 #include <QTemporaryDir>
 
+#include <malloc.h>
+
+#include <atomic>
 #include <cmath>
 #include <fstream>
 #include <sstream>
@@ -65,6 +68,12 @@ double qt_seconds(int astronomical_year, int month, int day, double seconds_into
 double decimal_year_seconds(int year, double fraction) {
   const double begin = qt_seconds(year, 1, 1);
   return begin + fraction * (qt_seconds(year + 1, 1, 1) - begin);
+}
+
+// Bytes glibc's allocator has handed out and not had back, small and large (mmapped) blocks.
+std::size_t bytes_in_use() {
+  const struct mallinfo2 info = mallinfo2();
+  return info.uordblks + info.hblkhd;
 }
 
 std::string rows_of(int count, const std::string& row) {
@@ -297,30 +306,58 @@ class TestCsvReader : public QObject {
     QCOMPARE(picked.dates.at(2), std::string("2020-01-01"));
   }
 
-  void progress_reports_and_cancels() {
+  void progress_rises_to_one() {
     std::string text = "date,value\n";
     for (int i = 0; i < 5000; ++i) text += std::to_string(1000 + i) + "," + std::to_string(i) + "\n";
     std::vector<double> fractions;
     CsvReadOptions watched;
-    watched.progress = [&](double fraction) {
-      fractions.push_back(fraction);
-      return true;
-    };
+    watched.progress = [&](double fraction) { fractions.push_back(fraction); };
     QCOMPARE(parse_time_series_csv(text, "p.csv", watched).values.rows, 5000);
-    QVERIFY(fractions.size() >= 2);
-    for (std::size_t i = 1; i < fractions.size(); ++i) QVERIFY(fractions[i] >= fractions[i - 1]);
+    QVERIFY(fractions.size() >= 4);
+    QVERIFY(fractions.front() > 0);
+    for (std::size_t i = 1; i < fractions.size(); ++i) QVERIFY(fractions[i] > fractions[i - 1]);
     QCOMPARE(fractions.back(), 1.0);
+  }
 
-    int calls = 0;
-    CsvReadOptions cancelled;
-    cancelled.progress = [&](double) { return ++calls < 2; };
+  // The flag stops a read part-way with its own exception, and everything the read allocated is
+  // freed again (glibc's count of the bytes in use returns to where it was).
+  void cancel_flag_stops_the_read_and_frees_everything() {
+    QTemporaryDir dir;
+    std::string text = "date,a,b\n";
+    for (int i = 0; i < 50000; ++i)
+      text += "2020-01-01 " + std::to_string(i % 24) + ":00:00," + std::to_string(i) + "," + std::to_string(i % 7) + "\n";
+    const std::string path = write_file(dir, "long.csv", text);
+    std::atomic<bool> cancel{false};
+    std::vector<double> fractions;
+    CsvReadOptions options;
+    options.cancel = &cancel;
+    options.progress = [&](double fraction) {
+      fractions.push_back(fraction);
+      if (fraction >= 0.5) cancel.store(true);
+    };
+    QCOMPARE(read_time_series_csv(path, {}).values.rows, 50000);  // the same file reads in full
+
+    const std::size_t in_use_before = bytes_in_use();
+    QString message;
+    bool cancelled = false;
     try {
-      parse_time_series_csv(text, "p.csv", cancelled);
-      QFAIL("the read was not cancelled");
+      (void)read_time_series_csv(path, options);
     } catch (const CsvReadCancelled& e) {
-      QCOMPARE(QString(e.what()), QString("reading p.csv was cancelled"));
+      cancelled = true;
+      message = QString::fromStdString(e.what());
+    } catch (const std::exception& e) {
+      message = QString::fromStdString(e.what());
     }
-    QCOMPARE(calls, 2);
+    const std::size_t in_use_after = bytes_in_use();
+    QVERIFY2(cancelled, qPrintable(message));
+    QCOMPARE(message, QString("reading long.csv was cancelled"));
+    QVERIFY(fractions.back() >= 0.5 && fractions.back() < 0.6);
+    QCOMPARE(in_use_after, in_use_before);
+
+    // Set before the read starts, the flag stops it before the first row.
+    fractions.clear();
+    QVERIFY_THROWS_EXCEPTION(CsvReadCancelled, read_time_series_csv(path, options));
+    QVERIFY(fractions.empty());
   }
 
   void bundled_datasets_load_data() {

@@ -1,15 +1,22 @@
 // Training: both models learn, runs are reproducible, and a run can be cancelled, survives a
-// non-finite loss, allocates nothing per step, and round-trips through its run folder.
+// non-finite loss, allocates nothing per step, and round-trips through its run folder; the same
+// loop trains any TrainingTask, here also a least-squares problem with a known optimum.
 #include <QtTest>
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
+#include <memory>
 #include <new>
 #include <random>
+#include <string>
+#include <vector>
 
 #include "core/data/time_series_csv.hpp"
 #include "core/io/text_file.hpp"
 #include "core/train/forecast_run.hpp"
+#include "core/train/forecast_task.hpp"
 #include "core/train/forecast_windows.hpp"
 #include "core/train/trainer.hpp"
 
@@ -89,6 +96,91 @@ std::vector<float> initial_params(const ModelConfig& c, unsigned seed) {
   return p;
 }
 
+// Least squares on a plain parameter vector: example i pulls its first reach_i parameters (at least
+// half of them) towards its own targets, with objective (1/reach_i) sum_{k<reach_i} (p_k - t_ik)^2,
+// so examples have different numbers of terms. The training optimum is known in closed form: p_k is
+// the mean of the t_ik weighted by [k < reach_i] / reach_i.
+class PullTowardsTargets : public TrainingTask {
+ public:
+  PullTowardsTargets(std::size_t parameters, long examples, double centre, double spread, unsigned seed)
+      : parameters_(parameters) {
+    std::mt19937 rng(seed);
+    std::normal_distribution<double> noise(0.0, spread);
+    std::uniform_int_distribution<int> reach(int(parameters + 1) / 2, int(parameters));
+    for (long i = 0; i < examples; ++i) {
+      reach_.push_back(i == 0 ? int(parameters) : reach(rng));  // the first example reaches every parameter
+      for (std::size_t k = 0; k < parameters; ++k) targets_.push_back(centre + noise(rng));
+    }
+  }
+  // One example that reaches every parameter: its loss is the mean squared distance to `targets`.
+  explicit PullTowardsTargets(const std::vector<double>& targets)
+      : parameters_(targets.size()), reach_{int(targets.size())}, targets_(targets) {}
+
+  long size() const override { return long(reach_.size()); }
+  std::size_t parameter_count() const override { return parameters_; }
+  std::unique_ptr<TaskWorker> make_worker() const override { return std::make_unique<Worker>(*this); }
+  std::vector<std::string> metric_names() const override { return {"squared_error", "terms"}; }
+
+  std::vector<double> optimum() const {
+    std::vector<double> weighted(parameters_, 0.0), weights(parameters_, 0.0);
+    for (long i = 0; i < size(); ++i)
+      for (int k = 0; k < reach_[std::size_t(i)]; ++k) {
+        weighted[std::size_t(k)] += target(i, k) / reach_[std::size_t(i)];
+        weights[std::size_t(k)] += 1.0 / reach_[std::size_t(i)];
+      }
+    for (std::size_t k = 0; k < parameters_; ++k) weighted[k] /= weights[k];
+    return weighted;
+  }
+
+ private:
+  class Worker : public TaskWorker {
+   public:
+    explicit Worker(const PullTowardsTargets& task) : task_(task) {}
+    LossTerms loss(long i, const float* params, float* grads, float grad_weight) override {
+      const int reach = task_.reach_[std::size_t(i)];
+      double sum = 0;
+      for (int k = 0; k < reach; ++k) {
+        const double diff = double(params[k]) - task_.target(i, k);
+        sum += diff * diff;
+        if (grads) grads[k] += float(double(grad_weight) * 2.0 * diff / reach);
+      }
+      return {sum, reach};
+    }
+    void add_metrics(long i, const float* params, double* sums) override {
+      const LossTerms terms = loss(i, params, nullptr, 0.0f);
+      sums[0] += terms.sum;
+      sums[1] += double(terms.terms);
+    }
+
+   private:
+    const PullTowardsTargets& task_;
+  };
+
+  double target(long i, int k) const { return targets_[std::size_t(i) * parameters_ + std::size_t(k)]; }
+
+  std::size_t parameters_;
+  std::vector<int> reach_;
+  std::vector<double> targets_;  // (examples, parameters)
+};
+
+// The trainer needs a layout only for AdamW's decay mask; with weight decay off, a tiny forecasting
+// model's layout serves as a plain vector of its length.
+ParameterLayout plain_vector_layout() {
+  ModelConfig c;
+  c.kind = ModelKind::transformer;
+  c.d_model = c.heads = c.layers = c.d_ff = c.seq_len = c.horizon = c.channels = 1;
+  return ParameterLayout(c);
+}
+
+TrainSettings least_squares_settings(int threads) {
+  TrainSettings s;
+  s.adamw.weight_decay = 0;
+  s.batch = 16;
+  s.lr = 0.05;
+  s.threads = threads;
+  return s;
+}
+
 }  // namespace
 
 class TestTraining : public QObject {
@@ -111,10 +203,11 @@ class TestTraining : public QObject {
     s.epochs = 6;
     s.batch = 16;
     s.lr = 3e-3;
-    Trainer trainer(c, params, s);
-    const TrainResult result = trainer.train(train, val);
+    Trainer trainer(ParameterLayout(c), params, s);
+    const ForecastTask train_task(c, train), val_task(c, val);
+    const TrainResult result = trainer.train(train_task, val_task);
     const double naive = val.last_value_mse();
-    const double mse = trainer.evaluate(val).mse;
+    const double mse = forecast_metrics(trainer, val_task).mse;
     QVERIFY2(mse < 0.25 * naive, qPrintable(QString("validation MSE %1 vs last-value %2").arg(mse).arg(naive)));
     QVERIFY(result.best_epoch >= 1);
   }
@@ -135,9 +228,10 @@ class TestTraining : public QObject {
     s.batch = 16;
     s.lr = 2e-3;
     s.patience = 8;
-    Trainer trainer(c, params, s);
+    Trainer trainer(ParameterLayout(c), params, s);
     const ForecastWindows train(data.scaled, data.train), val(data.scaled, data.validation);
-    trainer.train(train, val);
+    const ForecastTask train_task(c, train), val_task(c, val);
+    trainer.train(train_task, val_task);
     double naive = 0;
     std::vector<float> x(36), y(12);
     for (long i = 0; i < val.size(); ++i) {
@@ -145,7 +239,7 @@ class TestTraining : public QObject {
       for (float v : y) naive += double(v - x.back()) * double(v - x.back());
     }
     naive /= double(val.size() * 12);
-    const double mse = trainer.evaluate(val).mse;
+    const double mse = forecast_metrics(trainer, val_task).mse;
     QVERIFY2(mse < 0.5 * naive, qPrintable(QString("validation MSE %1 vs last-value %2").arg(mse).arg(naive)));
   }
 
@@ -162,11 +256,11 @@ class TestTraining : public QObject {
       s.epochs = 3;
       s.batch = 20;
       s.threads = threads;
-      Trainer trainer(c, params, s);
+      Trainer trainer(ParameterLayout(c), params, s);
       std::vector<double> curve;
       TrainCallbacks callbacks;
       callbacks.progress = [&](const TrainProgress& p) { curve.push_back(p.epoch_end ? p.val_loss : p.train_loss); };
-      trainer.train(train, val, callbacks);
+      trainer.train(ForecastTask(c, train), ForecastTask(c, val), callbacks);
       curves.push_back(curve);
     }
     QVERIFY(!curves[0].empty());
@@ -190,14 +284,14 @@ class TestTraining : public QObject {
       s.epochs = 1;
       s.batch = 8;
       s.threads = 2;
-      Trainer trainer(k, params, s);
+      Trainer trainer(ParameterLayout(k), params, s);
       long at_step_3 = -1, at_last_step = -1;
       TrainCallbacks callbacks;
       callbacks.progress = [&](const TrainProgress& p) {
         if (p.step == 3 && !p.epoch_end) at_step_3 = g_allocations.load();
         if (p.step == p.steps_per_epoch && !p.epoch_end) at_last_step = g_allocations.load();
       };
-      trainer.train(train, val, callbacks);
+      trainer.train(ForecastTask(k, train), ForecastTask(k, val), callbacks);
       QVERIFY(at_step_3 >= 0 && at_last_step >= 0);
       QVERIFY2(at_last_step == at_step_3,
                qPrintable(QString("%1 allocations in the step loop").arg(at_last_step - at_step_3)));
@@ -212,7 +306,8 @@ class TestTraining : public QObject {
     TrainSettings s;
     s.epochs = 1000;
     s.batch = 8;
-    Trainer trainer(c, params, s);
+    Trainer trainer(ParameterLayout(c), params, s);
+    const ForecastTask train_task(c, train), val_task(c, val);
     std::atomic<bool> cancel{false};
     std::atomic<int> epochs_done{0};
     TrainCallbacks callbacks;
@@ -224,13 +319,15 @@ class TestTraining : public QObject {
       while (epochs_done.load() < 2) std::this_thread::yield();
       cancel.store(true);
     });
-    const TrainResult result = trainer.train(train, val, callbacks);
+    const TrainResult result = trainer.train(train_task, val_task, callbacks);
     stopper.join();
     QCOMPARE(result.stop, TrainStop::cancelled);
     QVERIFY(result.epochs.size() >= 2 && result.epochs.size() < 1000);
     QVERIFY(result.best_epoch >= 1);
-    // The parameters are the best epoch's: evaluating them gives the best validation loss.
-    QCOMPARE(trainer.evaluate(val).mse, result.best_val_loss);
+    // The parameters are the best epoch's: evaluating them gives the best validation loss, which
+    // is also the validation MSE a run reports.
+    QCOMPARE_EQ(trainer.mean_loss(val_task), result.best_val_loss);
+    QCOMPARE_EQ(forecast_metrics(trainer, val_task).mse, result.best_val_loss);
   }
 
   void non_finite_loss_stops_with_last_good_weights() {
@@ -242,8 +339,8 @@ class TestTraining : public QObject {
     TrainSettings s;
     s.epochs = 3;
     s.batch = 4;
-    Trainer trainer(c, params, s);
-    const TrainResult result = trainer.train(train, val);
+    Trainer trainer(ParameterLayout(c), params, s);
+    const TrainResult result = trainer.train(ForecastTask(c, train), ForecastTask(c, val));
     QCOMPARE(result.stop, TrainStop::diverged);
     QVERIFY2(result.message.find("not finite") != std::string::npos, result.message.c_str());
     for (float p : params) QVERIFY(std::isfinite(p));
@@ -260,11 +357,106 @@ class TestTraining : public QObject {
     s.lr = 2e-2;  // large and constant: the validation loss soon stops improving
     s.schedule = LrSchedule::constant;
     s.patience = 2;
-    Trainer trainer(c, params, s);
-    const TrainResult result = trainer.train(train, val);
+    Trainer trainer(ParameterLayout(c), params, s);
+    const ForecastTask val_task(c, val);
+    const TrainResult result = trainer.train(ForecastTask(c, train), val_task);
     QCOMPARE(result.stop, TrainStop::early_stopped);
     QCOMPARE(int(result.epochs.size()), result.best_epoch + s.patience);
-    QCOMPARE(trainer.evaluate(val).mse, result.best_val_loss);
+    QCOMPARE_EQ(trainer.mean_loss(val_task), result.best_val_loss);
+  }
+
+  void trains_any_task_to_its_known_optimum() {
+    const ParameterLayout layout = plain_vector_layout();
+    const std::size_t n = layout.total();
+    const PullTowardsTargets train(n, 64, 2.0, 0.5, 11);
+    const std::vector<double> optimum = train.optimum();
+    const PullTowardsTargets distance_to_optimum(optimum);
+    std::vector<std::vector<float>> trained;
+    std::vector<std::vector<double>> reports;
+    for (int threads : {1, 3}) {
+      std::vector<float> params(n, 0.0f);
+      TrainSettings s = least_squares_settings(threads);
+      s.epochs = 150;
+      s.patience = 0;
+      Trainer trainer(layout, params, s);
+      std::vector<double> report;
+      TrainCallbacks callbacks;
+      callbacks.progress = [&](const TrainProgress& p) { report.push_back(p.epoch_end ? p.val_loss : p.train_loss); };
+      const TrainResult result = trainer.train(train, distance_to_optimum, callbacks);
+      QCOMPARE(result.stop, TrainStop::completed);
+      for (std::size_t k = 0; k < n; ++k)
+        QVERIFY2(std::abs(double(params[k]) - optimum[k]) < 1e-3,
+                 qPrintable(QString("parameter %1: %2, optimum %3").arg(k).arg(params[k]).arg(optimum[k])));
+      QCOMPARE_EQ(trainer.mean_loss(distance_to_optimum), result.best_val_loss);
+      // The set-wide loss and the metric sums are reduced in the same shard order.
+      const std::vector<double> sums = trainer.metric_sums(train);
+      QCOMPARE(sums.size(), std::size_t(2));
+      QCOMPARE_EQ(sums[0] / sums[1], trainer.mean_loss(train));
+      report.insert(report.end(), sums.begin(), sums.end());
+      trained.push_back(params);
+      reports.push_back(report);
+    }
+    QVERIFY(std::memcmp(trained[0].data(), trained[1].data(), n * sizeof(float)) == 0);
+    QCOMPARE(reports[1].size(), reports[0].size());
+    QVERIFY(std::memcmp(reports[0].data(), reports[1].data(), reports[0].size() * sizeof(double)) == 0);
+  }
+
+  void any_task_stops_early_with_its_best_weights() {
+    // Starting at 0 on the way to an optimum near 2, the parameters pass by the validation targets
+    // at 1 and then move away from them, so validation stops improving.
+    const ParameterLayout layout = plain_vector_layout();
+    const std::size_t n = layout.total();
+    const PullTowardsTargets train(n, 64, 2.0, 0.1, 12), val(std::vector<double>(n, 1.0));
+    std::vector<std::vector<float>> trained;
+    for (int threads : {1, 3}) {
+      std::vector<float> params(n, 0.0f);
+      TrainSettings s = least_squares_settings(threads);
+      s.epochs = 200;
+      s.patience = 2;
+      s.schedule = LrSchedule::constant;
+      s.lr = 0.02;
+      Trainer trainer(layout, params, s);
+      std::vector<float> last_best;
+      std::vector<int> best_epochs;
+      TrainCallbacks callbacks;
+      callbacks.on_best = [&](const std::vector<float>& best, const EpochRecord& record) {
+        last_best = best;
+        best_epochs.push_back(record.epoch);
+      };
+      const TrainResult result = trainer.train(train, val, callbacks);
+      QCOMPARE(result.stop, TrainStop::early_stopped);
+      QCOMPARE(int(result.epochs.size()), result.best_epoch + s.patience);
+      QVERIFY(result.best_epoch > 1);
+      QCOMPARE(best_epochs.back(), result.best_epoch);
+      QVERIFY(std::is_sorted(best_epochs.begin(), best_epochs.end()));
+      QVERIFY(result.epochs.back().val_loss > result.best_val_loss);
+      // The trainer's parameters are the best epoch's, the ones on_best last saw.
+      QCOMPARE(last_best.size(), n);
+      QVERIFY(std::memcmp(last_best.data(), params.data(), n * sizeof(float)) == 0);
+      QCOMPARE_EQ(trainer.mean_loss(val), result.best_val_loss);
+      for (float p : params) QVERIFY2(std::abs(p - 1.0f) < 0.25f, qPrintable(QString("parameter %1").arg(p)));
+      trained.push_back(params);
+    }
+    QVERIFY(std::memcmp(trained[0].data(), trained[1].data(), n * sizeof(float)) == 0);
+  }
+
+  void rejects_tasks_that_do_not_fit() {
+    const ParameterLayout layout = plain_vector_layout();
+    const std::size_t n = layout.total();
+    std::vector<float> params(n, 0.0f);
+    Trainer trainer(layout, params, least_squares_settings(1));
+    const PullTowardsTargets fits(n, 4, 1.0, 0.1, 1), too_wide(n + 1, 4, 1.0, 0.1, 1), empty(n, 0, 1.0, 0.1, 1);
+    QVERIFY_EXCEPTION_THROWN(trainer.train(too_wide, fits), std::invalid_argument);
+    QVERIFY_EXCEPTION_THROWN(trainer.mean_loss(too_wide), std::invalid_argument);
+    QVERIFY_EXCEPTION_THROWN(trainer.mean_loss(empty), std::invalid_argument);
+    try {
+      trainer.train(empty, fits);
+      QFAIL("training on an empty set must be rejected");
+    } catch (const std::invalid_argument& e) {
+      QVERIFY2(QString(e.what()).contains("training part"), e.what());
+    }
+    std::vector<float> short_params(n - 1, 0.0f);
+    QVERIFY_EXCEPTION_THROWN(Trainer(layout, short_params, TrainSettings()), std::invalid_argument);
   }
 
   void run_folder_round_trip_and_rejections() {
@@ -289,8 +481,8 @@ class TestTraining : public QObject {
     const ForecastWindows test(data.scaled, data.test);
     TrainSettings s;
     std::vector<float> params = run.params;
-    Trainer again(run.config.model, params, s);
-    QCOMPARE(again.evaluate(test).mse, outcome.metrics.test.mse);
+    Trainer again(ParameterLayout(run.config.model), params, s);
+    QCOMPARE(forecast_metrics(again, ForecastTask(run.config.model, test)).mse, outcome.metrics.test.mse);
 
     // Continuing from the saved weights starts where the run ended: its first epoch is no worse
     // than the best epoch it continues from.

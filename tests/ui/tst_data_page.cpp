@@ -1,6 +1,7 @@
 // The Data page: a bundled CSV fills the preview, the channel list and the chart with the split
 // shaded; every problem of a malformed file reaches the message bar with its line and column; the
-// user's overrides of the detection (delimiter, gaps) read the file again.
+// user's overrides of the detection (delimiter, gaps) read the file again; a large file shows its
+// progress and a cancelled read keeps the data set loaded before it.
 #include <QtTest>
 
 #include <QAreaSeries>
@@ -8,6 +9,8 @@
 #include <QComboBox>
 #include <QLineSeries>
 #include <QListWidget>
+#include <QProgressBar>
+#include <QPushButton>
 #include <QStandardItemModel>
 #include <QXYSeries>
 
@@ -52,6 +55,7 @@ class TestDataPage : public QObject {
   void gapsAreReportedUntilInterpolationIsChosen();
   void uncheckedChannelsAreLeftOut();
   void cancellingAReadKeepsNoData();
+  void largeFileShowsProgressAndCancelKeepsThePreviousData();
 
  private:
   QTemporaryDir folder_;
@@ -239,6 +243,64 @@ void TestDataPage::cancellingAReadKeepsNoData() {
   QVERIFY(page.isLoading());
   QVERIFY(waitForLoad(finished));
   QCOMPARE(dataset.table()->values.rows, 100000);
+}
+
+// A file of 16 MB: the bar moves while the window goes on handling events, Cancel stops
+// the read, and the data set loaded before stays loaded and shown. Read in full, its chart is drawn
+// from an envelope of a few thousand points per channel.
+void TestDataPage::largeFileShowsProgressAndCancelKeepsThePreviousData() {
+  QByteArray content("date,load,price\n");
+  content.reserve(18 << 20);
+  for (int row = 0; content.size() < (16 << 20); ++row) {
+    const QByteArray day = QDate(2000, 1, 1).addDays(row / 24).toString(Qt::ISODate).toLatin1();
+    content += day + ' ' + QByteArray::number(row % 24).rightJustified(2, '0') + ":00," +
+               QByteArray::number((row * 7919) % 100003 / 100.0, 'f', 2) + ',' +
+               QByteArray::number(20.0 + (row * 104729) % 9973 / 1000.0, 'f', 3) + '\n';
+  }
+  const QString large = writeFile(folder_.filePath(QStringLiteral("large.csv")), content);
+  const int largeRows = int(content.count('\n')) - 1;
+  content.clear();
+
+  CurrentDataset dataset;
+  DataPage page(&dataset);
+  QSignalSpy finished(&page, &DataPage::loadFinished);
+  const QString seatbelts = QFileInfo(bundled("R_Seatbelts.csv")).absoluteFilePath();
+  page.openCsv(seatbelts);
+  QVERIFY(waitForLoad(finished));
+
+  auto* bar = page.findChild<QProgressBar*>(QStringLiteral("loadProgress"));
+  auto* cancel = page.findChild<QPushButton*>(QStringLiteral("cancelLoadingButton"));
+  QVERIFY(bar && cancel);
+  QList<int> shown;
+  connect(bar, &QProgressBar::valueChanged, this, [&shown](int value) { shown << value; });
+  page.openCsv(large);
+  QVERIFY(page.isLoading());
+  QTRY_VERIFY_WITH_TIMEOUT(bar->value() >= 3, kLoadTimeoutMs);
+  QVERIFY2(page.isLoading(), "the read finished before it could be cancelled");
+  cancel->click();
+  QVERIFY(!waitForLoad(finished));
+  QVERIFY(!page.isLoading());
+  QVERIFY2(shown.size() >= 2, "the progress bar moved only once while the file was read");
+  QVERIFY(std::is_sorted(shown.begin(), shown.end()));
+  QVERIFY2(shown.last() < 100, qPrintable(QString::number(shown.last())));
+
+  QCOMPARE(page.messageBar()->level(), MessageBar::Level::information);
+  QCOMPARE(page.messageBar()->text(), QStringLiteral("Reading large.csv was cancelled; R_Seatbelts.csv is still loaded."));
+  QVERIFY(dataset.isLoaded());
+  QCOMPARE(dataset.path(), seatbelts);
+  QCOMPARE(dataset.table()->values.rows, 192);
+  QCOMPARE(page.filePath(), seatbelts);
+  QCOMPARE(page.channelNames().size(), 8);
+  QCOMPARE(page.checkedChannels().size(), 8);
+  QCOMPARE(page.seriesChart()->dataSeries().size(), 8);
+  QCOMPARE(page.previewModel()->columnCount(), 9);
+
+  page.openCsv(large);
+  QVERIFY(waitForLoad(finished));
+  QCOMPARE(dataset.table()->values.rows, largeRows);
+  QCOMPARE(page.seriesChart()->dataSeries().size(), 2);  // load, price
+  for (const QXYSeries* series : page.seriesChart()->dataSeries())
+    QVERIFY2(series->count() > 1000 && series->count() <= 4000, qPrintable(QString::number(series->count())));
 }
 
 QTEST_MAIN(TestDataPage)

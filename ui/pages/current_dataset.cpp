@@ -13,6 +13,17 @@ void CurrentDataset::setData(const QString& path, CsvReadOptions options, std::s
   path_ = path;
   readOptions_ = std::move(options);
   table_ = std::move(table);
+  eventLogOptions_ = {};
+  eventLog_.reset();
+  emit changed();
+}
+
+void CurrentDataset::setEventLog(const QString& path, const EventLogOptions& options, std::shared_ptr<const EventLog> log) {
+  path_ = path;
+  readOptions_ = {};
+  table_.reset();
+  eventLogOptions_ = options;
+  eventLog_ = std::move(log);
   emit changed();
 }
 
@@ -25,6 +36,8 @@ void CurrentDataset::clear() {
   path_.clear();
   readOptions_ = {};
   table_.reset();
+  eventLogOptions_ = {};
+  eventLog_.reset();
   emit changed();
 }
 

@@ -1,7 +1,8 @@
 #pragma once
 // The data set the user has loaded on the Data page, as the Train and Forecast pages use it: the
 // file, the read options that loaded it (delimiter, header, date column, channels, target, gaps),
-// the chronological split, and the table itself in original units.
+// the chronological split, and the table itself in original units. Or, instead of a table, an event
+// log with the options that read it (time, sequence and mark columns): one of the two at a time.
 #include <QMetaType>
 #include <QObject>
 #include <QString>
@@ -9,6 +10,7 @@
 
 #include "core/data/split.hpp"
 #include "core/data/time_series_csv.hpp"
+#include "core/events/event_log.hpp"
 
 namespace aaren::ui {
 
@@ -18,15 +20,20 @@ class CurrentDataset : public QObject {
  public:
   explicit CurrentDataset(QObject* parent = nullptr);
 
-  bool isLoaded() const { return table_ != nullptr; }
+  bool isLoaded() const { return table_ != nullptr || eventLog_ != nullptr; }
+  bool isEventLog() const { return eventLog_ != nullptr; }
   QString path() const { return path_; }
   QString name() const;  // the file name without its suffix
   const CsvReadOptions& readOptions() const { return readOptions_; }
   SplitSpec split() const { return split_; }
-  std::shared_ptr<const TimeSeriesTable> table() const { return table_; }
+  std::shared_ptr<const TimeSeriesTable> table() const { return table_; }  // null while an event log is loaded
+  std::shared_ptr<const EventLog> eventLog() const { return eventLog_; }  // null while a table is loaded
+  const EventLogOptions& eventLogOptions() const { return eventLogOptions_; }
 
   // The read options are kept without their progress callback (it belonged to the load).
   void setData(const QString& path, CsvReadOptions options, std::shared_ptr<const TimeSeriesTable> table);
+  // Replaces a table as much as another log.
+  void setEventLog(const QString& path, const EventLogOptions& options, std::shared_ptr<const EventLog> log);
   void setSplit(const SplitSpec& split);
   void clear();
 
@@ -38,8 +45,11 @@ class CurrentDataset : public QObject {
   CsvReadOptions readOptions_;
   SplitSpec split_;
   std::shared_ptr<const TimeSeriesTable> table_;
+  EventLogOptions eventLogOptions_;
+  std::shared_ptr<const EventLog> eventLog_;
 };
 
 }  // namespace aaren::ui
 
 Q_DECLARE_METATYPE(std::shared_ptr<const aaren::TimeSeriesTable>)
+Q_DECLARE_METATYPE(std::shared_ptr<const aaren::EventLog>)

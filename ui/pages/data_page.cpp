@@ -22,6 +22,7 @@
 #include <QScrollArea>
 #include <QSplitter>
 #include <QStandardItemModel>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTimer>
 #include <QToolButton>
@@ -34,10 +35,13 @@
 #include "core/data/split.hpp"
 #include "ui/bundled_datasets.hpp"
 #include "ui/chart_panel.hpp"
+#include "ui/events/event_import.hpp"
+#include "ui/events/events_view.hpp"
 #include "ui/glyph_icons.hpp"
 #include "ui/pages/current_dataset.hpp"
 #include "ui/pages/message_bar.hpp"
 #include "ui/pages/row_axis.hpp"
+#include "ui/pages/series_envelope.hpp"
 #include "ui/pages/wording.hpp"
 #include "ui/settings.hpp"
 #include "ui/workers/background_job.hpp"
@@ -49,6 +53,7 @@ namespace {
 constexpr int kPreviewRows = 100;
 constexpr int kProgressDelayMs = 250;  // quick reads finish before a progress bar would flicker
 constexpr int kSettingsPanelWidth = 340;
+constexpr int kChartBuckets = 2000;  // about a screen's width in pixels
 
 const QColor kTrainColor(0x2e, 0x9d, 0x5b);
 const QColor kValidationColor(0xe0, 0x8a, 0x00);
@@ -104,13 +109,19 @@ DataPage::DataPage(CurrentDataset* dataset, QWidget* parent)
   splitter->addWidget(buildSettingsPanel());
   splitter->addWidget(buildContent());
   splitter->setStretchFactor(1, 1);
+  events_ = new EventsView(dataset_, messageBar_, this);
+  connect(events_, &EventsView::loadFinished, this, &DataPage::loadFinished);
+  views_ = new QTabWidget(this);
+  views_->setDocumentMode(true);
+  views_->addTab(splitter, tr("Time series"));
+  views_->addTab(events_, tr("Events"));
 
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(20, 14, 20, 16);
   layout->setSpacing(10);
   layout->addWidget(buildSourceBar());
   layout->addWidget(messageBar_);
-  layout->addWidget(splitter, 1);
+  layout->addWidget(views_, 1);
 
   connect(loader_, &BackgroundJob::progress, this, [this](double fraction) { progress_->setValue(int(fraction * 100)); });
   connect(loader_, &BackgroundJob::runningChanged, this, &DataPage::onLoadingChanged);
@@ -118,14 +129,7 @@ DataPage::DataPage(CurrentDataset* dataset, QWidget* parent)
     onLoaded(result.value<std::shared_ptr<const TimeSeriesTable>>());
   });
   connect(loader_, &BackgroundJob::failed, this, &DataPage::onLoadFailed);
-  connect(loader_, &BackgroundJob::cancelled, this, [this] {
-    // A read replaced by another one, or given up after a failed detection, is not news.
-    if (!std::exchange(cancelledByUser_, false)) return;
-    clearData();
-    messageBar_->showMessage(MessageBar::Level::information,
-                             tr("Reading %1 was cancelled.").arg(QFileInfo(path_).fileName()));
-    emit loadFinished(false);
-  });
+  connect(loader_, &BackgroundJob::cancelled, this, &DataPage::onLoadCancelled);
 }
 
 QString DataPage::id() const { return QStringLiteral("data"); }
@@ -138,7 +142,7 @@ QString DataPage::subtitle() const {
 
 QIcon DataPage::icon() const { return glyphIcon(Glyph::data); }
 
-bool DataPage::isLoading() const { return loader_->isRunning(); }
+bool DataPage::isLoading() const { return loader_->isRunning() || events_->isLoading(); }
 
 QWidget* DataPage::buildSourceBar() {
   auto* bar = new QFrame(this);
@@ -174,7 +178,18 @@ QWidget* DataPage::buildSourceBar() {
   auto* layout = new QHBoxLayout(bar);
   layout->setContentsMargins(16, 10, 16, 10);
   layout->setSpacing(8);
+  readAs_ = new QComboBox(bar);
+  readAs_->setObjectName(QStringLiteral("readAsCombo"));
+  readAs_->addItem(tr("Detect the kind"), int(ImportKind::automatic));
+  readAs_->addItem(tr("Time series"), int(ImportKind::timeSeries));
+  readAs_->addItem(tr("Event log"), int(ImportKind::eventLog));
+  readAs_->setToolTip(tr("Read the file as a time series (values at regular times) or as an event log (times at "
+                         "which events happened); detected from its columns unless chosen"));
+  connect(readAs_, &QComboBox::activated, this, [this] {
+    if (!path_.isEmpty()) openCsv(path_);
+  });
   layout->addLayout(text, 1);
+  layout->addWidget(readAs_);
   layout->addWidget(open);
   layout->addWidget(samplesButton_);
   layout->addWidget(recentButton_);
@@ -187,9 +202,10 @@ void DataPage::fillSampleMenu() {
   QMap<QString, QMenu*> groups;
   for (const BundledDataset& sample : bundledDatasets(dir)) {
     QMenu* target = menu;
-    if (!sample.group.isEmpty()) {
-      if (!groups.contains(sample.group)) groups.insert(sample.group, menu->addMenu(sample.group));
-      target = groups.value(sample.group);
+    const QString group = sample.eventLog ? tr("Event logs") : sample.group;
+    if (!group.isEmpty()) {
+      if (!groups.contains(group)) groups.insert(group, menu->addMenu(group));
+      target = groups.value(group);
     }
     const QString path = sample.path;
     target->addAction(sample.name, this, [this, path] { emit openCsvRequested(path); })->setToolTip(path);
@@ -306,6 +322,8 @@ QWidget* DataPage::buildContent() {
   progress_->setRange(0, 100);
   progress_->setFormat(tr("Reading the file… %p%"));
   auto* cancel = new QPushButton(tr("Cancel"), progressRow_);
+  cancel->setObjectName(QStringLiteral("cancelLoadingButton"));
+  cancel->setToolTip(tr("Stop reading the file; the data loaded before stays"));
   connect(cancel, &QPushButton::clicked, this, &DataPage::cancelLoading);
   auto* progressLayout = new QHBoxLayout(progressRow_);
   progressLayout->setContentsMargins(0, 0, 0, 0);
@@ -355,12 +373,36 @@ void DataPage::openCsv(const QString& path) {
   fileName_->setText(file.fileName());
   fileDetails_->setText(tr("%1 · %2").arg(QDir::toNativeSeparators(path_), QLocale().formattedDataSize(file.size())));
   messageBar_->clear();
+  if (openAsEventLog()) return;
+  views_->setCurrentIndex(0);
   detect(false);
+}
+
+bool DataPage::openAsEventLog() {
+  const auto kind = ImportKind(readAs_->currentData().toInt());
+  if (kind == ImportKind::timeSeries || (kind == ImportKind::automatic && !looksLikeEventLog(path_))) return false;
+  detected_ = false;
+  stopLoading();
+  {
+    const QScopedValueRollback guard(updating_, true);
+    preview_->clear();
+    channels_->clear();
+    target_->clear();
+  }
+  clearData();
+  views_->setCurrentWidget(events_);
+  events_->openLog(path_);
+  return true;
 }
 
 void DataPage::cancelLoading() {
   if (!loader_->isRunning()) return;
   cancelledByUser_ = true;
+  stopLoading();
+}
+
+void DataPage::stopLoading() {
+  if (stopRead_) stopRead_->store(true);
   loader_->cancel();
 }
 
@@ -370,7 +412,7 @@ void DataPage::detect(bool keepChoices) {
     if (!keepChoices) autoDetection_ = detection_;
   } catch (const std::exception& error) {
     detected_ = false;
-    loader_->cancel();
+    stopLoading();
     {
       const QScopedValueRollback guard(updating_, true);
       preview_->clear();
@@ -488,7 +530,7 @@ CsvReadOptions DataPage::readOptions() const {
 void DataPage::startLoading() {
   if (!detected_) return;
   if (checkedChannels().isEmpty()) {
-    loader_->cancel();
+    stopLoading();
     clearData();
     messageBar_->showMessage(MessageBar::Level::warning,
                              channels_->count() == 0 ? tr("%1 has no numeric column to forecast as it is read now; check "
@@ -499,25 +541,31 @@ void DataPage::startLoading() {
     return;
   }
   cancelledByUser_ = false;
+  if (stopRead_) stopRead_->store(true);  // the read this one replaces need not finish
+  stopRead_ = std::make_shared<std::atomic<bool>>(false);
   loadingOptions_ = readOptions();
   const std::string path = path_.toStdString();
   const CsvReadOptions options = loadingOptions_;
-  loader_->start([path, options](JobContext& context) {
+  loader_->start([path, options, stop = stopRead_](JobContext& context) {
     CsvReadOptions withProgress = options;
-    withProgress.progress = [&context](double fraction) {
-      context.reportProgress(fraction);
-      return context.wanted();
-    };
+    withProgress.progress = [&context](double fraction) { context.reportProgress(fraction); };
+    withProgress.cancel = stop.get();
     return QVariant::fromValue(std::shared_ptr<const TimeSeriesTable>(
         std::make_shared<TimeSeriesTable>(read_time_series_csv(path, withProgress))));
   });
 }
 
+void DataPage::showTableDetails(const TimeSeriesTable& table) {
+  fileName_->setText(QFileInfo(path_).fileName());
+  fileDetails_->setText(tr("%1 · %2 · %3")
+                            .arg(QDir::toNativeSeparators(path_), countOf(table.values.rows, tr("row"), tr("rows")),
+                                 countOf(table.values.cols, tr("channel"), tr("channels"))));
+}
+
 void DataPage::onLoaded(std::shared_ptr<const TimeSeriesTable> table) {
   dataset_->setData(path_, loadingOptions_, table);
-  fileDetails_->setText(tr("%1 · %2 · %3")
-                            .arg(QDir::toNativeSeparators(path_), countOf(table->values.rows, tr("row"), tr("rows")),
-                                 countOf(table->values.cols, tr("channel"), tr("channels"))));
+  loadedView_ = LoadedView{path_, overrides_, detection_, autoDetection_};
+  showTableDetails(*table);
   QStringList remarks;
   for (const std::string& warning : table->warnings) remarks << QString::fromStdString(warning);
   if (remarks.isEmpty()) messageBar_->clear();
@@ -531,6 +579,52 @@ void DataPage::onLoaded(std::shared_ptr<const TimeSeriesTable> table) {
                          .arg(QFileInfo(path_).fileName(), countOf(table->values.rows, tr("row"), tr("rows")),
                               countOf(table->values.cols, tr("channel"), tr("channels"))));
   emit loadFinished(true);
+}
+
+void DataPage::onLoadCancelled() {
+  // A read replaced by another one, or given up after a failed detection, is not news.
+  if (!std::exchange(cancelledByUser_, false)) return;
+  const QString cancelledFile = QFileInfo(path_).fileName();
+  if (dataset_->isLoaded() && loadedView_) {
+    restoreLoadedView();
+    messageBar_->showMessage(MessageBar::Level::information, tr("Reading %1 was cancelled; %2 is still loaded.")
+                                                                 .arg(cancelledFile, QFileInfo(path_).fileName()));
+  } else {
+    clearData();
+    messageBar_->showMessage(MessageBar::Level::information, tr("Reading %1 was cancelled.").arg(cancelledFile));
+  }
+  emit loadFinished(false);
+}
+
+// The settings panel, the preview and the file's name go back to the data set that is loaded (the
+// chart still shows it: only a finished read replaces it).
+void DataPage::restoreLoadedView() {
+  const LoadedView view = *loadedView_;
+  path_ = view.path;
+  overrides_ = view.overrides;
+  detection_ = view.detection;
+  autoDetection_ = view.autoDetection;
+  detected_ = true;
+  const CsvReadOptions& options = dataset_->readOptions();
+  showDetection(false);
+  {
+    const QScopedValueRollback guard(updating_, true);
+    interpolate_->setChecked(options.missing == CsvReadOptions::Missing::interpolate);
+    if (!options.columns.empty()) {
+      for (int row = 0; row < channels_->count(); ++row) {
+        QListWidgetItem* item = channels_->item(row);
+        const bool chosen = std::find(options.columns.begin(), options.columns.end(), item->text().toStdString()) !=
+                            options.columns.end();
+        item->setCheckState(chosen ? Qt::Checked : Qt::Unchecked);
+      }
+    }
+  }
+  updateTargetChoices();
+  {
+    const QScopedValueRollback guard(updating_, true);
+    target_->setCurrentIndex(std::max(0, target_->findData(QString::fromStdString(options.target))));
+  }
+  showTableDetails(*dataset_->table());
 }
 
 void DataPage::onLoadFailed(const QString& message) {
@@ -594,13 +688,9 @@ void DataPage::drawSeries() {
   rowX_ = axis.x;
   applyRowAxis(*chart_, axis, tr("value"));
   chart_->setTitle(QFileInfo(path_).completeBaseName());
-  const Matrix<double>& values = table->values;
-  for (int c = 0; c < values.cols; ++c) {
-    QList<QPointF> points;
-    points.reserve(values.rows);
-    for (int row = 0; row < values.rows; ++row) points.append({rowX_[std::size_t(row)], values(row, c)});
-    setSeriesData(chart_->addLineSeries(QString::fromStdString(table->channel_names[std::size_t(c)])), points);
-  }
+  for (int c = 0; c < table->values.cols; ++c)
+    setSeriesData(chart_->addLineSeries(QString::fromStdString(table->channel_names[std::size_t(c)])),
+                  seriesEnvelope(rowX_, table->values, c, kChartBuckets));
   drawSplit();
 }
 
@@ -631,6 +721,7 @@ void DataPage::drawSplit() {
 
 void DataPage::clearData() {
   dataset_->clear();
+  loadedView_.reset();
   rowX_.clear();
   chart_->removeAllSeries();
   splitSummary_->clear();

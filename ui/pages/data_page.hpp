@@ -3,9 +3,14 @@
 // (delimiter, header, date column and each column's kind, detected and overridable, with the first
 // rows in a table), choose the channels and the target, and see the chosen series with the
 // training, validation and test parts shaded. The file is read on a worker thread with progress
-// and cancel; every problem the reader finds appears in the message bar with its line and column.
+// and cancel, so files of hundreds of megabytes keep the window responsive; a cancelled read keeps
+// the data set loaded before it. Every problem the reader finds appears in the message bar with
+// its line and column. An event log (chosen, or detected: ui/events/event_import.hpp) is read and
+// shown by the Events view instead, on a tab of its own.
 #include <QStringList>
+#include <atomic>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "core/data/csv_dialect.hpp"
@@ -19,6 +24,7 @@ class QListWidget;
 class QProgressBar;
 class QPushButton;
 class QStandardItemModel;
+class QTabWidget;
 class QTableView;
 class QToolButton;
 
@@ -27,6 +33,7 @@ namespace aaren::ui {
 class BackgroundJob;
 class ChartPanel;
 class CurrentDataset;
+class EventsView;
 class MessageBar;
 
 class DataPage : public Page {
@@ -44,6 +51,8 @@ class DataPage : public Page {
   bool isLoading() const;
   MessageBar* messageBar() const { return messageBar_; }
   ChartPanel* seriesChart() const { return chart_; }
+  EventsView* eventsView() const { return events_; }
+  QComboBox* readAsCombo() const { return readAs_; }  // automatic, time series or event log
   QStandardItemModel* previewModel() const { return preview_; }
   QStringList channelNames() const;  // every channel the file offers
   QStringList checkedChannels() const;
@@ -63,12 +72,18 @@ class DataPage : public Page {
   QWidget* buildContent();
   void fillSampleMenu();
   void fillRecentMenu();
+  // Hands the file to the Events view when it is to be read as an event log.
+  bool openAsEventLog();
 
   void detect(bool keepChoices);
   void showDetection(bool keepChoices);
   void fillPreview();
   void startLoading();
+  void stopLoading();
   void onLoaded(std::shared_ptr<const TimeSeriesTable> table);
+  void onLoadCancelled();
+  void restoreLoadedView();
+  void showTableDetails(const TimeSeriesTable& table);
   void onLoadFailed(const QString& message);
   void onLoadingChanged(bool loading);
   void onDialectEdited();
@@ -87,6 +102,14 @@ class DataPage : public Page {
   CsvDetection autoDetection_;  // without them: what "Reset" returns to
   bool detected_ = false;
   CsvReadOptions loadingOptions_;  // of the newest load
+  std::shared_ptr<std::atomic<bool>> stopRead_;  // the newest load's cancel flag, shared with its reader
+  // How the page showed the file that is loaded now, for going back to it when a read is cancelled.
+  struct LoadedView {
+    QString path;
+    CsvDialectOverrides overrides;
+    CsvDetection detection, autoDetection;
+  };
+  std::optional<LoadedView> loadedView_;
   std::vector<qreal> rowX_;        // (rows) where each row of the loaded table sits on the chart
   bool updating_ = false;  // widgets are being filled by the page, not edited by the user
   bool cancelledByUser_ = false;
@@ -112,6 +135,9 @@ class DataPage : public Page {
   ChartPanel* chart_ = nullptr;
   QStandardItemModel* preview_ = nullptr;
   QTableView* previewView_ = nullptr;
+  QComboBox* readAs_ = nullptr;
+  QTabWidget* views_ = nullptr;
+  EventsView* events_ = nullptr;
 };
 
 }  // namespace aaren::ui

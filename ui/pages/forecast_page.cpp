@@ -13,6 +13,7 @@
 #include <QSignalBlocker>
 #include <QSlider>
 #include <QSplitter>
+#include <QStackedWidget>
 #include <QTableWidget>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -21,6 +22,7 @@
 
 #include "core/train/forecast_run.hpp"
 #include "ui/chart_panel.hpp"
+#include "ui/events/event_forecast_view.hpp"
 #include "ui/glyph_icons.hpp"
 #include "ui/pages/current_dataset.hpp"
 #include "ui/pages/message_bar.hpp"
@@ -88,7 +90,12 @@ ForecastPage::ForecastPage(CurrentDataset* dataset, QWidget* parent)
   layout->setSpacing(10);
   layout->addWidget(buildTopBar());
   layout->addWidget(messageBar_);
-  layout->addWidget(splitter, 1);
+  eventView_ = new EventForecastView(messageBar_, this);
+  connect(eventView_, &EventForecastView::runLoaded, this, &ForecastPage::runLoaded);
+  views_ = new QStackedWidget(this);
+  views_->addWidget(splitter);
+  views_->addWidget(eventView_);
+  layout->addWidget(views_, 1);
 
   connect(loader_, &BackgroundJob::succeeded, this, [this](const QVariant& result) {
     messageBar_->clear();
@@ -113,7 +120,14 @@ QString ForecastPage::subtitle() const {
 
 QIcon ForecastPage::icon() const { return glyphIcon(Glyph::forecast); }
 
-bool ForecastPage::isLoading() const { return loader_->isRunning(); }
+QList<ChartPanel*> ForecastPage::charts() const {
+  if (views_->currentWidget() != eventView_) return {chart_};
+  QList<ChartPanel*> charts{eventView_->densityChart()};
+  if (!eventView_->markChart()->isHidden()) charts << eventView_->markChart();
+  return charts;
+}
+
+bool ForecastPage::isLoading() const { return loader_->isRunning() || eventView_->isLoading(); }
 
 int ForecastPage::currentWindow() const { return set_ ? slider_->value() : -1; }
 
@@ -208,6 +222,15 @@ void ForecastPage::browseRun() {
 
 void ForecastPage::openRun(const QString& runDir) {
   if (runDir.isEmpty()) return;
+  if (isEventRunFolder(runDir)) {
+    loader_->cancel();
+    views_->setCurrentWidget(eventView_);
+    runSummary_->setText(tr("%1: the next event's time and mark, predicted after each test event")
+                             .arg(QFileInfo(runDir).fileName()));
+    eventView_->openRun(runDir);
+    return;
+  }
+  views_->setCurrentIndex(0);
   messageBar_->showMessage(MessageBar::Level::information,
                            tr("Loading %1 and evaluating its test windows…").arg(QFileInfo(runDir).fileName()));
   const QString preferred = dataset_->path();

@@ -3,7 +3,8 @@
 // truth and each model's forecast on one chart in the data's original units; a slider moves
 // through the test windows; a table gives each model's MSE and MAE over all test windows on the
 // scaled data, as the forecasting literature reports them. Loading a run (reading its data and
-// evaluating every test window) happens on a worker thread.
+// evaluating every test window) happens on a worker thread. A run of event models is shown by the
+// EventForecastView instead: the next event's predicted density, one test event at a time.
 #include <memory>
 #include <vector>
 
@@ -14,6 +15,7 @@ class QComboBox;
 class QLabel;
 class QLineSeries;
 class QSlider;
+class QStackedWidget;
 class QTableWidget;
 class QToolButton;
 
@@ -22,6 +24,7 @@ namespace aaren::ui {
 class BackgroundJob;
 class ChartPanel;
 class CurrentDataset;
+class EventForecastView;
 class MessageBar;
 
 class ForecastPage : public Page {
@@ -34,11 +37,13 @@ class ForecastPage : public Page {
   QString title() const override;
   QString subtitle() const override;
   QIcon icon() const override;
+  QList<ChartPanel*> charts() const override;  // of the view shown: forecasts, or the next event
 
   ChartPanel* forecastChart() const { return chart_; }
   QSlider* windowSlider() const { return slider_; }
   QTableWidget* metricsTable() const { return metrics_; }
   MessageBar* messageBar() const { return messageBar_; }
+  EventForecastView* eventForecastView() const { return eventView_; }
   bool isLoading() const;
   std::shared_ptr<const RunForecastSet> forecastSet() const { return set_; }
   int currentWindow() const;
@@ -81,6 +86,8 @@ class ForecastPage : public Page {
   QToolButton* next_ = nullptr;
   QLabel* windowLabel_ = nullptr;
   QTableWidget* metrics_ = nullptr;
+  QStackedWidget* views_ = nullptr;  // the forecasting charts, or the event view
+  EventForecastView* eventView_ = nullptr;
 };
 
 }  // namespace aaren::ui

@@ -31,8 +31,35 @@ QString endedText(const std::string& stop) {
   return QString::fromStdString(stop);
 }
 
+// An event model's columns hold its NLL per event and the RMSE of its next-time predictions.
+void fillEventColumns(QTreeWidgetItem* item, const LoadedEventRun& run) {
+  const QString data = QString::fromStdString(run.config.data.data_file);
+  item->setText(kData, QFileInfo(data).fileName());
+  item->setToolTip(kData, QObject::tr("%1 (event log)").arg(data));
+  if (!run.has_metrics) {
+    item->setText(kEnded, QObject::tr("no metrics yet"));
+    return;
+  }
+  const EventRunMetrics& metrics = run.metrics;
+  item->setText(kEpochs, QObject::tr("%1 of %2").arg(metrics.best_epoch).arg(metrics.epochs.size()));
+  item->setText(kValidationMse, number(metrics.validation.nll_per_event));
+  item->setToolTip(kValidationMse, QObject::tr("validation NLL per event"));
+  item->setText(kTestMse, number(metrics.test.nll_per_event));
+  item->setToolTip(kTestMse, QObject::tr("test NLL per event"));
+  item->setText(kTestMae, number(metrics.test.rmse));
+  item->setToolTip(kTestMae, QObject::tr("test RMSE of the predicted next event time"));
+  item->setText(kEnded, endedText(metrics.stop));
+  item->setToolTip(kEnded, QString::fromStdString(metrics.message));
+}
+
 void fillModelColumns(QTreeWidgetItem* item, const ModelRunInfo& model) {
   item->setText(kModel, model.modelName);
+  for (int column : {kEpochs, kValidationMse, kTestMse, kTestMae}) item->setTextAlignment(column, Qt::AlignRight | Qt::AlignVCenter);
+  item->setToolTip(kEpochs, QObject::tr("best epoch of the epochs trained"));
+  if (model.events) {
+    fillEventColumns(item, *model.events);
+    return;
+  }
   item->setText(kData, QFileInfo(QString::fromStdString(model.run.config.data_file)).fileName());
   item->setToolTip(kData, QString::fromStdString(model.run.config.data_file));
   if (!model.run.has_metrics) {
@@ -41,13 +68,11 @@ void fillModelColumns(QTreeWidgetItem* item, const ModelRunInfo& model) {
   }
   const RunMetrics& metrics = model.run.metrics;
   item->setText(kEpochs, QObject::tr("%1 of %2").arg(metrics.best_epoch).arg(metrics.epochs.size()));
-  item->setToolTip(kEpochs, QObject::tr("best epoch of the epochs trained"));
   item->setText(kValidationMse, number(metrics.validation.mse));
   item->setText(kTestMse, number(metrics.test.mse));
   item->setText(kTestMae, number(metrics.test.mae));
   item->setText(kEnded, endedText(metrics.stop));
   item->setToolTip(kEnded, QString::fromStdString(metrics.message));
-  for (int column : {kEpochs, kValidationMse, kTestMse, kTestMae}) item->setTextAlignment(column, Qt::AlignRight | Qt::AlignVCenter);
 }
 
 }  // namespace

@@ -120,7 +120,9 @@ TrainPage::TrainPage(CurrentDataset* dataset, QWidget* parent)
   connect(chartRefresh_, &QTimer::timeout, this, &TrainPage::flushCurves);
   connect(dataset_, &CurrentDataset::changed, this, &TrainPage::onDatasetChanged);
   connect(form_, &ModelSettingsForm::edited, this, [this] {
-    if (!isTraining()) describeWindow(false);
+    if (isTraining()) return;
+    if (dataset_->isEventLog()) onDatasetChanged();
+    else describeWindow(false);
   });
   connect(session_, &TrainingSession::modelStarted, this, [this](int model, const QString& modelName) {
     progressText_->setText(curves_.size() > 1 ? tr("%1 (%2 of %3): reading and preparing the data…")
@@ -256,6 +258,16 @@ bool TrainPage::isTraining() const { return session_->isRunning(); }
 bool TrainPage::isPaused() const { return session_->isPaused(); }
 
 void TrainPage::onDatasetChanged() {
+  if (const std::shared_ptr<const EventLog> log = dataset_->eventLog()) {
+    dataSummary_->setText(tr("<b>%1</b><br>event log: %2 in %3")
+                              .arg(dataset_->name().toHtmlEscaped(), countOf(log->events(), tr("event"), tr("events")),
+                                   countOf(qlonglong(log->sequences.size()), tr("sequence"), tr("sequences"))));
+    windowHint_->setText(tr("Each model reads windows of up to %1 events (the look-back) and predicts the time "
+                            "and mark of every next event; the loss is the NLL per event.")
+                             .arg(form_->choice().model.seq_len));
+    updateControls();
+    return;
+  }
   const std::shared_ptr<const TimeSeriesTable> table = dataset_->table();
   if (!table) {
     dataSummary_->setText(tr("No data yet: open a CSV file on the Data page."));
@@ -305,6 +317,11 @@ QString TrainPage::continuableRun() const { return currentRunOnDisk_ ? currentRu
 
 bool TrainPage::continueTraining() {
   if (isTraining()) return false;
+  if (dataset_->isEventLog()) {
+    messageBar_->showMessage(MessageBar::Level::warning,
+                             tr("Event models always start from fresh weights: use Start for a new run."));
+    return false;
+  }
   if (continuableRun().isEmpty()) {
     messageBar_->showMessage(MessageBar::Level::warning,
                              tr("Open a run from the list first; Continue trains it further from its weights."));
@@ -316,6 +333,11 @@ bool TrainPage::continueTraining() {
     if (!info.problem.isEmpty()) throw std::runtime_error(info.problem.toStdString());
   } catch (const std::exception& error) {
     messageBar_->showError(tr("This run cannot be continued: %1").arg(QString::fromUtf8(error.what())));
+    return false;
+  }
+  if (info.models.first().events) {
+    messageBar_->showMessage(MessageBar::Level::warning,
+                             tr("Event models always start from fresh weights: use Start for a new run."));
     return false;
   }
   const std::shared_ptr<const TimeSeriesTable> table = dataset_->table();
@@ -348,6 +370,7 @@ bool TrainPage::continueTraining() {
 
 bool TrainPage::launch(const TrainingChoice& choice, const QStringList& continueFrom) {
   if (isTraining()) return false;
+  if (dataset_->isEventLog()) return launchEvents(choice);
   const std::shared_ptr<const TimeSeriesTable> table = dataset_->table();
   if (!table) {
     messageBar_->showMessage(MessageBar::Level::warning, tr("Open a CSV file on the Data page first; the models train "
@@ -377,11 +400,32 @@ bool TrainPage::launch(const TrainingChoice& choice, const QStringList& continue
   job.request.data = {model.seq_len, model.horizon, dataset_->split()};
   job.request.model = model;
   job.request.train = choice.train;
+  return startJob(job, choice.models, runDir, continueFrom);
+}
+
+bool TrainPage::launchEvents(const TrainingChoice& choice) {
+  if (choice.model.seq_len < 2) {
+    messageBar_->showError(tr("An event model needs a look-back of at least 2 events: one to condition on and one "
+                              "to predict."));
+    return false;
+  }
+  const QString runDir = newRunFolder(runsFolder(), dataset_->name(), ModelSettingsForm::modelsLabel(choice.models));
+  TrainingJob job;
+  EventRunRequest& request = job.events.emplace();
+  request.data_path = dataset_->path().toStdString();
+  request.log = dataset_->eventLogOptions();
+  request.model.backbone = choice.model;
+  request.train = choice.train;
+  return startJob(job, choice.models, runDir, {});
+}
+
+bool TrainPage::startJob(TrainingJob& job, const std::vector<ModelKind>& models, const QString& runDir,
+                         const QStringList& continueFrom) {
   QStringList names;
-  for (std::size_t i = 0; i < choice.models.size(); ++i) {
-    const ModelKind kind = choice.models[i];
+  for (std::size_t i = 0; i < models.size(); ++i) {
+    const ModelKind kind = models[i];
     const std::string_view folder = to_string(kind);  // the names sideBySideModelFolders() lists
-    const QString dir = choice.models.size() > 1
+    const QString dir = models.size() > 1
                             ? QDir(runDir).filePath(QString::fromLatin1(folder.data(), qsizetype(folder.size())))
                             : runDir;
     const QString from = qsizetype(i) < continueFrom.size() ? continueFrom[qsizetype(i)] : QString();
@@ -443,6 +487,7 @@ bool TrainPage::prepareToClose() {
 
 void TrainPage::setUpCurves(const QStringList& modelNames) {
   lossChart_->removeAllSeries();
+  lossChart_->setAxisTitles(tr("epoch"), dataset_->isEventLog() ? tr("NLL per event") : tr("MSE (scaled)"));
   curves_.clear();
   for (int i = 0; i < modelNames.size(); ++i) {
     LossCurves curves;
@@ -488,6 +533,19 @@ void TrainPage::onProgress(const TrainingProgress& report) {
 }
 
 void TrainPage::onModelFinished(const ModelOutcome& outcome) {
+  if (const std::optional<EventRunMetrics>& e = outcome.eventMetrics) {
+    finishedSummaries_ << tr("%1: test NLL %2 per event (a Poisson process: %3), next-time RMSE %4 over %5 events "
+                             "(best epoch %6 of %7; %8)")
+                              .arg(outcome.modelName)
+                              .arg(e->test.nll_per_event, 0, 'f', 4)
+                              .arg(e->poisson_test_nll_per_event, 0, 'f', 4)
+                              .arg(e->test.rmse, 0, 'g', 4)
+                              .arg(e->test.events)
+                              .arg(e->best_epoch)
+                              .arg(e->epochs.size())
+                              .arg(QString::fromStdString(e->message));
+    return;
+  }
   const RunMetrics& m = outcome.metrics;
   finishedSummaries_ << tr("%1: test MSE %2, MAE %3 over %4 windows (best epoch %5 of %6; %7)")
                             .arg(outcome.modelName)
@@ -533,14 +591,15 @@ void TrainPage::showRun(const QString& dir) {
   choice.models.clear();
   for (const ModelRunInfo& model : info.models) {
     names << model.modelName;
-    choice.models.push_back(model.run.config.model.kind);
-    choice.model = model.run.config.model;
-    choice.train = model.run.config.train;
+    choice.models.push_back(model.kind());
+    choice.model = model.events ? model.events->config.model.backbone : model.run.config.model;
+    choice.train = model.trainSettings();
   }
   setUpCurves(names);
+  lossChart_->setAxisTitles(tr("epoch"), info.models.first().events ? tr("NLL per event") : tr("MSE (scaled)"));
   for (int i = 0; i < info.models.size(); ++i) {
     LossCurves& curves = curves_[std::size_t(i)];
-    for (const EpochRecord& epoch : info.models[i].run.metrics.epochs) {
+    for (const EpochRecord& epoch : info.models[i].epochs()) {
       curves.train.append({qreal(epoch.epoch), epoch.train_loss});
       curves.validation.append({qreal(epoch.epoch), epoch.val_loss});
     }
@@ -579,7 +638,7 @@ void TrainPage::updateControls() {
   start_->setEnabled(!training && dataset_->isLoaded());
   start_->setToolTip(dataset_->isLoaded() ? tr("Train with these settings into a new run folder")
                                           : tr("Open a CSV file on the Data page first"));
-  continue_->setEnabled(!training && dataset_->isLoaded() && currentRunOnDisk_);
+  continue_->setEnabled(!training && dataset_->isLoaded() && !dataset_->isEventLog() && currentRunOnDisk_);
   pause_->setEnabled(training);
   pause_->setText(isPaused() ? tr("Resume") : tr("Pause"));
   stop_->setEnabled(training);

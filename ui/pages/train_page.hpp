@@ -3,7 +3,8 @@
 // on a worker thread that never blocks the window; pause, resume and stop; follow the training and
 // validation losses of both models live on one chart; find past runs with their metrics and open
 // them again. Runs are written like the command line's (config.json, model.safetensors,
-// metrics.json, loss.csv) into a runs folder the user chooses.
+// metrics.json, loss.csv) into a runs folder the user chooses. When the Data page holds an event
+// log, the models are event models and the losses are NLL per event.
 #include <QList>
 #include <QPointF>
 #include <vector>
@@ -93,6 +94,10 @@ class TrainPage : public Page {
   // Starts a job for choice's models; with continueFrom (one run folder per model), each starts
   // from that run's weights.
   bool launch(const TrainingChoice& choice, const QStringList& continueFrom = {});
+  bool launchEvents(const TrainingChoice& choice);
+  // Fills in job's models (one folder each inside runDir when there are two) and starts it.
+  bool startJob(TrainingJob& job, const std::vector<ModelKind>& models, const QString& runDir,
+                const QStringList& continueFrom);
   QWidget* buildControls();
   QWidget* buildRunsFolderRow();
   void onDatasetChanged();

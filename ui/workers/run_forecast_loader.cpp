@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "core/train/forecast_run.hpp"
+#include "core/train/forecast_task.hpp"
 #include "core/train/forecast_windows.hpp"
 #include "core/train/trainer.hpp"
 #include "ui/bundled_datasets.hpp"
@@ -22,8 +23,9 @@ struct CancelledLoad : std::runtime_error {
 
 EvalMetrics measureTestWindows(const LoadedRun& run, const ForecastData& data) {
   std::vector<float> params = run.params;  // the trainer works on parameters it may change
-  Trainer trainer(run.config.model, params, run.config.train);
-  return trainer.evaluate(ForecastWindows(data.scaled, data.test));
+  Trainer trainer(ParameterLayout(run.config.model), params, run.config.train);
+  const ForecastWindows test(data.scaled, data.test);
+  return forecast_metrics(trainer, ForecastTask(run.config.model, test));
 }
 
 }  // namespace

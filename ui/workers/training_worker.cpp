@@ -3,6 +3,7 @@
 #include <QElapsedTimer>
 #include <QMutexLocker>
 #include <exception>
+#include <optional>
 #include <stdexcept>
 
 namespace aaren::ui {
@@ -50,7 +51,7 @@ void TrainingWorker::run(const TrainingJob& job) {
       ForecastRunRequest request = job.request;
       request.model.kind = model.kind;
       request.out_dir = model.run_dir;
-      if (!model.continue_from.empty()) {
+      if (!job.events && !model.continue_from.empty()) {
         const LoadedRun earlier = load_run(model.continue_from);
         if (earlier.config.model.kind != model.kind)
           throw std::invalid_argument(model.continue_from + " holds a " + std::string(to_string(earlier.config.model.kind)) +
@@ -73,8 +74,19 @@ void TrainingWorker::run(const TrainingJob& job) {
         }
         waitWhilePaused();
       };
+      if (job.events) {
+        if (!model.continue_from.empty())
+          throw std::invalid_argument(model.continue_from + " is an event model's run; event models always start from "
+                                      "fresh weights, so start a new run");
+        EventRunRequest eventRequest = *job.events;
+        eventRequest.model.backbone.kind = model.kind;
+        eventRequest.out_dir = model.run_dir;
+        const EventRunOutcome outcome = train_event_run(eventRequest, callbacks);
+        emit modelFinished({name, {}, outcome.metrics});
+        continue;
+      }
       const ForecastRunOutcome outcome = train_forecast_run(request, callbacks);
-      emit modelFinished({name, outcome.metrics});
+      emit modelFinished({name, outcome.metrics, std::nullopt});
     }
     emit finished(stop_.load(), {});
   } catch (const std::exception& error) {

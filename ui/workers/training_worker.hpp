@@ -3,22 +3,28 @@
 // same data and seed), each into its own run folder, with pause, resume and stop. The worker lives
 // on TrainingSession's thread; pause blocks it between two training steps, inside the progress
 // callback, until resume or stop; stop sets the trainer's cancel flag, after which the core still
-// evaluates and writes the run folder, keeping the best weights.
+// evaluates and writes the run folder, keeping the best weights. The data is a time series
+// (train_forecast_run) or an event log (train_event_run); the reports are the same.
 #include <QMetaType>
 #include <QMutex>
 #include <QObject>
 #include <QString>
 #include <QWaitCondition>
 #include <atomic>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "core/events/event_run.hpp"
 #include "core/train/forecast_run.hpp"
 
 namespace aaren::ui {
 
 struct TrainingJob {
   ForecastRunRequest request;  // out_dir and model.kind are set per model
+  // Set for an event log, which is trained instead of `request` (its out_dir and
+  // model.backbone.kind are set per model). Event models start fresh: continue_from must be "".
+  std::optional<EventRunRequest> events;
   struct Model {
     ModelKind kind = ModelKind::aaren;
     std::string run_dir;
@@ -38,7 +44,8 @@ struct TrainingProgress {
 
 struct ModelOutcome {
   QString modelName;
-  RunMetrics metrics;  // as written to the model's metrics.json
+  RunMetrics metrics;  // as written to the model's metrics.json (of a time series)
+  std::optional<EventRunMetrics> eventMetrics;  // instead, for an event log
 };
 
 QString displayName(ModelKind kind);  // "Aaren", "Transformer"

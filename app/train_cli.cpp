@@ -1,0 +1,51 @@
+#include "app/train_cli.hpp"
+
+#include <cstdio>
+
+namespace aaren::cli {
+
+const char* const kTrainSettingsHelp = R"(Training:
+  --epochs N                  (default 10)
+  --batch B                   (default 32)
+  --lr X                      peak learning rate (default 1e-3)
+  --weight-decay X            AdamW decoupled weight decay (default 0.01)
+  --schedule cosine|constant  after a linear warm-up over 5% of the steps (default cosine)
+  --patience N                early stopping after N epochs without improvement (default 3; 0 = off)
+  --steps-per-epoch N         cap the steps of an epoch (default: every window once)
+  --threads N                 worker threads (default: all cores)
+  --seed S                    (default 1)
+)";
+
+TrainSettings train_settings_from(const Args& args) {
+  TrainSettings t;
+  t.epochs = int(args.integer("epochs", t.epochs, 1, 1000000));
+  t.batch = int(args.integer("batch", t.batch, 1, 1 << 16));
+  t.lr = args.number("lr", t.lr);
+  if (!(t.lr > 0 && t.lr < 10)) throw UsageError("--lr must be between 0 and 10");
+  t.adamw.weight_decay = args.number("weight-decay", t.adamw.weight_decay);
+  if (t.adamw.weight_decay < 0) throw UsageError("--weight-decay must not be negative");
+  const std::string schedule = args.text("schedule", "cosine");
+  if (schedule != "cosine" && schedule != "constant") throw UsageError("--schedule must be cosine or constant");
+  t.schedule = schedule == "cosine" ? LrSchedule::cosine : LrSchedule::constant;
+  t.patience = int(args.integer("patience", t.patience, 0, 1000000));
+  t.max_steps_per_epoch = args.integer("steps-per-epoch", 0, 0, 1L << 40);
+  t.threads = int(args.integer("threads", 0, 0, 1024));
+  t.seed = unsigned(args.integer("seed", t.seed, 0, 4294967295L));
+  return t;
+}
+
+void print_train_progress(const TrainProgress& p, bool terminal) {
+  if (p.epoch_end) {
+    std::printf("%sepoch %d/%d  train %.5f  val %.5f  %.0f samples/s\n", terminal ? "\r\033[K" : "", p.epoch,
+                p.epochs, p.train_loss, p.val_loss, p.samples_per_second);
+  } else if (terminal) {
+    const int width = 30;
+    const int filled = int(double(width) * double(p.step) / double(p.steps_per_epoch));
+    std::printf("\r\033[Kepoch %d/%d [%s%s] %ld/%ld  loss %.5f  %.0f samples/s  ETA %.0fs", p.epoch, p.epochs,
+                std::string(std::size_t(filled), '#').c_str(), std::string(std::size_t(width - filled), '.').c_str(),
+                p.step, p.steps_per_epoch, p.train_loss, p.samples_per_second, p.eta_seconds);
+  }
+  std::fflush(stdout);
+}
+
+}  // namespace aaren::cli

@@ -1,0 +1,575 @@
+#include "core/events/event_log.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <stdexcept>
+#include <unordered_map>
+
+#include "core/data/csv_cells.hpp"
+#include "core/data/csv_dialect.hpp"
+#include "core/data/csv_records.hpp"
+#include "core/data/date_parse.hpp"
+
+namespace aaren {
+
+namespace {
+
+// More labels than this in the first rows reads as names or notes, not as event types.
+constexpr int max_detected_mark_labels = 64;
+
+std::vector<std::string> header_words(std::string_view name) {
+  std::vector<std::string> words;
+  std::string word;
+  for (char c : name) {
+    if (std::isalnum(static_cast<unsigned char>(c))) {
+      word += char(std::tolower(static_cast<unsigned char>(c)));
+    } else if (!word.empty()) {
+      words.push_back(std::move(word));
+      word.clear();
+    }
+  }
+  if (!word.empty()) words.push_back(std::move(word));
+  return words;
+}
+
+bool has_word(std::string_view name, const std::set<std::string>& vocabulary) {
+  const std::vector<std::string> words = header_words(name);
+  return std::any_of(words.begin(), words.end(), [&](const std::string& w) { return vocabulary.count(w) > 0; });
+}
+
+bool names_a_time(std::string_view name) {
+  static const std::set<std::string> words = {"t",     "ts",      "start",     "tstart", "starttime",
+                                              "onset", "arrival", "eventtime", "when"};
+  return header_names_a_date(name) || has_word(name, words);
+}
+
+bool names_a_sequence(std::string_view name) {
+  static const std::set<std::string> words = {"seq",     "sequence", "seqid",   "sequenceid", "id",
+                                              "user",    "userid",   "series",  "subject",    "patient",
+                                              "session", "entity",   "group"};
+  return has_word(name, words);
+}
+
+bool names_a_mark(std::string_view name) {
+  static const std::set<std::string> words = {"mark",  "marks",    "type",  "eventtype", "kind",
+                                              "label", "category", "class", "code"};
+  return has_word(name, words);
+}
+
+// The unit a numeric time column's header names, its last unit word winning ("t_start_min").
+std::string unit_named_by(std::string_view name) {
+  static const std::map<std::string, std::string> units = {
+      {"year", "years"},     {"years", "years"},     {"yr", "years"},       {"yrs", "years"},
+      {"day", "days"},       {"days", "days"},       {"hour", "hours"},     {"hours", "hours"},
+      {"hr", "hours"},       {"hrs", "hours"},       {"h", "hours"},        {"min", "minutes"},
+      {"mins", "minutes"},   {"minute", "minutes"},  {"minutes", "minutes"}, {"sec", "seconds"},
+      {"secs", "seconds"},   {"second", "seconds"},  {"seconds", "seconds"}, {"s", "seconds"},
+      {"ms", "milliseconds"}, {"milliseconds", "milliseconds"}};
+  std::string unit;
+  for (const std::string& word : header_words(name))
+    if (const auto found = units.find(word); found != units.end()) unit = found->second;
+  return unit;
+}
+
+bool names_a_non_finite_number(std::string_view cell) {
+  std::string lower;
+  for (char c : cell) lower += char(std::tolower(static_cast<unsigned char>(c)));
+  if (!lower.empty() && (lower.front() == '+' || lower.front() == '-')) lower.erase(0, 1);
+  return lower == "nan" || lower == "inf" || lower == "infinity";
+}
+
+bool is_integer(double value) { return std::floor(value) == value && std::abs(value) < 9.0e15; }
+
+std::string plural(long count, const std::string& noun) {
+  return std::to_string(count) + " " + noun + (count == 1 ? "" : "s");
+}
+
+// The first data rows, which the column choices are made from.
+class Sample {
+ public:
+  Sample(const CsvDetection& d, int sequence_column) : rows_(d.preview_rows) {
+    continues_.assign(rows_.size(), false);
+    for (std::size_t r = 1; r < rows_.size(); ++r)
+      continues_[r] = sequence_column < 0 || cell(r, sequence_column) == cell(r - 1, sequence_column);
+  }
+
+  std::size_t size() const { return rows_.size(); }
+  std::string_view cell(std::size_t row, int column) const {
+    const std::vector<std::string>& fields = rows_[row];
+    return std::size_t(column) < fields.size() ? trim_blanks(fields[std::size_t(column)]) : std::string_view();
+  }
+  // Row r belongs to the same sequence as row r - 1.
+  bool continues(std::size_t row) const { return continues_[row]; }
+
+  std::vector<std::string_view> values(int column) const {
+    std::vector<std::string_view> out;
+    for (std::size_t r = 0; r < rows_.size(); ++r)
+      if (!is_missing_cell(cell(r, column))) out.push_back(cell(r, column));
+    return out;
+  }
+  std::size_t distinct(int column) const {
+    const std::vector<std::string_view> all = values(column);
+    return std::set<std::string_view>(all.begin(), all.end()).size();
+  }
+
+  // (rows) the column read as times, or nothing when a cell is not one.
+  std::optional<std::vector<double>> times(int column, bool dates) const {
+    std::vector<double> out;
+    for (std::size_t r = 0; r < rows_.size(); ++r) {
+      const std::optional<double> t = dates ? parse_date_time(cell(r, column)) : parse_number_cell(cell(r, column));
+      if (!t) return std::nullopt;
+      out.push_back(*t);
+    }
+    return out;
+  }
+  std::optional<std::vector<double>> numbers(int column) const { return times(column, false); }
+
+  // Never decreasing within a sequence, and not one value throughout.
+  bool orders_events(const std::vector<double>& t) const {
+    bool moves = t.size() < 2;
+    for (std::size_t r = 1; r < t.size(); ++r) {
+      if (!continues(r)) continue;
+      if (t[r] < t[r - 1]) return false;
+      if (t[r] > t[r - 1]) moves = true;
+    }
+    return moves;
+  }
+
+  // 1, 2, 3, ... within each sequence: an event number, not a property of the event.
+  bool counts_rows(const std::vector<double>& v) const {
+    int steps = 0;
+    for (std::size_t r = 1; r < v.size(); ++r) {
+      if (!continues(r)) continue;
+      if (!is_integer(v[r]) || v[r] != v[r - 1] + 1) return false;
+      ++steps;
+    }
+    return steps > 0;
+  }
+
+  // The time since the previous event of the same sequence, which the times already hold.
+  bool repeats_gaps(const std::vector<double>& v, const std::vector<double>& t) const {
+    int compared = 0;
+    for (std::size_t r = 1; r < v.size(); ++r) {
+      if (!continues(r)) continue;
+      const double gap = t[r] - t[r - 1];
+      if (std::abs(v[r] - gap) > 1e-6 * std::max({1.0, std::abs(gap), std::abs(v[r])})) return false;
+      ++compared;
+    }
+    return compared > 0;
+  }
+
+ private:
+  const std::vector<std::vector<std::string>>& rows_;
+  std::vector<bool> continues_;
+};
+
+struct ColumnPlan {
+  int time = -1, sequence = -1, mark = -1;
+  EventLogColumns columns;
+  std::vector<std::string> warnings;
+};
+
+int column_by_name(const CsvDetection& d, const std::string& wanted, const std::string& role, const std::string& name) {
+  const int j = find_column(d.column_names, wanted);
+  if (j < 0)
+    throw std::invalid_argument(name + ": unknown " + role + " column '" + wanted + "'; the file has: " +
+                                join_names(d.column_names));
+  return j;
+}
+
+bool parses_as_dates(const CsvDetection& d, int j) {
+  return d.column_kinds[j] == ColumnKind::date_time ||
+         (d.column_kinds[j] != ColumnKind::number && header_names_a_date(d.column_names[j]));
+}
+
+int choose_sequence(const CsvDetection& d, const EventLogOptions& options, const std::string& name,
+                    std::string& reason) {
+  if (options.sequence_column) {
+    if (options.sequence_column->empty()) return -1;
+    reason = "chosen";
+    return column_by_name(d, *options.sequence_column, "sequence", name);
+  }
+  const Sample sample(d, -1);
+  for (int j = 0; j < int(d.column_names.size()); ++j) {
+    const ColumnKind kind = d.column_kinds[j];
+    if (kind != ColumnKind::number && kind != ColumnKind::text) continue;
+    if (!names_a_sequence(d.column_names[j]) || names_a_time(d.column_names[j])) continue;
+    if (!options.time_column.empty() && find_column(d.column_names, options.time_column) == j) continue;
+    if (sample.distinct(j) < sample.values(j).size()) {
+      reason = "named like a sequence id, with values that repeat";
+      return j;
+    }
+  }
+  return -1;
+}
+
+int choose_time(const CsvDetection& d, const Sample& sample, int sequence, const EventLogOptions& options,
+                const std::string& name, std::string& reason) {
+  if (!options.time_column.empty()) {
+    const int j = column_by_name(d, options.time_column, "time", name);
+    if (j == sequence)
+      throw std::invalid_argument(name + ": column '" + d.column_names[j] + "' cannot be both the time and the sequence id");
+    reason = "chosen";
+    return j;
+  }
+  const int columns = int(d.column_names.size());
+  const auto usable = [&](int j) {
+    return j != sequence && (d.column_kinds[j] == ColumnKind::number || d.column_kinds[j] == ColumnKind::date_time);
+  };
+  const auto orders_events = [&](int j) {
+    const std::optional<std::vector<double>> t = sample.times(j, parses_as_dates(d, j));
+    return t && sample.orders_events(*t);
+  };
+  for (int j = 0; j < columns; ++j) {
+    if (usable(j) && names_a_time(d.column_names[j]) && orders_events(j)) {
+      reason = "named like a time, with values that never decrease";
+      return j;
+    }
+  }
+  for (int j = 0; j < columns; ++j) {
+    if (usable(j) && orders_events(j)) {
+      reason = "the first column whose values never decrease" + std::string(sequence >= 0 ? " within a sequence" : "");
+      return j;
+    }
+  }
+  // The reader then names the row where the times go wrong, or the cell that is not a time.
+  for (int j = 0; j < columns; ++j) {
+    if (j != sequence && d.column_kinds[j] != ColumnKind::empty && names_a_time(d.column_names[j])) {
+      reason = "named like a time";
+      return j;
+    }
+  }
+  throw std::runtime_error(name + ": no time column: none is named like a time (time, timestamp, date, t, start, ...) "
+                           "and none holds numbers or dates that never decrease; the file has: " +
+                           join_names(d.column_names) + ". Choose the time column.");
+}
+
+// Why a column cannot be the mark, or "" with the use it would have.
+struct MarkFit {
+  std::string why_not;
+  MarkUse use = MarkUse::none;
+};
+
+MarkFit fit_as_mark(const CsvDetection& d, const Sample& sample, int j, const std::optional<std::vector<double>>& times,
+                    MarkUse wanted) {
+  const ColumnKind kind = d.column_kinds[j];
+  if (kind == ColumnKind::date_time) return {"holds dates", MarkUse::none};
+  if (kind == ColumnKind::empty)
+    return {d.sampled_whole_file ? "is empty" : "is empty in the first rows", MarkUse::none};
+  const bool named = names_a_mark(d.column_names[j]);
+  if (d.missing_cells[j] > 0 && !named) return {"has empty cells", MarkUse::none};
+  const std::size_t values = sample.values(j).size();
+  const std::size_t distinct = sample.distinct(j);
+  if (distinct < 2) return {"holds a single value", MarkUse::none};
+  // A mark's labels recur; a column named like one is believed even in a few rows that do not show it.
+  const bool few_labels = distinct <= std::size_t(max_detected_mark_labels) && (named || distinct < values);
+  const std::string too_many_labels = "has " + std::to_string(distinct) + " different values in " +
+                                      std::to_string(values) + " rows, too many to be event types";
+  if (kind == ColumnKind::text) {
+    if (wanted == MarkUse::feature) return {"holds text, not numbers", MarkUse::none};
+    if (!few_labels) return {too_many_labels, MarkUse::none};
+    return {"", MarkUse::categorical};
+  }
+  const std::optional<std::vector<double>> numbers = sample.numbers(j);
+  if (numbers && sample.counts_rows(*numbers)) return {"counts the events", MarkUse::none};
+  if (numbers && times && sample.repeats_gaps(*numbers, *times)) return {"holds the gaps between events", MarkUse::none};
+  if (wanted == MarkUse::feature) return {"", MarkUse::feature};
+  const std::vector<std::string_view> cells = sample.values(j);
+  const bool integers = std::all_of(cells.begin(), cells.end(), [](std::string_view cell) {
+    const std::optional<double> value = parse_number_cell(cell);
+    return value && is_integer(*value);
+  });
+  if (wanted == MarkUse::categorical) {
+    if (!few_labels) return {too_many_labels, MarkUse::none};
+    return {"", MarkUse::categorical};
+  }
+  return {"", integers && few_labels ? MarkUse::categorical : MarkUse::feature};
+}
+
+MarkUse use_of_chosen_mark(const CsvDetection& d, const Sample& sample, int j, MarkUse wanted) {
+  if (wanted != MarkUse::automatic) return wanted;
+  if (d.column_kinds[j] != ColumnKind::number) return MarkUse::categorical;
+  for (std::size_t r = 0; r < sample.size(); ++r) {
+    const std::optional<double> value = parse_number_cell(sample.cell(r, j));
+    if (value && !is_integer(*value)) return MarkUse::feature;
+  }
+  return MarkUse::categorical;
+}
+
+ColumnPlan plan_columns(const CsvDetection& d, const EventLogOptions& options, const std::string& name) {
+  if (d.preview_rows.empty()) throw std::runtime_error(name + ": the file has a header but no events");
+  ColumnPlan plan;
+  EventLogColumns& c = plan.columns;
+  plan.sequence = choose_sequence(d, options, name, c.sequence_reason);
+  const Sample sample(d, plan.sequence);
+  plan.time = choose_time(d, sample, plan.sequence, options, name, c.time_reason);
+  c.time_is_date = parses_as_dates(d, plan.time);
+  const std::optional<std::vector<double>> numeric_times =
+      c.time_is_date ? std::nullopt : sample.numbers(plan.time);
+
+  const int columns = int(d.column_names.size());
+  std::vector<std::string> why_not(std::size_t(columns), "marks are not read");
+  if (options.mark_use == MarkUse::none) {
+    if (!options.mark_column.empty())
+      throw std::invalid_argument(name + ": a mark column ('" + options.mark_column +
+                                  "') is chosen, but marks are not to be read");
+  } else if (!options.mark_column.empty()) {
+    plan.mark = column_by_name(d, options.mark_column, "mark", name);
+    if (plan.mark == plan.time || plan.mark == plan.sequence)
+      throw std::invalid_argument(name + ": column '" + d.column_names[plan.mark] + "' is already the " +
+                                  (plan.mark == plan.time ? "time" : "sequence id") + "; choose another mark column");
+    c.mark_use = use_of_chosen_mark(d, sample, plan.mark, options.mark_use);
+    c.mark_reason = "chosen";
+  } else {
+    std::vector<int> candidates;
+    std::vector<MarkUse> uses(std::size_t(columns), MarkUse::none);
+    for (int j = 0; j < columns; ++j) {
+      if (j == plan.time || j == plan.sequence) continue;
+      const MarkFit fit = fit_as_mark(d, sample, j, numeric_times, options.mark_use);
+      why_not[j] = fit.why_not;
+      uses[j] = fit.use;
+      if (fit.why_not.empty()) candidates.push_back(j);
+    }
+    const auto named = std::find_if(candidates.begin(), candidates.end(),
+                                    [&](int j) { return names_a_mark(d.column_names[j]); });
+    if (named != candidates.end()) {
+      plan.mark = *named;
+      c.mark_reason = "named like a mark";
+    } else if (candidates.size() == 1) {
+      plan.mark = candidates.front();
+      c.mark_reason = "the only other column that could be one";
+    } else if (candidates.size() > 1) {
+      std::vector<std::string> names;
+      for (int j : candidates) {
+        names.push_back(d.column_names[j]);
+        why_not[j] = "could be the mark; choose it to use it";
+      }
+      plan.warnings.push_back("columns " + join_names(names) + " could each be the mark; none is used until one is chosen");
+    }
+    if (plan.mark >= 0) c.mark_use = uses[plan.mark];
+  }
+
+  c.time = d.column_names[plan.time];
+  if (plan.sequence >= 0) c.sequence = d.column_names[plan.sequence];
+  if (plan.mark >= 0) c.mark = d.column_names[plan.mark];
+  for (int j = 0; j < columns; ++j) {
+    if (j == plan.time || j == plan.sequence || j == plan.mark) continue;
+    c.left_out.push_back(d.column_names[j] + ": " + why_not[j]);
+  }
+  return plan;
+}
+
+// Integer labels are numbered in numeric order, equal values ("1", "01") merging.
+void number_integer_labels(std::vector<std::string>& labels, std::vector<EventSequence>& sequences) {
+  std::vector<long long> values;
+  for (const std::string& label : labels) {
+    const std::optional<double> value = parse_number_cell(label);
+    if (!value || !is_integer(*value)) return;
+    values.push_back((long long)(*value));
+  }
+  std::vector<long long> sorted = values;
+  std::sort(sorted.begin(), sorted.end());
+  sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
+  std::vector<int> renumbered;
+  for (long long value : values)
+    renumbered.push_back(int(std::lower_bound(sorted.begin(), sorted.end(), value) - sorted.begin()));
+  for (EventSequence& sequence : sequences)
+    for (int& mark : sequence.marks) mark = renumbered[std::size_t(mark)];
+  labels.clear();
+  for (long long value : sorted) labels.push_back(std::to_string(value));
+}
+
+EventLog read_events(CsvRecordReader& reader, const CsvDetection& d, const EventLogOptions& options,
+                     const std::string& name) {
+  const ColumnPlan plan = plan_columns(d, options, name);
+  EventLog log;
+  log.source = name;
+  log.columns = plan.columns;
+  log.warnings = d.warnings;
+  log.warnings.insert(log.warnings.end(), plan.warnings.begin(), plan.warnings.end());
+  const bool dates = plan.columns.time_is_date;
+  const bool categorical = plan.mark >= 0 && plan.columns.mark_use == MarkUse::categorical;
+  const bool feature = plan.mark >= 0 && plan.columns.mark_use == MarkUse::feature;
+  log.time_unit = dates ? std::string(to_string(options.unit)) : unit_named_by(plan.columns.time);
+  if (feature) log.feature_name = plan.columns.mark;
+  const std::size_t width = d.column_names.size();
+
+  CsvRecord record;
+  if (d.has_header && !reader.next(record)) throw std::runtime_error(name + ": the file is empty");
+
+  std::unordered_map<std::string, int> finished_sequences;  // id -> the line its rows ended on
+  std::unordered_map<std::string, int> label_index;
+  double first_seconds = 0;
+  std::string previous_cell;
+  int previous_line = 0;
+  long duplicate_times = 0;
+  int first_duplicate_line = 0;
+
+  while (reader.next(record)) {
+    const std::vector<std::string>& fields = record.fields;
+    const std::string line = name + ", line " + std::to_string(record.line);
+    const bool extra_fields_hold_data =
+        std::any_of(fields.begin() + std::ptrdiff_t(std::min(width, fields.size())), fields.end(),
+                    [](const std::string& f) { return !trim_blanks(f).empty(); });
+    if (fields.size() < width || extra_fields_hold_data)
+      throw std::runtime_error(line + ": " + plural(long(fields.size()), "field") +
+                               (d.has_header ? ", the header has " : ", the first row has ") + std::to_string(width));
+    const auto at_column = [&](int j) { return line + ", column '" + d.column_names[j] + "': "; };
+    const auto cell = [&](int j) { return std::string(trim_blanks(fields[std::size_t(j)])); };
+
+    const std::string id = plan.sequence >= 0 ? cell(plan.sequence) : std::string();
+    if (plan.sequence >= 0 && id.empty()) throw std::runtime_error(at_column(plan.sequence) + "the sequence id is missing");
+    if (log.sequences.empty() || id != log.sequences.back().id) {
+      if (const auto ended = finished_sequences.find(id); ended != finished_sequences.end())
+        throw std::runtime_error(at_column(plan.sequence) + "sequence '" + id + "' appears again after its rows ended at line " +
+                                 std::to_string(ended->second) + " and sequence '" + log.sequences.back().id +
+                                 "' started at line " + std::to_string(log.sequences.back().first_line) +
+                                 "; the rows of a sequence must be together (sort the file by sequence, then by time)");
+      if (!log.sequences.empty()) finished_sequences.emplace(log.sequences.back().id, previous_line);
+      EventSequence started;
+      started.id = id;
+      started.first_line = record.line;
+      log.sequences.push_back(std::move(started));
+    }
+    EventSequence& sequence = log.sequences.back();
+
+    const std::string time_cell = cell(plan.time);
+    if (time_cell.empty() || time_cell == "NA") throw std::runtime_error(at_column(plan.time) + "the time is missing");
+    std::optional<double> time;
+    if (dates) {
+      time = parse_date_time(time_cell);
+      if (!time)
+        throw std::runtime_error(at_column(plan.time) + "'" + time_cell +
+                                 "' is not a date (forms such as 2016-07-01 13:00, 2016-07, 20160701 or 1991.5 are understood)");
+      if (log.time_zero.empty()) {
+        first_seconds = *time;
+        log.time_zero = time_cell;
+      }
+      *time = (*time - first_seconds) / seconds_per(options.unit);
+    } else {
+      time = parse_number_cell(time_cell);
+      if (!time && names_a_non_finite_number(time_cell))
+        throw std::runtime_error(at_column(plan.time) + "'" + time_cell + "' is not a finite number; every event needs a time");
+      if (!time) throw std::runtime_error(at_column(plan.time) + explain_not_a_number(time_cell, d.delimiter));
+    }
+    if (!sequence.times.empty()) {
+      if (*time < sequence.times.back())
+        throw std::runtime_error(at_column(plan.time) + time_cell + " is earlier than the previous event's " +
+                                 previous_cell + " (line " + std::to_string(previous_line) + ")" +
+                                 (plan.sequence >= 0 ? " in sequence '" + id + "'" : std::string()));
+      if (*time == sequence.times.back() && duplicate_times++ == 0) first_duplicate_line = record.line;
+    }
+    sequence.times.push_back(*time);
+
+    if (categorical || feature) {
+      const std::string mark_cell = cell(plan.mark);
+      if (is_missing_cell(mark_cell))
+        throw std::runtime_error(at_column(plan.mark) + "the mark is missing; every event needs one when '" +
+                                 plan.columns.mark + "' is the mark (read the log without marks to ignore it)");
+      if (categorical) {
+        const auto [entry, added] = label_index.emplace(mark_cell, int(log.mark_names.size()));
+        if (added) log.mark_names.push_back(mark_cell);
+        sequence.marks.push_back(entry->second);
+      } else {
+        const std::optional<double> value = parse_number_cell(mark_cell);
+        if (!value) throw std::runtime_error(at_column(plan.mark) + explain_not_a_number(mark_cell, d.delimiter));
+        sequence.features.push_back(*value);
+      }
+    }
+    previous_cell = time_cell;
+    previous_line = record.line;
+  }
+
+  if (log.sequences.empty()) throw std::runtime_error(name + ": the file has a header but no events");
+  for (EventSequence& sequence : log.sequences) sequence.origin = sequence.times.front();
+  if (categorical) number_integer_labels(log.mark_names, log.sequences);
+  if (duplicate_times == 1)
+    log.warnings.push_back("1 event shares its time with the previous event (line " +
+                           std::to_string(first_duplicate_line) + "); its gap is 0");
+  else if (duplicate_times > 1)
+    log.warnings.push_back(std::to_string(duplicate_times) + " events share their time with the previous event (first at line " +
+                           std::to_string(first_duplicate_line) + "); their gaps are 0");
+  return log;
+}
+
+CsvDialectOverrides dialect_overrides(const EventLogOptions& options) {
+  return {options.delimiter, options.has_header, std::string()};
+}
+
+}  // namespace
+
+std::vector<double> event_gaps(const EventSequence& sequence) {
+  std::vector<double> gaps;
+  const std::vector<double>& t = sequence.times;
+  if (t.empty()) return gaps;
+  if (sequence.first_gap_known) gaps.push_back(t.front() - sequence.origin);
+  for (std::size_t i = 1; i < t.size(); ++i) gaps.push_back(t[i] - t[i - 1]);
+  return gaps;
+}
+
+std::string_view to_string(MarkUse use) {
+  switch (use) {
+    case MarkUse::automatic: return "automatic";
+    case MarkUse::categorical: return "categorical";
+    case MarkUse::feature: return "feature";
+    case MarkUse::none: return "none";
+  }
+  return "unknown";
+}
+
+std::string_view to_string(TimeUnit unit) {
+  switch (unit) {
+    case TimeUnit::seconds: return "seconds";
+    case TimeUnit::minutes: return "minutes";
+    case TimeUnit::hours: return "hours";
+    case TimeUnit::days: return "days";
+    case TimeUnit::years: return "years";
+  }
+  return "unknown";
+}
+
+double seconds_per(TimeUnit unit) {
+  switch (unit) {
+    case TimeUnit::seconds: return 1.0;
+    case TimeUnit::minutes: return 60.0;
+    case TimeUnit::hours: return 3600.0;
+    case TimeUnit::days: return 86400.0;
+    case TimeUnit::years: return 365.25 * 86400.0;
+  }
+  return 1.0;
+}
+
+long EventLog::events() const {
+  long count = 0;
+  for (const EventSequence& sequence : sequences) count += long(sequence.times.size());
+  return count;
+}
+
+EventLogColumns detect_event_columns(const std::string& path, const EventLogOptions& options) {
+  const CsvDetection detection = detect_csv_file(path, dialect_overrides(options));
+  return plan_columns(detection, options, std::filesystem::path(path).filename().string()).columns;
+}
+
+EventLog read_event_log(const std::string& path, const EventLogOptions& options) {
+  const CsvDetection detection = detect_csv_file(path, dialect_overrides(options));
+  const std::string name = std::filesystem::path(path).filename().string();
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error(path + ": cannot open (" + std::strerror(errno) + ")");
+  CsvRecordReader reader(in, detection.delimiter, name);
+  return read_events(reader, detection, options, name);
+}
+
+EventLog parse_event_log(std::string_view text, const std::string& source, const EventLogOptions& options) {
+  const CsvDetection detection = detect_csv_text(text, source, dialect_overrides(options));
+  CsvRecordReader reader(text, detection.delimiter, source);
+  return read_events(reader, detection, options, source);
+}
+
+}  // namespace aaren

@@ -1,0 +1,289 @@
+#include "core/events/event_run.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <map>
+#include <random>
+#include <stdexcept>
+
+#include "core/events/event_baselines.hpp"
+#include "core/events/event_features.hpp"
+#include "core/events/event_heads.hpp"
+#include "core/events/event_memory_estimate.hpp"
+#include "core/events/event_stream.hpp"
+#include "core/events/event_task.hpp"
+#include "core/events/event_windows.hpp"
+#include "core/model/parameter_init.hpp"
+
+namespace aaren {
+
+namespace {
+
+struct FeatureScaling {
+  double mean = 0, stddev = 1;
+};
+
+// Mean and (biased) standard deviation of every feature of the training part; a constant feature
+// keeps a scale of 1, so it standardizes to 0 rather than dividing by 0.
+FeatureScaling fit_feature_scaling(std::span<const EventSequence> train) {
+  double sum = 0, squares = 0;
+  long count = 0;
+  for (const EventSequence& sequence : train)
+    for (double f : sequence.features) {
+      sum += f;
+      ++count;
+    }
+  FeatureScaling scaling;
+  if (count == 0) return scaling;
+  scaling.mean = sum / double(count);
+  for (const EventSequence& sequence : train)
+    for (double f : sequence.features) squares += (f - scaling.mean) * (f - scaling.mean);
+  const double stddev = std::sqrt(squares / double(count));
+  scaling.stddev = stddev > 0 && std::isfinite(stddev) ? stddev : 1.0;
+  return scaling;
+}
+
+void standardize_features(EventSplit& split, const FeatureScaling& scaling) {
+  for (auto* part : {&split.train, &split.validation, &split.test})
+    for (EventSequence& sequence : *part)
+      for (double& f : sequence.features) f = (f - scaling.mean) / scaling.stddev;
+}
+
+// The run's mark numbers for the labels of a log read again (it may number them otherwise).
+void renumber_marks(EventLog& log, const std::vector<std::string>& run_names) {
+  std::map<std::string, int> run_index;
+  for (std::size_t k = 0; k < run_names.size(); ++k) run_index[run_names[k]] = int(k);
+  std::vector<int> to_run(log.mark_names.size(), -1);
+  for (std::size_t k = 0; k < log.mark_names.size(); ++k) {
+    const auto it = run_index.find(log.mark_names[k]);
+    if (it != run_index.end()) to_run[k] = it->second;
+  }
+  std::string known;
+  for (const std::string& name : run_names) known += (known.empty() ? "'" : ", '") + name + "'";
+  for (EventSequence& sequence : log.sequences)
+    for (int& mark : sequence.marks) {
+      if (to_run[std::size_t(mark)] < 0)
+        throw std::runtime_error(log.source + ", column '" + log.columns.mark + "': mark '" +
+                                 log.mark_names[std::size_t(mark)] + "'" +
+                                 (sequence.id.empty() ? "" : " (sequence '" + sequence.id + "')") +
+                                 " is not one the run was trained on (" + known + ")");
+      mark = to_run[std::size_t(mark)];
+    }
+  log.mark_names = run_names;
+}
+
+EventDataPreparation preparation_of(const EventLog& log, const EventRunRequest& request, const EventSplit& split) {
+  EventDataPreparation d;
+  d.data_file = request.data_path;
+  d.time_column = log.columns.time;
+  d.time_is_date = log.columns.time_is_date;
+  d.date_unit = request.log.unit;
+  d.time_unit = log.time_unit;
+  d.sequence_column = log.columns.sequence;
+  d.mark_column = log.columns.mark;
+  d.mark_use = log.columns.mark.empty() ? MarkUse::none : log.columns.mark_use;
+  d.mark_names = log.mark_names;
+  d.split = request.split;
+  d.split_method = split.method;
+  return d;
+}
+
+// Metrics not measured yet (NaN is left out of metrics.json) over a part of `events` scored events.
+EventEvalMetrics not_measured(long events) {
+  constexpr double nan = std::numeric_limits<double>::quiet_NaN();
+  return {nan, nan, nan, nan, nan, events};
+}
+
+NextEventDistribution distribution_of(const EventStream<float>& stream, const EventModelConfig& c) {
+  const std::size_t k = std::size_t(c.mixture_components), m = std::size_t(c.marks);
+  NextEventDistribution next;
+  next.last_time = stream.last_time();
+  next.time_scale = c.time_scale;
+  next.weights.assign(stream.mixture_weights(), stream.mixture_weights() + k);
+  next.mu.assign(stream.mixture_mu(), stream.mixture_mu() + k);
+  next.sigma.assign(stream.mixture_sigma(), stream.mixture_sigma() + k);
+  next.mark_probabilities.assign(stream.mark_probabilities(), stream.mark_probabilities() + m);
+  next.mean_next_time = stream.mean_next_time();
+  return next;
+}
+
+// -log p(gap / s) as event_loss scores it (zero gaps at kMinScaledGap), in units of s.
+double scaled_time_nll(const NextEventDistribution& next, double gap) {
+  const double y = scaled_log_gap(gap, next.time_scale);
+  return -mixture_log_density(next.weights.data(), next.mu.data(), next.sigma.data(), int(next.weights.size()), y) + y;
+}
+
+}  // namespace
+
+EventRunOutcome train_event_run(const EventRunRequest& request, const TrainCallbacks& callbacks) {
+  prepare_run_folder(request.out_dir);
+  const EventLog log = read_event_log(request.data_path, request.log);
+  EventSplit split = split_event_log(log, request.split);
+  if (request.on_data_read) request.on_data_read(log, split);
+
+  EventRunOutcome outcome;
+  EventRunConfig& config = outcome.config;
+  config.data = preparation_of(log, request, split);
+  if (!log.feature_name.empty()) {
+    const FeatureScaling scaling = fit_feature_scaling(split.train);
+    config.data.feature_mean = scaling.mean;
+    config.data.feature_std = scaling.stddev;
+    standardize_features(split, scaling);
+  }
+  config.model = request.model;
+  config.model.marks = split.marks;
+  config.model.feature = !log.feature_name.empty();
+  config.model.time_scale = split.train_mean_gap;
+  config.model.validate();
+  config.train = request.train;
+  const TrainingMemoryCheck memory = require_event_training_memory(config.model, config.train.threads);
+  if (request.on_memory_checked) request.on_memory_checked(memory);
+  write_event_run_config(request.out_dir, config);
+
+  const ParameterLayout layout = ParameterLayout::for_events(config.model);
+  std::vector<float> params;
+  std::mt19937 rng(request.train.seed);
+  init_parameters(params, layout, rng);
+
+  const int window = config.model.backbone.seq_len;
+  const EventWindows train_windows(split.train, window), val_windows(split.validation, window),
+      test_windows(split.test, window);
+  const EventTask train_task(config.model, train_windows), val_task(config.model, val_windows),
+      test_task(config.model, test_windows);
+  EventRunMetrics& metrics = outcome.metrics;
+  const PoissonProcess poisson = fit_poisson(split.train);
+  metrics.poisson_rate = poisson.rate;
+  metrics.poisson_test_nll_per_event = scored_gap_nll(poisson, split.test);
+  metrics.validation = not_measured(val_windows.scored_events());
+  metrics.test = not_measured(test_windows.scored_events());
+
+  Trainer trainer(layout, params, request.train);
+  TrainCallbacks with_checkpoints = callbacks;
+  with_checkpoints.on_best = [&](const std::vector<float>& best, const EpochRecord& record) {
+    write_event_checkpoint(request.out_dir, config, best);
+    metrics.epochs.push_back(record);  // so that metrics.json on disk matches the checkpoint
+    metrics.best_epoch = record.epoch;
+    metrics.stop = "running";
+    metrics.message = "training; best epoch so far " + std::to_string(record.epoch);
+    // The validation loss is the NLL per event with gaps in units of s; + log s puts it in the data's.
+    metrics.validation.nll_per_event = record.val_loss + std::log(config.model.time_scale);
+    write_event_run_metrics(request.out_dir, config, metrics);
+    if (callbacks.on_best) callbacks.on_best(best, record);
+  };
+  const auto start = std::chrono::steady_clock::now();
+  const TrainResult result = trainer.train(train_task, val_task, with_checkpoints);
+  metrics.train_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  metrics.samples_per_second = metrics.train_seconds > 0 ? double(result.samples) / metrics.train_seconds : 0;
+  metrics.epochs = result.epochs;
+  metrics.best_epoch = result.best_epoch;
+  metrics.stop = to_string(result.stop);
+  metrics.message = result.message;
+  // The trainer restored the best weights; before any epoch finished, these are the last finite
+  // ones, so the folder always ends with a loadable model.
+  write_event_checkpoint(request.out_dir, config, params);
+  metrics.validation = event_metrics(trainer, val_task);
+  metrics.test = event_metrics(trainer, test_task);
+  write_event_run_metrics(request.out_dir, config, metrics);
+  return outcome;
+}
+
+EventRunData prepare_event_run_data(const EventRunConfig& config, const std::string& data_path) {
+  const EventDataPreparation& d = config.data;
+  EventLogOptions options;
+  options.time_column = d.time_column;
+  options.sequence_column = d.sequence_column;
+  options.mark_column = d.mark_column;
+  options.mark_use = d.mark_use;
+  options.unit = d.date_unit;
+  EventRunData data;
+  data.log = read_event_log(data_path, options);
+  if (data.log.columns.time_is_date != d.time_is_date)
+    throw std::runtime_error(data.log.source + ", column '" + d.time_column + "': holds " +
+                             (data.log.columns.time_is_date ? "date-times" : "numbers") + " but the run was trained on " +
+                             (d.time_is_date ? "date-times" : "numbers"));
+  if (d.mark_use == MarkUse::categorical) renumber_marks(data.log, d.mark_names);
+  data.split = split_event_log(data.log, d.split);
+  standardize_features(data.split, {d.feature_mean, d.feature_std});
+  return data;
+}
+
+double next_event_density(const NextEventDistribution& next, double time) {
+  const double gap = time - next.last_time;
+  if (!(gap > 0) || next.weights.empty()) return 0;
+  const double log_density = mixture_log_density(next.weights.data(), next.mu.data(), next.sigma.data(),
+                                                 int(next.weights.size()), std::log(gap / next.time_scale));
+  return std::exp(log_density) / gap;
+}
+
+SequenceForecast forecast_event_sequence(const LoadedEventRun& run, const EventSequence& sequence) {
+  const EventModelConfig& c = run.config.model;
+  const std::size_t n = sequence.times.size();
+  const std::string which = "sequence '" + sequence.id + "'";
+  if (n == 0) throw std::invalid_argument(which + " has no events to forecast from");
+  if (c.marks > 0 && sequence.marks.size() != n)
+    throw std::invalid_argument(which + " has no mark for every event, but the run's model predicts marks");
+  if (c.feature && sequence.features.size() != n)
+    throw std::invalid_argument(which + " has no feature for every event, but the run's model reads one");
+  const ParameterLayout layout = ParameterLayout::for_events(c);
+  EventStream<float> stream(c, layout, run.params.data(), c.backbone.seq_len);
+  SequenceForecast out;
+  out.id = sequence.id;
+  out.events.resize(n);
+  const double log_scale = std::log(c.time_scale);
+
+  const auto record = [&](std::size_t i) {
+    EventPrediction& p = out.events[i];
+    p.index = int(i);
+    p.time = sequence.times[i];
+    p.next = distribution_of(stream, c);
+    const std::vector<double>& probs = p.next.mark_probabilities;
+    if (c.marks > 0) p.predicted_mark = int(std::max_element(probs.begin(), probs.end()) - probs.begin());
+    if (i + 1 >= n) return;
+    p.has_actual = true;
+    p.actual_next_time = sequence.times[i + 1];
+    p.time_nll = scaled_time_nll(p.next, p.actual_next_time - p.time) + log_scale;
+    if (c.marks > 0) {
+      p.actual_next_mark = sequence.marks[i + 1];
+      p.actual_mark_probability = probs[std::size_t(p.actual_next_mark)];
+      p.mark_nll = -std::log(p.actual_mark_probability);
+    }
+  };
+  const auto step = [&](std::size_t i) {
+    stream.step(sequence.times[i], c.marks > 0 ? sequence.marks[i] : 0, c.feature ? sequence.features[i] : 0.0);
+  };
+
+  std::vector<EventWindowRange> windows = cut_event_windows(std::span<const EventSequence>(&sequence, 1),
+                                                            c.backbone.seq_len);
+  if (windows.empty()) windows.push_back({0, 0, int(n), sequence.origin});  // a single event: only its forecast
+  for (const EventWindowRange& w : windows) {
+    stream.reset(w.origin);
+    for (int i = w.begin; i < w.end; ++i) {
+      step(std::size_t(i));
+      // A window's last event predicts nothing scored: the next window starts at it and predicts
+      // the event after it. Only the end of the sequence keeps its forecast.
+      if (i + 1 < w.end || w.end == int(n)) record(std::size_t(i));
+    }
+  }
+  return out;
+}
+
+EventEvalMetrics forecast_eval_metrics(std::span<const SequenceForecast> forecasts, const EventModelConfig& config) {
+  std::vector<double> sums(kEventMetricSums, 0.0);
+  const double log_scale = std::log(config.time_scale);
+  for (const SequenceForecast& forecast : forecasts)
+    for (const EventPrediction& p : forecast.events) {
+      if (!p.has_actual) continue;
+      sums[kTimeNllSum] += p.time_nll - log_scale;
+      const double error = p.next.mean_next_time - p.actual_next_time;
+      sums[kSquaredErrorSum] += error * error;
+      if (config.marks > 0) {
+        sums[kMarkNllSum] += p.mark_nll;
+        if (p.predicted_mark == p.actual_next_mark) sums[kCorrectMarksSum] += 1;
+      }
+      sums[kPredictionsSum] += 1;
+    }
+  return event_eval_metrics(sums, config);
+}
+
+}  // namespace aaren

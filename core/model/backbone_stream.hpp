@@ -1,0 +1,50 @@
+#pragma once
+// The shared blocks (core/model/backbone.hpp) run as an RNN: one embedded token at a time.
+//   Aaren keeps, per layer and head, the (m, u, w) summary of every token seen: d_model + 2 H
+//   numbers per layer whatever the number of tokens, and updates it in O(d) per token.
+//   The Transformer keeps a KV cache that grows by 2 d_model numbers per layer per token, and
+//   attends over all of it for every new token.
+// After t steps, hidden() equals row t - 1 of backbone_forward's output on the same embedded rows.
+#include <cstddef>
+#include <vector>
+
+#include "core/model/model_config.hpp"
+#include "core/model/parameter_layout.hpp"
+
+namespace aaren {
+
+template <class T>
+class BackboneStream {
+ public:
+  // `layout` and `params` must outlive the stream. `reserve_tokens` pre-sizes the Transformer's
+  // KV cache so steps up to that many tokens never allocate.
+  BackboneStream(const ModelConfig& config, const ParameterLayout& layout, const T* params, long reserve_tokens = 0);
+
+  // Forgets every token seen.
+  void reset();
+
+  // Takes one embedded token (d_model, positional encoding included) and returns the last block's
+  // hidden state (d_model).
+  const T* step(const T* embedded);
+
+  const T* hidden() const { return h_.data(); }
+  long tokens() const { return t_; }
+  // Bytes of the state that grows with the stream: Aaren's (m, u, w), or the KV cache in use.
+  std::size_t state_bytes() const;
+
+ private:
+  void aaren_layer(int l);
+  void transformer_layer(int l);
+
+  ModelConfig config_;
+  const ParameterLayout& layout_;
+  const T* p_;
+  long t_ = 0;
+  std::vector<T> h_, ln_, ln_stat_, k_, v_, q_, att_, branch_, pre_, act_;
+  std::vector<std::vector<T>> query_;              // Aaren: per layer, q = Wq q0 + bq (a constant)
+  std::vector<T> m_, u_, w_;                       // Aaren: per layer, (H), (H), (H, d_head)
+  std::vector<std::vector<T>> k_cache_, v_cache_;  // Transformer: per layer, (tokens, d_model)
+  std::vector<T> scores_;
+};
+
+}  // namespace aaren

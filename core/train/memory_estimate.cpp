@@ -1,0 +1,72 @@
+#include "core/train/memory_estimate.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <thread>
+
+#include "core/model/forecast_model.hpp"
+#include "core/model/parameter_layout.hpp"
+#include "core/util/available_memory.hpp"
+
+namespace aaren {
+
+namespace {
+
+constexpr std::size_t kFloatBytes = sizeof(float);
+// See the header: weights, best, gradient, 8 shard gradients, AdamW m, v and decay mask, checkpoint.
+constexpr std::size_t kParameterCopies = 15;
+constexpr int kWorkerSetsPerThread = 2;  // training and validation
+
+// BackwardScratch<float>: the mixer's scratch (datt, dq, dk, dv, dx, scores, dscores, r, dq0), the
+// blocks' dh, dbranch, dln and dffn_act, and the head's dhead and dlnf.
+double backward_scratch_values(const ModelConfig& c) {
+  const double l = c.seq_len, d = c.d_model, f = c.d_ff, out = double(c.horizon) * c.channels;
+  return 5 * l * d + 2 * l + 2 * d + 3 * l * d + l * f + out + d;
+}
+
+}  // namespace
+
+std::size_t training_worker_bytes(const ModelConfig& model) {
+  const double window_values = double(model.seq_len) * model.channels + 2.0 * model.horizon * model.channels;
+  return forward_state_bytes(model, kFloatBytes) +
+         std::size_t((backward_scratch_values(model) + window_values) * double(kFloatBytes));
+}
+
+TrainingMemoryEstimate estimate_training_memory(const ModelConfig& model, int threads) {
+  if (threads <= 0) threads = int(std::max(1u, std::thread::hardware_concurrency()));
+  TrainingMemoryEstimate estimate;
+  estimate.parameters = ParameterLayout(model).total();
+  estimate.parameter_bytes = kParameterCopies * estimate.parameters * kFloatBytes;
+  estimate.workers = kWorkerSetsPerThread * threads;
+  estimate.bytes_per_worker = training_worker_bytes(model);
+  return estimate;
+}
+
+std::string describe(const TrainingMemoryCheck& check) {
+  std::string text = "about " + format_bytes(double(check.estimate.total_bytes())) + " of memory";
+  if (check.available) text += " (" + format_bytes(double(*check.available)) + " available)";
+  return text;
+}
+
+void check_training_memory(const TrainingMemoryCheck& check, const ModelConfig& model) {
+  const TrainingMemoryEstimate& e = check.estimate;
+  if (!check.available || e.total_bytes() <= *check.available) return;
+  const bool quadratic = model.kind == ModelKind::transformer;
+  throw std::runtime_error(
+      "training needs about " + format_bytes(double(e.total_bytes())) + " of memory, but only " +
+      format_bytes(double(*check.available)) + " is available: " + format_bytes(double(e.parameter_bytes)) + " for " +
+      std::to_string(e.parameters) + " parameters with their gradients and optimizer state, and " +
+      format_bytes(double(e.workers) * double(e.bytes_per_worker)) + " for " + std::to_string(e.workers) +
+      " sets of activations (" + std::to_string(kWorkerSetsPerThread) + " per thread, " +
+      format_bytes(double(e.bytes_per_worker)) + " each" +
+      (quadratic ? "; a Transformer's attention weights grow with the square of the look-back" : "") +
+      "). Use a shorter --seq-len, a smaller --d-model, --d-ff or --layers, or fewer --threads");
+}
+
+TrainingMemoryCheck require_training_memory(const ModelConfig& model, int threads) {
+  const TrainingMemoryCheck check{estimate_training_memory(model, threads), available_memory_bytes()};
+  check_training_memory(check, model);
+  return check;
+}
+
+}  // namespace aaren

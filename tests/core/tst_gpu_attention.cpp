@@ -1,0 +1,260 @@
+// The CUDA attention kernels (gpu/prefix_attention.hpp) against the CPU reference
+// (core/attention/prefix_attention.hpp, run in double precision on the same float inputs, and the
+// chain rule through the scores as core/model/mixer.cpp applies it), on random inputs of awkward
+// sizes: one token, N not a multiple of any chunk, N = 70000, several batch rows and heads,
+// d in {16, 64} and head dimensions that leave lanes idle, with scores beyond exp's float range.
+// Every output buffer is filled with NaN first, so an element a kernel fails to write fails.
+// Skips when no CUDA device can be used.
+//
+// Error measure: max_i |gpu_i - reference_i| / max_i |reference_i| over one whole output tensor,
+// infinite when any element is not finite.
+#include <QtTest>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "core/attention/prefix_attention.hpp"
+#include "gpu/device_buffer.hpp"
+#include "gpu/device_info.hpp"
+#include "gpu/prefix_attention.hpp"
+
+namespace aaren {
+
+namespace {
+
+constexpr double kTolerance = 1e-4;
+
+// Inputs as the GPU sees them (float) and the double-precision reference of every output.
+struct Problem {
+  int batch = 0, n = 0, heads = 0, d = 0;
+  float scale = 0;
+  std::vector<float> q, k, v, d_o, dq_start;  // q, dq_start (B, H, d); k, v, d_o (B, N, H d)
+  std::vector<double> o, log_z, dk, dv, dq;   // o, dk, dv (B, N, H d); log_z (B, H, N); dq (B, H, d)
+};
+
+std::vector<double> widened(const std::vector<float>& x) { return {x.begin(), x.end()}; }
+std::vector<float> narrowed(const std::vector<double>& x) {
+  std::vector<float> out(x.size());
+  std::transform(x.begin(), x.end(), out.begin(), [](double value) { return float(value); });
+  return out;
+}
+
+// Scores s_i = scale q . k_i with q scaled by query_spread, so a large spread pushes the scores
+// past the range where exp(s) is finite in float.
+Problem make_problem(int batch, int n, int heads, int d, float query_spread, unsigned seed) {
+  Problem p;
+  p.batch = batch, p.n = n, p.heads = heads, p.d = d;
+  p.scale = 1.0f / std::sqrt(float(d));
+  std::mt19937 rng(seed);
+  std::normal_distribution<float> normal(0.0f, 1.0f);
+  const std::size_t rows = std::size_t(batch) * std::size_t(heads);
+  const std::size_t tokens = std::size_t(batch) * std::size_t(n) * std::size_t(heads) * std::size_t(d);
+  const auto draw = [&](std::size_t count, float spread) {
+    std::vector<float> x(count);
+    for (float& value : x) value = spread * normal(rng);
+    return x;
+  };
+  p.q = draw(rows * std::size_t(d), query_spread);
+  p.k = draw(tokens, 1.0f);
+  p.v = draw(tokens, 1.0f);
+  p.d_o = draw(tokens, 1.0f);
+  p.dq_start = draw(rows * std::size_t(d), 1.0f);
+
+  const std::vector<double> q = widened(p.q), k = widened(p.k), v = widened(p.v), g = widened(p.d_o);
+  const double scale = p.scale;
+  const int ld = heads * d;
+  p.o.assign(tokens, 0.0);
+  p.log_z.assign(rows * std::size_t(n), 0.0);
+  p.dk.assign(tokens, 0.0);
+  p.dv.assign(tokens, 0.0);
+  p.dq = widened(p.dq_start);
+  std::vector<double> scores(static_cast<std::size_t>(n)), dscores(static_cast<std::size_t>(n));
+  std::vector<double> scratch(static_cast<std::size_t>(d));
+  for (int b = 0; b < batch; ++b) {
+    for (int h = 0; h < heads; ++h) {
+      const std::size_t row = std::size_t(b) * std::size_t(heads) + std::size_t(h);
+      const std::size_t head = std::size_t(b) * std::size_t(n) * std::size_t(ld) + std::size_t(h) * std::size_t(d);
+      const double* qh = q.data() + row * std::size_t(d);
+      double* log_z = p.log_z.data() + row * std::size_t(n);
+      prefix_attention_forward<double>(p.o.data() + head, log_z, qh, k.data() + head, v.data() + head, n, d, d,
+                                       scale, ld, ld, ld);
+      for (int i = 0; i < n; ++i) {
+        const double* ki = k.data() + head + std::size_t(i) * std::size_t(ld);
+        double dot = 0;
+        for (int j = 0; j < d; ++j) dot += qh[j] * ki[j];
+        scores[std::size_t(i)] = scale * dot;
+      }
+      prefix_softmax_backward<double>(dscores.data(), p.dv.data() + head, g.data() + head, scores.data(),
+                                      v.data() + head, p.o.data() + head, log_z, scratch.data(), n, d, ld, ld, ld,
+                                      ld);
+      for (int i = 0; i < n; ++i) {
+        const double ds = scale * dscores[std::size_t(i)];
+        const std::size_t at = head + std::size_t(i) * std::size_t(ld);
+        for (int j = 0; j < d; ++j) {
+          p.dk[at + std::size_t(j)] = ds * qh[j];
+          p.dq[row * std::size_t(d) + std::size_t(j)] += ds * k[at + std::size_t(j)];
+        }
+      }
+    }
+  }
+  return p;
+}
+
+double relative_error(const std::vector<float>& got, const std::vector<double>& want) {
+  if (got.size() != want.size()) return std::numeric_limits<double>::infinity();
+  double worst = 0, largest = 0;
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    if (!std::isfinite(got[i])) return std::numeric_limits<double>::infinity();
+    worst = std::max(worst, std::abs(double(got[i]) - want[i]));
+    largest = std::max(largest, std::abs(want[i]));
+  }
+  return largest > 0 ? worst / largest : worst;
+}
+
+std::vector<float> downloaded(const gpu::DeviceBuffer& buffer) {
+  std::vector<float> host(buffer.size());
+  buffer.download(host.data());
+  return host;
+}
+
+gpu::DeviceBuffer uploaded(const std::vector<float>& host) {
+  gpu::DeviceBuffer buffer(host.size());
+  buffer.upload(host.data());
+  return buffer;
+}
+
+gpu::DeviceBuffer poisoned(std::size_t size) {
+  gpu::DeviceBuffer buffer(size);
+  buffer.fill_nan();
+  return buffer;
+}
+
+#define CHECK_CLOSE(name, got, want)                                                                       \
+  do {                                                                                                     \
+    const double error = relative_error(got, want);                                                        \
+    QVERIFY2(error < kTolerance, qPrintable(QStringLiteral("%1: relative error %2").arg(name).arg(error))); \
+  } while (false)
+
+}  // namespace
+
+class TestGpuAttention : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void initTestCase() {
+    const gpu::DeviceInfo info = gpu::query_device();
+    if (!info.available) QSKIP(qPrintable(QStringLiteral("no CUDA device to test on: %1").arg(QString::fromStdString(info.reason))));
+    qInfo("testing on %s", gpu::describe(info).c_str());
+  }
+
+  void forward_matches_cpu_reference_data() { sizes(); }
+  void forward_matches_cpu_reference() {
+    const Problem p = problem();
+    const auto q = uploaded(p.q), k = uploaded(p.k), v = uploaded(p.v);
+    auto o = poisoned(p.k.size());
+    auto log_z = poisoned(p.log_z.size());
+    gpu::prefix_attention_forward(o.data(), log_z.data(), q.data(), k.data(), v.data(), p.batch, p.n, p.heads, p.d,
+                                  p.scale);
+    gpu::synchronize();
+    CHECK_CLOSE("O", downloaded(o), p.o);
+    CHECK_CLOSE("log_z", downloaded(log_z), p.log_z);
+  }
+
+  // Without log_z (as the benchmark runs it) O is the same.
+  void forward_without_log_z() {
+    const Problem p = make_problem(2, 300, 3, 64, 1.0f, 7);
+    const auto q = uploaded(p.q), k = uploaded(p.k), v = uploaded(p.v);
+    auto o = poisoned(p.k.size());
+    gpu::prefix_attention_forward(o.data(), nullptr, q.data(), k.data(), v.data(), p.batch, p.n, p.heads, p.d,
+                                  p.scale);
+    gpu::synchronize();
+    CHECK_CLOSE("O", downloaded(o), p.o);
+  }
+
+  // dK and dV are written, dq accumulates onto what it held.
+  void backward_matches_cpu_reference_data() { sizes(); }
+  void backward_matches_cpu_reference() {
+    const Problem p = problem();
+    const auto q = uploaded(p.q), k = uploaded(p.k), v = uploaded(p.v), d_o = uploaded(p.d_o);
+    const auto o = uploaded(narrowed(p.o)), log_z = uploaded(narrowed(p.log_z));
+    auto dk = poisoned(p.k.size()), dv = poisoned(p.v.size());
+    auto dq = uploaded(p.dq_start);
+    gpu::prefix_attention_backward(dk.data(), dv.data(), dq.data(), d_o.data(), q.data(), k.data(), v.data(),
+                                   o.data(), log_z.data(), p.batch, p.n, p.heads, p.d, p.scale);
+    gpu::synchronize();
+    CHECK_CLOSE("dK", downloaded(dk), p.dk);
+    CHECK_CLOSE("dV", downloaded(dv), p.dv);
+    CHECK_CLOSE("dq", downloaded(dq), p.dq);
+  }
+
+  // The backward fed by the kernel's own forward, as a training step chains them.
+  void forward_then_backward() {
+    const Problem p = make_problem(3, 517, 2, 16, 4.0f, 11);
+    const auto q = uploaded(p.q), k = uploaded(p.k), v = uploaded(p.v), d_o = uploaded(p.d_o);
+    auto o = poisoned(p.k.size());
+    auto log_z = poisoned(p.log_z.size());
+    gpu::prefix_attention_forward(o.data(), log_z.data(), q.data(), k.data(), v.data(), p.batch, p.n, p.heads, p.d,
+                                  p.scale);
+    auto dk = poisoned(p.k.size()), dv = poisoned(p.v.size());
+    auto dq = uploaded(p.dq_start);
+    gpu::prefix_attention_backward(dk.data(), dv.data(), dq.data(), d_o.data(), q.data(), k.data(), v.data(),
+                                   o.data(), log_z.data(), p.batch, p.n, p.heads, p.d, p.scale);
+    gpu::synchronize();
+    CHECK_CLOSE("dK", downloaded(dk), p.dk);
+    CHECK_CLOSE("dV", downloaded(dv), p.dv);
+    CHECK_CLOSE("dq", downloaded(dq), p.dq);
+  }
+
+  void rejects_sizes_it_cannot_take() {
+    gpu::DeviceBuffer buffer(1024);
+    float* x = buffer.data();
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, gpu::prefix_attention_forward(x, x, x, x, x, 1, 4, 1, 0, 1.0f));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                             gpu::prefix_attention_forward(x, x, x, x, x, 1, 1, 1, gpu::kMaxHeadDim + 1, 1.0f));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, gpu::prefix_attention_forward(x, x, x, x, x, 1, 4, 0, 16, 1.0f));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                             gpu::prefix_attention_backward(x, x, x, x, x, x, x, x, x, -1, 4, 1, 16, 1.0f));
+  }
+
+ private:
+  // A chunk holds 32, 16, 8 or 4 tokens (d up to 32, 64, 128, 256), split among 4 warps, so these
+  // N leave chunks and warps partly or wholly empty.
+  static void sizes() {
+    QTest::addColumn<int>("batch");
+    QTest::addColumn<int>("n");
+    QTest::addColumn<int>("heads");
+    QTest::addColumn<int>("d");
+    QTest::addColumn<float>("query_spread");
+    QTest::newRow("one token, d 16") << 1 << 1 << 1 << 16 << 1.0f;
+    QTest::newRow("one token, 2 x 3 heads, d 64") << 2 << 1 << 3 << 64 << 1.0f;
+    QTest::newRow("N 2") << 1 << 2 << 2 << 16 << 1.0f;
+    QTest::newRow("N 18, d 64") << 2 << 18 << 2 << 64 << 1.0f;
+    QTest::newRow("N 37, d 16") << 2 << 37 << 3 << 16 << 1.0f;
+    QTest::newRow("N 100, d 64") << 3 << 100 << 2 << 64 << 1.0f;
+    QTest::newRow("N 1000, d 64, scores past exp's range") << 2 << 1000 << 4 << 64 << 30.0f;
+    QTest::newRow("N 1000, d 24, idle lanes") << 1 << 1000 << 3 << 24 << 2.0f;
+    QTest::newRow("N 333, d 100") << 1 << 333 << 2 << 100 << 1.0f;
+    QTest::newRow("N 200, d 256") << 1 << 200 << 1 << 256 << 1.0f;
+    QTest::newRow("N 70000, d 64") << 1 << 70000 << 2 << 64 << 1.0f;
+    QTest::newRow("N 70000, d 16, wide scores") << 2 << 70000 << 1 << 16 << 6.0f;
+  }
+
+  static Problem problem() {
+    QFETCH(int, batch);
+    QFETCH(int, n);
+    QFETCH(int, heads);
+    QFETCH(int, d);
+    QFETCH(float, query_spread);
+    return make_problem(batch, n, heads, d, query_spread, unsigned(n * 31 + d));
+  }
+};
+
+}  // namespace aaren
+
+QTEST_GUILESS_MAIN(aaren::TestGpuAttention)
+#include "tst_gpu_attention.moc"

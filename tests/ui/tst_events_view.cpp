@@ -1,0 +1,269 @@
+// Event logs in the app: a bundled log loads through the Data page into the Events view's raster,
+// a malformed one is reported with its line and column; both models train on a log through the
+// Train page into run folders with live NLL curves; the Forecast page's event view draws the next
+// event's density beyond the last event with the actual one marked and steps through the test
+// events; the new charts export as PNG.
+#include <QtTest>
+
+#include <QComboBox>
+#include <QImage>
+#include <QXYSeries>
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "core/events/event_log.hpp"
+#include "ui/bundled_datasets.hpp"
+#include "ui/chart_export.hpp"
+#include "ui/chart_panel.hpp"
+#include "ui/events/event_forecast_view.hpp"
+#include "ui/events/event_import.hpp"
+#include "ui/events/events_view.hpp"
+#include "ui/explore/step_controller.hpp"
+#include "ui/pages/current_dataset.hpp"
+#include "ui/pages/data_page.hpp"
+#include "ui/pages/forecast_page.hpp"
+#include "ui/pages/message_bar.hpp"
+#include "ui/pages/model_settings_form.hpp"
+#include "ui/pages/run_list_view.hpp"
+#include "ui/pages/train_page.hpp"
+
+using namespace aaren::ui;
+
+namespace {
+
+constexpr int kTrainingTimeoutMs = 300000;
+constexpr int kCoalEvents = 191;
+
+QString sourcePath(const QString& relative) { return QDir(QStringLiteral(AAREN_SOURCE_DIR)).filePath(relative); }
+QString coalPath() { return sourcePath(QStringLiteral("datasets/coal_mining_disasters.csv")); }
+
+qsizetype pointCount(const ChartPanel& chart) {
+  qsizetype points = 0;
+  for (const QXYSeries* series : chart.dataSeries()) points += series->count();
+  return points;
+}
+
+QXYSeries* seriesNamed(const ChartPanel& chart, const QString& name) {
+  for (QXYSeries* series : chart.dataSeries())
+    if (series->name() == name) return series;
+  return nullptr;
+}
+
+bool hasRunFiles(const QString& dir) {
+  for (const char* name : {"config.json", "model.safetensors", "metrics.json", "loss.csv"})
+    if (!QFileInfo(QDir(dir).filePath(QLatin1String(name))).isFile()) return false;
+  return true;
+}
+
+TrainingChoice tinyChoice() {
+  TrainingChoice choice;
+  choice.models = {aaren::ModelKind::aaren, aaren::ModelKind::transformer};
+  choice.model.d_model = 8;
+  choice.model.heads = 2;
+  choice.model.layers = 1;
+  choice.model.d_ff = 16;
+  choice.model.seq_len = 16;
+  choice.train.epochs = 1;
+  choice.train.batch = 8;
+  choice.train.patience = 0;
+  return choice;
+}
+
+void verifyPng(ChartPanel& chart, const QString& path) {
+  exportPng(chart, path, {QSize(640, 400), 96});
+  const QImage image(path);
+  QVERIFY2(!image.isNull(), qPrintable(path));
+  QCOMPARE(image.size(), QSize(640, 400));
+}
+
+}  // namespace
+
+class TestEventsView : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void initTestCase();
+  void bundledLogsAreListedAsEventLogs();
+  void coalLogLoadsThroughTheDataPageIntoTheRaster();
+  void malformedLogNamesLineAndColumn();
+  void bothModelsTrainOnTheLogWithNllCurves();
+  void forecastViewDrawsTheNextEventAndSteps();
+  void newChartsExportAsPng();
+
+ private:
+  QTemporaryDir folder_;
+  QString runDir_;
+};
+
+void TestEventsView::initTestCase() {
+  QStandardPaths::setTestModeEnabled(true);
+  QVERIFY(folder_.isValid());
+}
+
+void TestEventsView::bundledLogsAreListedAsEventLogs() {
+  QStringList logs, series;
+  for (const BundledDataset& dataset : bundledDatasets(sourcePath(QStringLiteral("datasets"))))
+    (dataset.eventLog ? logs : series) << dataset.name;
+  logs.sort();
+  QCOMPARE(logs, (QStringList{QStringLiteral("coal_mining_disasters"), QStringLiteral("old_faithful_geyser")}));
+  QVERIFY(series.contains(QStringLiteral("R_AirPassengers")));
+  QVERIFY(series.contains(QStringLiteral("co2")));
+}
+
+void TestEventsView::coalLogLoadsThroughTheDataPageIntoTheRaster() {
+  CurrentDataset dataset;
+  DataPage page(&dataset);
+  QSignalSpy finished(&page, &DataPage::loadFinished);
+  page.openCsv(coalPath());
+  QVERIFY(finished.wait());
+  QCOMPARE(finished.first().first().toBool(), true);
+  QVERIFY(dataset.isEventLog());
+  QCOMPARE(dataset.eventLog()->events(), kCoalEvents);
+  EventsView* view = page.eventsView();
+  QCOMPARE(pointCount(*view->rasterChart()), kCoalEvents);
+  QCOMPARE(view->timeColumnCombo()->currentText(), QStringLiteral("date_decimal_year"));
+  QCOMPARE(view->sequenceColumnCombo()->currentData().toString(), QString());
+  QCOMPARE(view->rasterChart()->shadedIntervals().size(), 3);  // training, validation, test in time
+
+  // Choosing the time column by hand reads the log again with it.
+  finished.clear();
+  view->timeColumnCombo()->setCurrentIndex(view->timeColumnCombo()->findData(QStringLiteral("date_approx")));
+  QVERIFY(finished.wait());
+  QCOMPARE(finished.first().first().toBool(), true);
+  QCOMPARE(dataset.eventLogOptions().time_column, std::string("date_approx"));
+  QCOMPARE(pointCount(*view->rasterChart()), kCoalEvents);
+
+  // Read as a time series when told to.
+  finished.clear();
+  page.readAsCombo()->setCurrentIndex(page.readAsCombo()->findData(int(ImportKind::timeSeries)));
+  page.openCsv(coalPath());
+  if (finished.isEmpty()) QVERIFY(finished.wait());
+  QVERIFY(!dataset.isEventLog());
+}
+
+void TestEventsView::malformedLogNamesLineAndColumn() {
+  const QString path = folder_.filePath(QStringLiteral("broken_log.csv"));
+  QFile file(path);
+  QVERIFY(file.open(QIODevice::WriteOnly));
+  file.write("seq_id,time\na,1\na,3\na,2\nb,1\nb,2\n");
+  file.close();
+
+  CurrentDataset dataset;
+  DataPage page(&dataset);
+  QSignalSpy finished(&page, &DataPage::loadFinished);
+  page.openCsv(path);
+  if (finished.isEmpty()) QVERIFY(finished.wait());
+  QCOMPARE(finished.first().first().toBool(), false);
+  QVERIFY(!dataset.isLoaded());
+  QCOMPARE(page.messageBar()->level(), MessageBar::Level::error);
+  const QString message = page.messageBar()->text();
+  QVERIFY2(message.contains(QStringLiteral("line 4")), qPrintable(message));
+  QVERIFY2(message.contains(QStringLiteral("column 'time'")), qPrintable(message));
+}
+
+void TestEventsView::bothModelsTrainOnTheLogWithNllCurves() {
+  CurrentDataset dataset;
+  aaren::EventLogOptions options;
+  dataset.setEventLog(coalPath(), options,
+                      std::make_shared<const aaren::EventLog>(aaren::read_event_log(coalPath().toStdString(), options)));
+  TrainPage page(&dataset);
+  page.setRunsFolder(folder_.filePath(QStringLiteral("runs")));
+  page.settingsForm()->setChoice(tinyChoice());
+
+  QSignalSpy finished(&page, &TrainPage::trainingFinished);
+  QVERIFY(page.startTraining());
+  QVERIFY(finished.wait(kTrainingTimeoutMs));
+  QCOMPARE(finished.first().at(1).toBool(), false);
+  QCOMPARE(finished.first().at(2).toString(), QString());
+
+  runDir_ = finished.first().first().toString();
+  QVERIFY(hasRunFiles(QDir(runDir_).filePath(QStringLiteral("aaren"))));
+  QVERIFY(hasRunFiles(QDir(runDir_).filePath(QStringLiteral("transformer"))));
+  for (const QString& name : {QStringLiteral("Aaren training"), QStringLiteral("Aaren validation"),
+                              QStringLiteral("Transformer training"), QStringLiteral("Transformer validation")}) {
+    const QXYSeries* series = seriesNamed(*page.lossChart(), name);
+    QVERIFY2(series && series->count() > 0, qPrintable(name));
+  }
+  QCOMPARE(page.lossChart()->yAxis()->titleText(), QStringLiteral("NLL per event"));
+
+  // The run list shows the event run with its metrics, and opening it shows its curves again.
+  const QList<RunInfo>& runs = page.runList()->runs();
+  QCOMPARE(runs.size(), 1);
+  QVERIFY2(runs.first().problem.isEmpty(), qPrintable(runs.first().problem));
+  QCOMPARE(runs.first().models.size(), 2);
+  for (const ModelRunInfo& model : runs.first().models) {
+    QVERIFY(model.events.has_value());
+    QVERIFY(model.events->has_metrics);
+    QVERIFY(std::isfinite(model.events->metrics.test.nll_per_event));
+    QVERIFY(!model.epochs().empty());
+  }
+  page.showRun(runDir_);
+  QCOMPARE(page.lossChart()->yAxis()->titleText(), QStringLiteral("NLL per event"));
+  const QXYSeries* validation = seriesNamed(*page.lossChart(), QStringLiteral("Transformer validation"));
+  QVERIFY(validation && validation->count() == int(runs.first().models.last().epochs().size()));
+  QVERIFY(!page.continueTraining());
+  QVERIFY2(page.messageBar()->text().contains(QStringLiteral("fresh weights")), qPrintable(page.messageBar()->text()));
+}
+
+void TestEventsView::forecastViewDrawsTheNextEventAndSteps() {
+  if (runDir_.isEmpty()) QSKIP("needs the run of bothModelsTrainOnTheLogWithNllCurves");
+  CurrentDataset dataset;
+  ForecastPage page(&dataset);
+  QSignalSpy loaded(&page, &ForecastPage::runLoaded);
+  page.openRun(runDir_);
+  QVERIFY(loaded.wait(kTrainingTimeoutMs));
+  QCOMPARE(loaded.first().first().toBool(), true);
+
+  EventForecastView* view = page.eventForecastView();
+  const auto set = view->forecastSet();
+  QVERIFY(set);
+  QCOMPARE(set->models.size(), std::size_t(2));
+  QCOMPARE(view->currentStep(), 0);
+  const aaren::EventPrediction& first = set->prediction(0, 0);
+
+  const ChartPanel& chart = *view->densityChart();
+  for (const QString& name : {QStringLiteral("Aaren density"), QStringLiteral("Transformer density")}) {
+    const QXYSeries* density = seriesNamed(chart, name);
+    QVERIFY2(density && density->count() > 0, qPrintable(name));
+    double highest = 0;
+    for (const QPointF& point : density->points()) {
+      QVERIFY(point.x() > first.time);
+      highest = std::max(highest, point.y());
+    }
+    QVERIFY2(highest > 0, qPrintable(name));
+  }
+  const QXYSeries* actual = seriesNamed(chart, QStringLiteral("actual next event"));
+  QVERIFY(actual);
+  QCOMPARE(actual->count(), 1);
+  QCOMPARE(actual->at(0).x(), first.actual_next_time);
+
+  view->controller()->stepForward();
+  QCOMPARE(view->currentStep(), 1);
+  const aaren::EventPrediction& second = set->prediction(0, 1);
+  QCOMPARE(second.time, first.actual_next_time);  // one sequence: the next step starts at the event just predicted
+  const QXYSeries* events = seriesNamed(chart, QStringLiteral("events so far"));
+  QVERIFY(events && events->count() > 0);
+  QCOMPARE(events->at(events->count() - 1).x(), second.time);
+  QCOMPARE(seriesNamed(chart, QStringLiteral("actual next event"))->at(0).x(), second.actual_next_time);
+}
+
+void TestEventsView::newChartsExportAsPng() {
+  CurrentDataset dataset;
+  DataPage page(&dataset);
+  QSignalSpy finished(&page, &DataPage::loadFinished);
+  page.openCsv(coalPath());
+  QVERIFY(finished.wait());
+  verifyPng(*page.eventsView()->rasterChart(), folder_.filePath(QStringLiteral("raster.png")));
+
+  if (runDir_.isEmpty()) QSKIP("the forecast chart needs the run of bothModelsTrainOnTheLogWithNllCurves");
+  MessageBar messages;
+  EventForecastView view(&messages);
+  QSignalSpy loaded(&view, &EventForecastView::runLoaded);
+  view.openRun(runDir_);
+  QVERIFY(loaded.wait(kTrainingTimeoutMs));
+  verifyPng(*view.densityChart(), folder_.filePath(QStringLiteral("next-event.png")));
+}
+
+QTEST_MAIN(TestEventsView)
+#include "tst_events_view.moc"

@@ -1,0 +1,180 @@
+#include "ui/events/event_forecast_view.hpp"
+
+#include <QFileInfo>
+#include <QLabel>
+#include <QLineSeries>
+#include <QScatterSeries>
+#include <QSplitter>
+#include <QVBoxLayout>
+#include <algorithm>
+#include <cmath>
+
+#include "ui/chart_panel.hpp"
+#include "ui/explore/step_bar.hpp"
+#include "ui/explore/step_controller.hpp"
+#include "ui/pages/message_bar.hpp"
+#include "ui/workers/background_job.hpp"
+
+namespace aaren::ui {
+
+namespace {
+
+constexpr double kBarsWidth = 0.8;  // of one mark's slot, shared by the models' bars
+
+QColor modelColor(int model) { return model == 0 ? QColor(0x25, 0x63, 0xd9) : QColor(0xe0, 0x6c, 0x1f); }
+const QColor kEventColor(0x55, 0x5b, 0x66);
+const QColor kActualColor(0xc0, 0x26, 0x2d);
+
+QString qstr(const std::string& text) { return QString::fromStdString(text); }
+
+}  // namespace
+
+EventForecastView::EventForecastView(MessageBar* messages, QWidget* parent)
+    : QWidget(parent),
+      messages_(messages),
+      loader_(new BackgroundJob(this)),
+      controller_(new StepController(this)),
+      stepBar_(new StepBar(this)),
+      caption_(new QLabel(this)),
+      density_(new ChartPanel(tr("Next event"), this)),
+      marks_(new ChartPanel(tr("Next mark"), this)) {
+  density_->setObjectName(QStringLiteral("nextEventChart"));
+  density_->setAxisTitles(tr("time"), tr("density of the next event"));
+  marks_->setObjectName(QStringLiteral("nextMarkChart"));
+  marks_->setAxisTitles(tr("mark"), tr("probability"));
+  marks_->hide();
+  caption_->setObjectName(QStringLiteral("hint"));
+  caption_->setWordWrap(true);
+  caption_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  stepBar_->setController(controller_);
+  stepBar_->setStepNoun(tr("event"));
+
+  auto* charts = new QSplitter(Qt::Horizontal, this);
+  charts->setChildrenCollapsible(false);
+  charts->addWidget(density_);
+  charts->addWidget(marks_);
+  charts->setStretchFactor(0, 3);
+  charts->setStretchFactor(1, 1);
+
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->addWidget(charts, 1);
+  layout->addWidget(caption_);
+  layout->addWidget(stepBar_);
+
+  connect(controller_, &StepController::positionChanged, this, &EventForecastView::showStep);
+  connect(loader_, &BackgroundJob::succeeded, this, [this](const QVariant& result) {
+    messages_->clear();
+    showForecasts(result.value<std::shared_ptr<const EventForecastSet>>());
+    emit runLoaded(true);
+  });
+  connect(loader_, &BackgroundJob::failed, this, [this](const QString& message) {
+    messages_->showError(message);
+    emit runLoaded(false);
+  });
+}
+
+bool EventForecastView::isLoading() const { return loader_->isRunning(); }
+
+int EventForecastView::currentStep() const { return set_ ? controller_->position() : -1; }
+
+void EventForecastView::openRun(const QString& runDir) {
+  messages_->showMessage(MessageBar::Level::information,
+                         tr("Loading %1 and predicting its test events…").arg(QFileInfo(runDir).fileName()));
+  loader_->start([runDir](JobContext&) {
+    return QVariant::fromValue(std::shared_ptr<const EventForecastSet>(
+        std::make_shared<EventForecastSet>(loadEventForecasts(runDir))));
+  });
+}
+
+void EventForecastView::showForecasts(std::shared_ptr<const EventForecastSet> set) {
+  set_ = std::move(set);
+  const QString unit = qstr(set_->timeUnit);
+  density_->setAxisTitles(unit.isEmpty() ? tr("time") : tr("time (%1)").arg(unit),
+                          unit.isEmpty() ? tr("density of the next event") : tr("density per %1").arg(unit));
+  marks_->setVisible(!set_->markNames.empty());
+  controller_->pause();
+  controller_->setCount(int(set_->steps.size()) - 1);
+  controller_->setPosition(0);
+  showStep(0);
+}
+
+void EventForecastView::showStep(int step) {
+  if (!set_ || step < 0 || step >= int(set_->steps.size())) return;
+  const EventStep& where = set_->steps[std::size_t(step)];
+  const EventSequence& sequence = set_->testSequences[std::size_t(where.sequence)];
+  const EventPrediction& first = set_->prediction(0, step);
+
+  // The span shows the actual next event and most of each model's mass.
+  double span = 1.5 * (first.actual_next_time - first.time);
+  for (int m = 0; m < int(set_->models.size()); ++m)
+    span = std::max(span, 3.0 * (set_->prediction(m, step).next.mean_next_time - first.time));
+  if (!(span > 0)) span = 3.0 * first.next.time_scale;
+
+  density_->removeAllSeries();
+  QList<QPointF> events;
+  for (int i = std::max(0, where.event - kEventsShown + 1); i <= where.event; ++i)
+    events.append({sequence.times[std::size_t(i)], 0.0});
+  QScatterSeries* eventSeries = density_->addScatterSeries(tr("events so far"), kEventColor);
+  eventSeries->setMarkerSize(9);
+  setSeriesData(eventSeries, events);
+  for (int m = 0; m < int(set_->models.size()); ++m) {
+    const NextEventDistribution& next = set_->prediction(m, step).next;
+    QList<QPointF> curve;
+    curve.reserve(kDensityPoints);
+    for (int k = 1; k <= kDensityPoints; ++k) {
+      const double time = first.time + span * double(k) / kDensityPoints;
+      curve.append({time, next_event_density(next, time)});
+    }
+    setSeriesData(density_->addLineSeries(tr("%1 density").arg(set_->models[std::size_t(m)].modelName), modelColor(m)),
+                  curve);
+  }
+  QScatterSeries* actual = density_->addScatterSeries(tr("actual next event"), kActualColor);
+  actual->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
+  actual->setMarkerSize(11);
+  setSeriesData(actual, {{first.actual_next_time, 0.0}});
+  density_->resetView();
+
+  QStringList lines;
+  lines << tr("Test event %1 of %2%3, at %4; the next one came at %5.")
+               .arg(step + 1)
+               .arg(set_->steps.size())
+               .arg(set_->testSequences.size() > 1 ? tr(" (sequence '%1')").arg(qstr(sequence.id)) : QString())
+               .arg(first.time, 0, 'g', 8)
+               .arg(first.actual_next_time, 0, 'g', 8);
+  for (int m = 0; m < int(set_->models.size()); ++m) {
+    const EventPrediction& p = set_->prediction(m, step);
+    lines << tr("%1: expected at %2, NLL of the actual time %3")
+                 .arg(set_->models[std::size_t(m)].modelName)
+                 .arg(p.next.mean_next_time, 0, 'g', 8)
+                 .arg(p.time_nll, 0, 'f', 3);
+  }
+  caption_->setText(lines.join(QLatin1Char('\n')));
+  drawMarks(step);
+}
+
+void EventForecastView::drawMarks(int step) {
+  marks_->removeAllSeries();
+  if (set_->markNames.empty()) return;
+  const int models = int(set_->models.size());
+  const double width = kBarsWidth / models;
+  for (int m = 0; m < models; ++m) {
+    const std::vector<double>& probabilities = set_->prediction(m, step).next.mark_probabilities;
+    QList<QPointF> outline;  // bars as one closed outline per mark, so the CSV export keeps them
+    for (std::size_t k = 0; k < probabilities.size(); ++k) {
+      const double left = double(k) - kBarsWidth / 2 + m * width;
+      outline << QPointF(left, 0) << QPointF(left, probabilities[k]) << QPointF(left + width, probabilities[k])
+              << QPointF(left + width, 0);
+    }
+    setSeriesData(marks_->addLineSeries(tr("%1 P(mark)").arg(set_->models[std::size_t(m)].modelName), modelColor(m)),
+                  outline);
+  }
+  if (const int actual = set_->prediction(0, step).actual_next_mark; actual >= 0) {
+    QScatterSeries* series = marks_->addScatterSeries(
+        tr("actual mark: %1").arg(qstr(set_->markNames[std::size_t(actual)])), kActualColor);
+    setSeriesData(series, {{double(actual), 0.0}});
+  }
+  marks_->resetView();
+}
+
+}  // namespace aaren::ui
