@@ -1,11 +1,17 @@
 // The time-series CSV reader (core/data/time_series_csv.hpp) on arbitrary text with the default
 // options, and when those refuse it, once more filling gaps by interpolation (which reads every text
 // the default options accept the same way). Refusing the text is fine; a table that is accepted
-// must hold what the header promises.
+// must hold what the header promises, and reading the text from a file (streamed, with its own
+// sample for the detection) must give the same table or the same refusal as reading it in memory.
+#include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/data/time_series_csv.hpp"
 #include "fuzz/fuzz_check.hpp"
@@ -13,6 +19,8 @@
 namespace {
 
 using aaren::fuzz::require;
+
+const std::string kSource = "series.csv";
 
 void check_table(const aaren::TimeSeriesTable& table) {
   const auto rows = std::size_t(table.values.rows);
@@ -30,9 +38,31 @@ void check_table(const aaren::TimeSeriesTable& table) {
   }
 }
 
+bool same_numbers(const std::vector<double>& a, const std::vector<double>& b) {
+  return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](double x, double y) {
+    return std::bit_cast<std::uint64_t>(x) == std::bit_cast<std::uint64_t>(y);
+  });
+}
+
+bool same_table(const aaren::TimeSeriesTable& a, const aaren::TimeSeriesTable& b) {
+  return a.channel_names == b.channel_names && a.date_column_name == b.date_column_name && a.dates == b.dates &&
+         same_numbers(a.times, b.times) && a.values.rows == b.values.rows && a.values.cols == b.values.cols &&
+         same_numbers(a.values.data, b.values.data) && a.target == b.target && a.warnings == b.warnings;
+}
+
+// Reads the text in memory and from a file; returns whether it was accepted.
 bool read(std::string_view text, const aaren::CsvReadOptions& options) {
-  const std::string source = "series.csv";
-  return aaren::fuzz::accepted([&] { check_table(aaren::parse_time_series_csv(text, source, options)); }, source);
+  aaren::TimeSeriesTable in_memory, from_file;
+  const auto memory_refusal =
+      aaren::fuzz::refusal_of([&] { in_memory = aaren::parse_time_series_csv(text, kSource, options); }, kSource);
+  const std::string path = aaren::fuzz::file_holding(text, kSource);
+  const auto file_refusal =
+      aaren::fuzz::refusal_of([&] { from_file = aaren::read_time_series_csv(path, options); }, kSource);
+  require(memory_refusal == file_refusal, "a file and the same text in memory are refused alike");
+  if (memory_refusal) return false;
+  check_table(in_memory);
+  require(same_table(in_memory, from_file), "a file and the same text in memory give the same table");
+  return true;
 }
 
 }  // namespace

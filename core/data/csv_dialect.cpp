@@ -7,6 +7,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 #include <stdexcept>
 
@@ -145,11 +146,14 @@ int guess_date_column(const CsvDetection& d, const std::vector<CsvRecord>& recor
 std::vector<std::string> unique_names(const std::vector<std::string>& header, std::vector<std::string>& warnings) {
   std::vector<std::string> names;
   std::set<std::string> taken;
+  // Per repeated name, the suffix to try first: every one below it is taken, so a header that
+  // repeats one name n times costs n tries, not n^2 / 2.
+  std::map<std::string, int> next_suffix;
   for (std::size_t j = 0; j < header.size(); ++j) {
     std::string name = header[j];
     if (name.empty()) name = unnamed_column(int(j));
     if (taken.count(name)) {
-      int suffix = 1;
+      int& suffix = next_suffix.try_emplace(name, 1).first->second;
       while (taken.count(name + "." + std::to_string(suffix))) ++suffix;
       const std::string renamed = name + "." + std::to_string(suffix);
       warnings.push_back("the header names '" + name + "' more than once; " + unnamed_column(int(j)) +
