@@ -1,5 +1,5 @@
-// Inputs that fuzzing (fuzz/, scripts/fuzz) turned up, each read from its file by the reader it
-// was found in. Every one must be refused with the message tests/data/fuzz_regressions/expected.tsv
+// Inputs that fuzzing (fuzz/, scripts/fuzz) turned up, each read from its file by the reader of
+// its fuzz target. Every one must be refused with the message tests/data/fuzz_regressions/expected.tsv
 // gives for it (a fragment of it), which names the file: none may crash, hang or be accepted.
 #include <QtTest>
 
@@ -33,12 +33,6 @@ const fs::path kRegressions = fs::path(AAREN_SOURCE_DIR) / "tests" / "data" / "f
 const std::map<std::string, std::function<void(const std::string& path)>>& readers() {
   static const std::map<std::string, std::function<void(const std::string&)>> table = {
       {"time_series_csv", [](const std::string& path) { (void)read_time_series_csv(path); }},
-      {"time_series_csv_interpolated",
-       [](const std::string& path) {
-         CsvReadOptions options;
-         options.missing = CsvReadOptions::Missing::interpolate;
-         (void)read_time_series_csv(path, options);
-       }},
       {"event_log", [](const std::string& path) { (void)read_event_log(path); }},
       {"matrix_csv", [](const std::string& path) { (void)read_matrix_csv(path); }},
       {"safetensors", [](const std::string& path) { (void)read_safetensors(path); }},
