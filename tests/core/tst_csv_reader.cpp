@@ -320,9 +320,10 @@ class TestCsvReader : public QObject {
   }
 
   // The flag stops a read part-way with its own exception, and everything the read allocated is
-  // freed again (glibc's count of the bytes in use returns to where it was). The test's own
-  // buffers are reserved first and one cancelled read warms up lazily built library state, so the
-  // count sees only what the read itself keeps.
+  // freed again: after a warm-up read, four more cancelled reads leave glibc's count of the bytes in
+  // use where it was, give or take malloc's cache of freed small chunks (which it counts as in use).
+  // A read that kept its rows would keep hundreds of kilobytes each time. The test's own buffers
+  // are reserved first so they do not count.
   void cancel_flag_stops_the_read_and_frees_everything() {
     QTemporaryDir dir;
     std::string text = "date,a,b\n";
@@ -359,12 +360,17 @@ class TestCsvReader : public QObject {
     };
     cancelled_read();
     const std::size_t in_use_before = bytes_in_use();
-    cancelled_read();
+    for (int read = 0; read < 4; ++read) {
+      cancelled_read();
+      QVERIFY2(cancelled, message.c_str());
+      QCOMPARE(message, std::string("reading long.csv was cancelled"));
+      QVERIFY(fractions.back() >= 0.5 && fractions.back() < 0.6);
+    }
     const std::size_t in_use_after = bytes_in_use();
-    QVERIFY2(cancelled, message.c_str());
-    QCOMPARE(message, std::string("reading long.csv was cancelled"));
-    QVERIFY(fractions.back() >= 0.5 && fractions.back() < 0.6);
-    QCOMPARE(in_use_after, in_use_before);
+    constexpr std::size_t kMallocCacheSlack = 16 * 1024;
+    QVERIFY2(in_use_after <= in_use_before + kMallocCacheSlack,
+             qPrintable(QStringLiteral("%1 bytes more in use after four cancelled reads")
+                            .arg(qlonglong(in_use_after) - qlonglong(in_use_before))));
 
     // Set before the read starts, the flag stops it before the first row.
     fractions.clear();
