@@ -20,5 +20,7 @@ struct DeviceInfo {
 bool built_with_cuda();
 DeviceInfo query_device();
 std::string describe(const DeviceInfo& info);  // one line for --version, menus and logs
+// What every entry point of a build without CUDA throws: "CUDA unavailable: <reason>".
+[[noreturn]] void throw_unavailable();
 
 }  // namespace aaren::gpu

@@ -1,4 +1,5 @@
 #include <sstream>
+#include <stdexcept>
 
 #include "gpu/device_info.hpp"
 
@@ -12,5 +13,7 @@ std::string describe(const DeviceInfo& info) {
       << (info.driver_version % 1000) / 10 << ")";
   return out.str();
 }
+
+void throw_unavailable() { throw std::runtime_error(describe(query_device())); }
 
 }  // namespace aaren::gpu

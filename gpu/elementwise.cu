@@ -1,0 +1,169 @@
+// The element-wise layers and glue of gpu/layers.hpp: GELU, the residual add, the broadcasts and
+// gathers around Aaren's query and the forecast head, and the loss.
+#include "gpu/cuda_check.hpp"
+#include "gpu/layer_kernels.cuh"
+#include "gpu/layers.hpp"
+
+namespace aaren::gpu {
+
+namespace {
+
+// The constants of core/nn/gelu.cpp, rounded to float the same way.
+constexpr float kInvSqrt2 = 0.70710678118654752440f;
+constexpr float kInvSqrt2Pi = 0.39894228040143267794f;
+
+__global__ void gelu_forward_kernel(float* __restrict__ out, const float* __restrict__ inp, long long n) {
+  for (long long i = global_thread(); i < n; i += grid_threads())
+    out[i] = 0.5f * inp[i] * (1.0f + erff(inp[i] * kInvSqrt2));
+}
+
+// dinp may be dout: each element is read before it is written, by the same thread.
+__global__ void gelu_backward_kernel(float* dinp, const float* __restrict__ inp, const float* dout, long long n) {
+  for (long long i = global_thread(); i < n; i += grid_threads()) {
+    const float x = inp[i];
+    const float cdf = 0.5f * (1.0f + erff(x * kInvSqrt2));
+    const float pdf = kInvSqrt2Pi * expf(-0.5f * x * x);
+    dinp[i] = dout[i] * (cdf + x * pdf);
+  }
+}
+
+// out may be a or b.
+__global__ void add_kernel(float* out, const float* a, const float* b, long long n) {
+  for (long long i = global_thread(); i < n; i += grid_threads()) out[i] = a[i] + b[i];
+}
+
+__global__ void broadcast_rows_kernel(float* __restrict__ out, const float* __restrict__ row, long long total, int C) {
+  for (long long i = global_thread(); i < total; i += grid_threads()) out[i] = row[i % C];
+}
+
+__global__ void sum_rows_add_kernel(float* __restrict__ out, const float* __restrict__ inp, int B, int C) {
+  __shared__ float partial[kRowLanes][kColumnsPerBlock + 1];  // + 1: no bank conflicts on the column reads
+  const long long column = static_cast<long long>(blockIdx.x) * kColumnsPerBlock + threadIdx.x;
+  float sum = 0.0f;
+  if (column < C)
+    for (long long r = threadIdx.y; r < B; r += kRowLanes) sum += inp[r * C + column];
+  partial[threadIdx.y][threadIdx.x] = sum;
+  __syncthreads();
+  if (threadIdx.y == 0 && column < C) {
+    float total = 0.0f;
+    for (int lane = 0; lane < kRowLanes; ++lane) total += partial[lane][threadIdx.x];
+    out[column] += total;
+  }
+}
+
+__global__ void add_to_each_kernel(float* __restrict__ x, const float* __restrict__ table, long long total,
+                                   long long LD) {
+  for (long long i = global_thread(); i < total; i += grid_threads()) x[i] += table[i % LD];
+}
+
+__global__ void gather_last_kernel(float* __restrict__ out, const float* __restrict__ x, long long total, int L,
+                                   int D) {
+  for (long long i = global_thread(); i < total; i += grid_threads()) {
+    const long long b = i / D;
+    out[i] = x[(b * L + (L - 1)) * D + i % D];
+  }
+}
+
+__global__ void scatter_last_kernel(float* __restrict__ dx, const float* __restrict__ dout, long long total, int L,
+                                    int D) {
+  for (long long i = global_thread(); i < total; i += grid_threads()) {
+    const long long row = i / D;  // b L + t
+    dx[i] = row % L == L - 1 ? dout[(row / L) * D + i % D] : 0.0f;
+  }
+}
+
+// One block per batch row.
+constexpr int kLossThreads = 256;
+
+__global__ void mse_loss_kernel(float* __restrict__ loss, float* __restrict__ dy, const float* __restrict__ y,
+                                const float* __restrict__ truth, int n, float grad_weight) {
+  __shared__ float scratch[kMaxBlockWarps];
+  const long long row = static_cast<long long>(blockIdx.x) * n;
+  float sum = 0.0f;
+  for (int i = threadIdx.x; i < n; i += blockDim.x) {
+    const float diff = y[row + i] - truth[row + i];
+    sum += diff * diff;
+    if (dy) dy[row + i] = grad_weight * (2.0f * diff / static_cast<float>(n));
+  }
+  sum = block_reduce_sum(sum, scratch);
+  if (threadIdx.x == 0) loss[blockIdx.x] = sum / static_cast<float>(n);
+}
+
+}  // namespace
+
+void gelu_forward(float* out, const float* inp, long N) {
+  require_non_negative("gelu_forward", "N", N);
+  if (N == 0) return;
+  gelu_forward_kernel<<<stride_blocks(N), kStrideThreads>>>(out, inp, N);
+  check_launch("gelu_forward_kernel");
+}
+
+void gelu_backward(float* dinp, const float* inp, const float* dout, long N) {
+  require_non_negative("gelu_backward", "N", N);
+  if (N == 0) return;
+  gelu_backward_kernel<<<stride_blocks(N), kStrideThreads>>>(dinp, inp, dout, N);
+  check_launch("gelu_backward_kernel");
+}
+
+void add(float* out, const float* a, const float* b, long N) {
+  require_non_negative("add", "N", N);
+  if (N == 0) return;
+  add_kernel<<<stride_blocks(N), kStrideThreads>>>(out, a, b, N);
+  check_launch("add_kernel");
+}
+
+void broadcast_rows(float* out, const float* row, int B, int C) {
+  require_non_negative("broadcast_rows", "B", B);
+  require_positive("broadcast_rows", "C", C);
+  if (B == 0) return;
+  const long long total = static_cast<long long>(B) * C;
+  broadcast_rows_kernel<<<stride_blocks(total), kStrideThreads>>>(out, row, total, C);
+  check_launch("broadcast_rows_kernel");
+}
+
+void sum_rows_add(float* out, const float* inp, int B, int C) {
+  require_non_negative("sum_rows_add", "B", B);
+  require_positive("sum_rows_add", "C", C);
+  if (B == 0) return;
+  sum_rows_add_kernel<<<column_blocks(C), dim3(kColumnsPerBlock, kRowLanes)>>>(out, inp, B, C);
+  check_launch("sum_rows_add_kernel");
+}
+
+void add_to_each(float* x, const float* table, int B, long LD) {
+  require_non_negative("add_to_each", "B", B);
+  require_positive("add_to_each", "LD", LD);
+  if (B == 0) return;
+  const long long total = static_cast<long long>(B) * LD;
+  add_to_each_kernel<<<stride_blocks(total), kStrideThreads>>>(x, table, total, LD);
+  check_launch("add_to_each_kernel");
+}
+
+void gather_last(float* out, const float* x, int B, int L, int D) {
+  require_non_negative("gather_last", "B", B);
+  require_positive("gather_last", "L", L);
+  require_positive("gather_last", "D", D);
+  if (B == 0) return;
+  const long long total = static_cast<long long>(B) * D;
+  gather_last_kernel<<<stride_blocks(total), kStrideThreads>>>(out, x, total, L, D);
+  check_launch("gather_last_kernel");
+}
+
+void scatter_last(float* dx, const float* dout, int B, int L, int D) {
+  require_non_negative("scatter_last", "B", B);
+  require_positive("scatter_last", "L", L);
+  require_positive("scatter_last", "D", D);
+  if (B == 0) return;
+  const long long total = static_cast<long long>(B) * L * D;
+  scatter_last_kernel<<<stride_blocks(total), kStrideThreads>>>(dx, dout, total, L, D);
+  check_launch("scatter_last_kernel");
+}
+
+void mse_loss(float* loss, float* dy, const float* y, const float* truth, int B, int n, float grad_weight) {
+  require_non_negative("mse_loss", "B", B);
+  require_positive("mse_loss", "n", n);
+  if (B == 0) return;
+  mse_loss_kernel<<<B, kLossThreads>>>(loss, dy, y, truth, n, grad_weight);
+  check_launch("mse_loss_kernel");
+}
+
+}  // namespace aaren::gpu
