@@ -1,3 +1,5 @@
+#include <stdexcept>
+#include <string>
 #include <utility>
 
 #include "gpu/cuda_check.hpp"
@@ -33,6 +35,32 @@ void DeviceBuffer::upload(const float* host) {
 
 void DeviceBuffer::download(float* host) const {
   if (size_ > 0) AAREN_CUDA_CHECK(cudaMemcpy(host, data_, size_ * sizeof(float), cudaMemcpyDeviceToHost));
+}
+
+namespace {
+
+void check_range(std::size_t count, std::size_t offset, std::size_t size) {
+  if (offset > size || count > size - offset)
+    throw std::invalid_argument("elements [" + std::to_string(offset) + ", " + std::to_string(offset + count) +
+                                ") do not lie inside a device buffer of " + std::to_string(size) + " floats");
+}
+
+}  // namespace
+
+void DeviceBuffer::upload(const float* host, std::size_t count, std::size_t offset) {
+  check_range(count, offset, size_);
+  if (count > 0)
+    AAREN_CUDA_CHECK(cudaMemcpy(data_ + offset, host, count * sizeof(float), cudaMemcpyHostToDevice));
+}
+
+void DeviceBuffer::download(float* host, std::size_t count, std::size_t offset) const {
+  check_range(count, offset, size_);
+  if (count > 0)
+    AAREN_CUDA_CHECK(cudaMemcpy(host, data_ + offset, count * sizeof(float), cudaMemcpyDeviceToHost));
+}
+
+void DeviceBuffer::zero() {
+  if (size_ > 0) AAREN_CUDA_CHECK(cudaMemsetAsync(data_, 0, size_ * sizeof(float), nullptr));
 }
 
 void DeviceBuffer::fill_nan() {

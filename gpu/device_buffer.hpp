@@ -23,6 +23,14 @@ class DeviceBuffer {
   // Copy exactly size() floats from or to host memory; the host memory may be reused on return.
   void upload(const float* host);
   void download(float* host) const;
+  // Copy `count` floats from or to host memory into or out of elements [offset, offset + count)
+  // (a batch smaller than the buffer was sized for, one row of a table). std::invalid_argument when
+  // the range does not lie inside the buffer.
+  void upload(const float* host, std::size_t count, std::size_t offset = 0);
+  void download(float* host, std::size_t count, std::size_t offset = 0) const;
+  // Every element becomes 0, queued on the default stream behind the work before it: gradients
+  // that accumulate start from it without the host waiting for the device.
+  void zero();
   // Every element becomes NaN (all bits set), so an element a kernel should write but does not
   // shows up in any comparison.
   void fill_nan();
