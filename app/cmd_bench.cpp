@@ -12,6 +12,7 @@
 #include "core/bench/stream_bench.hpp"
 #include "core/bench/train_bench.hpp"
 #include "core/io/atomic_file.hpp"
+#include "gpu/forecast_device.hpp"
 
 namespace aaren::cli {
 
@@ -91,24 +92,29 @@ int bench_attention(const Arguments& arguments) {
 }
 
 const char* const kTrainHelp = R"(usage: aaren bench train [--seq-lens 96,512,2048] [--batch 32] [--steps 3]
-                         [--repeats 3] [--threads N] [architecture options]
+                         [--repeats 3] [--threads N] [--device cpu|cuda|auto]
+                         [architecture options]
 
 Times full training steps (forward, backward, AdamW) of the Aaren and the
 Transformer forecaster on random windows, for each look-back T, and prints
 samples per second (median of the repeats) and how the cost per sample grows
 from the first T: Aaren's grows about linearly in T, the Transformer's faster.
 Defaults: d_model 64, heads 4, layers 2, d_ff 256, horizon 96, 7 channels.
+--device cuda runs each whole step on the GPU; run it beside --device cpu to
+compare the two.
 )";
 
 int bench_train(const Arguments& arguments) {
   std::set<std::string> names = kModelOptions;
-  names.insert({"seq-lens", "batch", "steps", "repeats", "threads", "channels"});
+  names.insert({"seq-lens", "batch", "steps", "repeats", "threads", "channels", "device"});
   const Args args(arguments, names, {}, "aaren bench train");
   if (args.help()) {
-    std::cout << kTrainHelp << kModelOptionsHelp;
+    std::cout << kTrainHelp << kModelOptionsHelp << kDeviceOptionHelp;
     return 0;
   }
+  const ComputeDevice device = choose_device(args.text("device", "cpu"));
   bench::TrainBenchOptions options;
+  if (device == ComputeDevice::cuda) options.engine = gpu::make_forecast_engine;
   options.model = model_config_from(args, int(args.integer("channels", 7, 1, 4096)));
   options.seq_lens.clear();
   for (long t : args.integer_list("seq-lens", {96, 512, 2048}, 1, 1 << 16)) options.seq_lens.push_back(int(t));
@@ -119,21 +125,24 @@ int bench_train(const Arguments& arguments) {
   std::printf("training step, batch %d, d_model %d, heads %d, layers %d, d_ff %d, horizon %d, %d channels\n",
               options.batch, options.model.d_model, options.model.heads, options.model.layers, options.model.d_ff,
               options.model.horizon, options.model.channels);
-  std::printf("%8s %-12s %14s %14s %18s\n", "T", "model", "samples/s", "ms/step", "cost/sample vs T0");
+  std::printf("device: %s\n", describe_device(device).c_str());
+  std::printf("%8s %-12s %-6s %14s %14s %18s\n", "T", "model", "device", "samples/s", "ms/step", "cost/sample vs T0");
   double base[2] = {0, 0};
   bench::run_train_bench(options, [&](const bench::TrainBenchRow& r) {
     const int k = r.kind == ModelKind::aaren ? 0 : 1;
     const double per_sample = 1.0 / r.samples_per_second;
     if (base[k] == 0) base[k] = per_sample;
-    std::printf("%8d %-12s %14.1f %14.1f %17.2fx\n", r.seq_len, std::string(to_string(r.kind)).c_str(),
-                r.samples_per_second, 1e3 * r.seconds_per_step, per_sample / base[k]);
+    // The engine names its device in full ("cuda: <GPU>"); the header line already gives that.
+    const std::string device_kind = r.device.substr(0, r.device.find(':'));
+    std::printf("%8d %-12s %-6s %14.1f %14.1f %17.2fx\n", r.seq_len, std::string(to_string(r.kind)).c_str(),
+                device_kind.c_str(), r.samples_per_second, 1e3 * r.seconds_per_step, per_sample / base[k]);
     std::fflush(stdout);
   });
   return 0;
 }
 
 const char* const kStreamHelp = R"(usage: aaren bench stream --tokens N --out stream.csv [--d-model 128] [--heads 4]
-                          [--layers 4] [--d-ff 512] [--device cpu] [--repeat 3]
+                          [--layers 4] [--d-ff 512] [--device cpu|cuda|auto] [--repeat 3]
                           [--samples 256] [--no-parallel] [--chart FILE.png|svg|pdf]
 
 Streams N tokens, one step() at a time, through an Aaren model and a KV-cached
@@ -144,6 +153,9 @@ lines printed are the fitted growth (log-log slope of cumulative time over the
 upper half of N; state bytes per token) and the cumulative-time ratio at N.
 --chart draws state memory and cumulative time side by side with a caption
 (the paper's Figure 5) as PNG, SVG or PDF; it needs no display.
+--device cuda streams on the GPU: each step uploads one input row, runs every
+layer there and copies the hidden state back, and its time includes all of
+that; the parallel forward is then not timed (it runs on the CPU only).
 )";
 
 int bench_stream(const Arguments& arguments) {
@@ -151,7 +163,7 @@ int bench_stream(const Arguments& arguments) {
                               "chart", "seed"},
                   {"no-parallel"}, "aaren bench stream");
   if (args.help()) {
-    std::cout << kStreamHelp;
+    std::cout << kStreamHelp << kDeviceOptionHelp;
     return 0;
   }
   bench::StreamBenchOptions options;
@@ -167,8 +179,8 @@ int bench_stream(const Arguments& arguments) {
   } catch (const std::invalid_argument& e) {
     throw UsageError(e.what());
   }
-  const std::string device = args.text("device", "cpu");
-  if (device != "cpu") throw UsageError("--device: only 'cpu' streams in this build, got '" + device + "'");
+  const ComputeDevice device = choose_device(args.text("device", "cpu"));
+  if (device == ComputeDevice::cuda) options.stepper = bench::device_stream_stepper<gpu::DeviceForecastStream>();
   options.repeats = int(args.integer("repeat", 3, 1, 100));
   options.samples = int(args.integer("samples", 256, 2, 100000));
   options.seed = unsigned(args.integer("seed", 1, 0, 4294967295L));
@@ -177,8 +189,9 @@ int bench_stream(const Arguments& arguments) {
   if (args.has("chart") && !is_stream_figure_path(chart))
     throw UsageError("--chart: '" + chart + "' must end in .png, .svg or .pdf");
 
-  std::printf("streaming %ld tokens: d_model %d, heads %d, layers %d, d_ff %d, %d repeats\n", options.tokens,
-              options.model.d_model, options.model.heads, options.model.layers, options.model.d_ff, options.repeats);
+  std::printf("streaming %ld tokens: d_model %d, heads %d, layers %d, d_ff %d, %d repeats\ndevice: %s\n",
+              options.tokens, options.model.d_model, options.model.heads, options.model.layers, options.model.d_ff,
+              options.repeats, describe_device(device).c_str());
   long next_report = 1024;
   const auto result = bench::run_stream_bench(options, [&](const bench::StreamSample& s) {
     if (s.tokens < next_report && s.tokens != options.tokens) return;

@@ -11,4 +11,14 @@ enum class ComputeDevice { cpu, cuda };
 // time, no driver, no device).
 ComputeDevice choose_device(const std::string& name);
 
+// For work that runs on the CPU only: "cpu" and "auto" choose it; "cuda" is a UsageError that
+// says why (`cpu_only_reason`); another name too.
+void require_cpu_device(const std::string& name, const std::string& cpu_only_reason);
+
+// Where a command runs, in words: "cpu, 8 hardware threads" or "cuda, <the GPU>".
+std::string describe_device(ComputeDevice device);
+
+// What --device means for every command that takes it, for their help texts.
+extern const char* const kDeviceOptionHelp;
+
 }  // namespace aaren::cli

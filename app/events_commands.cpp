@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "app/cli_args.hpp"
+#include "app/device_choice.hpp"
 #include "app/train_cli.hpp"
 #include "core/events/event_baselines.hpp"
 #include "core/events/event_run.hpp"
@@ -246,6 +247,7 @@ int run_train_events(const Arguments& arguments) {
     std::cout << kTrainEventsHelp << kTrainSettingsHelp;
     return 0;
   }
+  require_cpu_device(args.text("device", "cpu"), "event models train on the CPU only");
   EventRunRequest request;
   request.data_path = args.required("data");
   const std::string out = args.required("out");

@@ -14,6 +14,9 @@ const char* const kTrainSettingsHelp = R"(Training:
   --steps-per-epoch N         cap the steps of an epoch (default: every window once)
   --threads N                 worker threads (default: all cores)
   --seed S                    (default 1)
+  --device cpu|cuda|auto      where the training steps run (default cpu); auto: the GPU
+                              where one can be used, else the CPU; evaluation runs on
+                              the CPU; event models train on the CPU only
 )";
 
 TrainSettings train_settings_from(const Args& args) {

@@ -9,12 +9,12 @@
 
 namespace aaren::cli {
 
-inline const std::set<std::string> kTrainSettingsOptions = {"epochs", "batch", "lr", "weight-decay", "schedule",
-                                                            "patience", "steps-per-epoch", "threads", "seed"};
+inline const std::set<std::string> kTrainSettingsOptions = {
+    "epochs", "batch", "lr", "weight-decay", "schedule", "patience", "steps-per-epoch", "threads", "seed", "device"};
 
 extern const char* const kTrainSettingsHelp;
 
-// Reads the options above into settings, starting from the defaults of TrainSettings.
+// Reads the options above, but --device, into settings, starting from the defaults of TrainSettings.
 TrainSettings train_settings_from(const Args& args);
 
 // One line per epoch; on a terminal also a progress bar redrawn in place after every step.

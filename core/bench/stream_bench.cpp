@@ -33,13 +33,28 @@ std::vector<long> sample_points(long tokens, int samples) {
   return points;
 }
 
+class CpuStepper : public TokenStepper {
+ public:
+  CpuStepper(const ModelConfig& config, const float* params, long capacity)
+      : layout_(config), stream_(config, layout_, params, capacity) {}
+  void reset() override { stream_.reset(); }
+  void step(const float* x) override { stream_.step(x); }
+  std::size_t state_bytes() const override { return stream_.state_bytes(); }
+
+ private:
+  ParameterLayout layout_;
+  ForecastStream<float> stream_;
+};
+
 struct Model {
   ModelConfig config;
   ParameterLayout layout;
   std::vector<float> params;
-  ForecastStream<float> stream;
-  Model(const ModelConfig& c, long tokens, unsigned seed)
-      : config(c), layout(c), params(init(layout, seed)), stream(c, layout, params.data(), tokens) {}
+  std::unique_ptr<TokenStepper> stream;
+  Model(const ModelConfig& c, long capacity, unsigned seed, const TokenStepperFactory& stepper)
+      : config(c), layout(c), params(init(layout, seed)),
+        stream(stepper ? stepper(c, params.data(), capacity)
+                       : std::make_unique<CpuStepper>(c, params.data(), capacity)) {}
   static std::vector<float> init(const ParameterLayout& layout, unsigned seed) {
     std::vector<float> p;
     std::mt19937 rng(seed);
@@ -49,6 +64,12 @@ struct Model {
 };
 
 }  // namespace
+
+std::size_t stream_state_bytes(const ModelConfig& config, long tokens) {
+  const std::size_t layers = std::size_t(config.layers), d_model = std::size_t(config.d_model);
+  if (config.kind == ModelKind::aaren) return layers * (d_model + 2 * std::size_t(config.heads)) * sizeof(float);
+  return 2 * layers * d_model * std::size_t(tokens) * sizeof(float);
+}
 
 double fitted_slope(const std::vector<double>& x, const std::vector<double>& y) {
   const double n = double(x.size());
@@ -98,7 +119,10 @@ StreamBenchResult run_stream_bench(const StreamBenchOptions& options,
   configs[0].kind = ModelKind::aaren;
   configs[1].kind = ModelKind::transformer;
   for (auto& c : configs) c.validate();
-  Model aaren(configs[0], options.tokens, options.seed), transformer(configs[1], options.tokens, options.seed);
+  // Room for the warm-up too, which a device's fixed KV cache must hold before the first reset.
+  const long capacity = std::max(options.tokens, options.warmup);
+  Model aaren(configs[0], capacity, options.seed, options.stepper),
+      transformer(configs[1], capacity, options.seed, options.stepper);
   Model* models[2] = {&aaren, &transformer};
 
   // The same inputs for both models, generated before anything is timed.
@@ -107,7 +131,7 @@ StreamBenchResult run_stream_bench(const StreamBenchOptions& options,
   std::normal_distribution<float> normal(0.0f, 1.0f);
   for (float& x : inputs) x = normal(rng);
   for (Model* m : models) {
-    for (long t = 0; t < options.warmup; ++t) m->stream.step(&inputs[std::size_t(t)]);
+    for (long t = 0; t < options.warmup; ++t) m->stream->step(&inputs[std::size_t(t)]);
   }
 
   const std::vector<long> points = sample_points(options.tokens, options.samples);
@@ -117,7 +141,7 @@ StreamBenchResult run_stream_bench(const StreamBenchOptions& options,
   std::vector<double> latency(std::size_t(options.tokens));
   long reached = 0;
   for (int r = 0; r < repeats && !result.stopped_early; ++r) {
-    for (Model* m : models) m->stream.reset();
+    for (Model* m : models) m->stream->reset();
     double cumulative[2] = {0, 0};
     long done = 0;
     for (std::size_t s = 0; s < points.size(); ++s) {
@@ -128,7 +152,7 @@ StreamBenchResult run_stream_bench(const StreamBenchOptions& options,
       StreamSample& sample = passes[std::size_t(r)][s];
       sample.tokens = points[s];
       for (int k = 0; k < 2; ++k) {
-        ForecastStream<float>& stream = models[k]->stream;
+        TokenStepper& stream = *models[k]->stream;
         for (long t = done; t < points[s]; ++t) {
           const auto start = Clock::now();
           stream.step(&inputs[std::size_t(t)]);
@@ -166,7 +190,9 @@ StreamBenchResult run_stream_bench(const StreamBenchOptions& options,
   }
   for (int k = 0; k < 2; ++k) result.fit[k] = fit_growth(result.samples, k);
 
-  if (options.parallel && !result.stopped_early && !result.samples.empty()) {
+  if (options.parallel && options.stepper && !result.samples.empty())
+    result.parallel_note = "the parallel forward is timed on the CPU only, so it was skipped for this device";
+  if (options.parallel && !options.stepper && !result.stopped_early && !result.samples.empty()) {
     const long n = result.samples.back().tokens;
     for (int k = 0; k < 2; ++k) {
       ModelConfig c = configs[k];

@@ -3,13 +3,65 @@
 // model and a KV-cached Transformer of the same size (the paper's Figure 5), recording per-token
 // latency, cumulative time, the state each keeps, and the process's resident memory.
 #include <atomic>
+#include <cstddef>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "core/model/model_config.hpp"
 
 namespace aaren::bench {
+
+// One model run as an RNN, a token at a time, wherever it runs: on the CPU a ForecastStream, on a
+// device what StreamBenchOptions::stepper makes.
+class TokenStepper {
+ public:
+  virtual ~TokenStepper() = default;
+  virtual void reset() = 0;
+  // Takes one input row (C) and returns once that token's hidden state is ready for the caller, so
+  // the time a step takes includes all of its work, on whatever device.
+  virtual void step(const float* x) = 0;
+  // Bytes of the state that grows with the stream: Aaren's (m, u, w), or the KV cache in use.
+  virtual std::size_t state_bytes() const = 0;
+};
+
+// Makes a stepper for a model of `config` with host parameters `params` (which outlive it) for up
+// to `capacity` tokens; throws when its device cannot be used.
+using TokenStepperFactory =
+    std::function<std::unique_ptr<TokenStepper>(const ModelConfig& config, const float* params, long capacity)>;
+
+// The state a stream of `config` keeps after `tokens` tokens, as ForecastStream::state_bytes counts
+// it: Aaren's (m, u, w) of every layer, or the Transformer's keys and values of every token.
+std::size_t stream_state_bytes(const ModelConfig& config, long tokens);
+
+// A stepper over a device's stream class: one made from (config, params, capacity) with reset(),
+// step(x), hidden(out) (a copy to the host, which waits for the step) and tokens(), such as
+// gpu::DeviceForecastStream.
+template <class Stream>
+class DeviceStreamStepper : public TokenStepper {
+ public:
+  DeviceStreamStepper(const ModelConfig& config, const float* params, long capacity)
+      : config_(config), stream_(config, params, capacity), hidden_(std::size_t(config.d_model)) {}
+  void reset() override { stream_.reset(); }
+  void step(const float* x) override {
+    stream_.step(x);
+    stream_.hidden(hidden_.data());
+  }
+  std::size_t state_bytes() const override { return stream_state_bytes(config_, stream_.tokens()); }
+
+ private:
+  ModelConfig config_;
+  Stream stream_;
+  std::vector<float> hidden_;  // (d_model)
+};
+
+template <class Stream>
+TokenStepperFactory device_stream_stepper() {
+  return [](const ModelConfig& config, const float* params, long capacity) -> std::unique_ptr<TokenStepper> {
+    return std::make_unique<DeviceStreamStepper<Stream>>(config, params, capacity);
+  };
+}
 
 struct StreamBenchOptions {
   long tokens = 32768;
@@ -20,6 +72,9 @@ struct StreamBenchOptions {
   bool parallel = true;  // also time the parallel (training-style) forward at N where memory allows
   double parallel_memory_limit_bytes = 4e9;
   unsigned seed = 1;
+  // Where the models stream; empty: the CPU. The parallel forward is timed on the CPU only, so
+  // it is skipped (with a note) for another device.
+  TokenStepperFactory stepper;
 };
 
 struct StreamSample {

@@ -58,6 +58,9 @@ std::vector<TrainBenchRow> run_train_bench(const TrainBenchOptions& options,
       const RandomWindows train_windows(long(options.batch) * options.steps, seq_len, config.horizon, config.channels);
       const RandomWindows val_windows(1, seq_len, config.horizon, config.channels);
       const ForecastTask train(config, train_windows), val(config, val_windows);
+      const std::unique_ptr<StepEngine> engine =
+          options.engine ? options.engine(config, settings, train_windows, val_windows) : nullptr;
+      trainer.use_engine(engine.get());
       std::vector<double> step_seconds;
       for (int r = 0; r <= options.repeats; ++r) {  // the first run warms up and is not counted
         const auto start = std::chrono::steady_clock::now();
@@ -67,6 +70,7 @@ std::vector<TrainBenchRow> run_train_bench(const TrainBenchOptions& options,
       TrainBenchRow row;
       row.kind = kind;
       row.seq_len = seq_len;
+      row.device = engine ? engine->device() : "cpu";
       row.seconds_per_step = median(step_seconds);
       row.samples_per_second = double(options.batch) / row.seconds_per_step;
       rows.push_back(row);

@@ -2,9 +2,11 @@
 // `aaren bench train`: training-step throughput of both models as the look-back grows. Aaren's
 // cost per sample grows linearly in T; the Transformer's attention grows quadratically.
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "core/model/model_config.hpp"
+#include "core/train/forecast_run.hpp"
 
 namespace aaren::bench {
 
@@ -15,6 +17,7 @@ struct TrainBenchOptions {
   int steps = 3;      // timed steps per repeat
   int repeats = 3;
   int threads = 0;
+  ForecastEngineFactory engine;  // where the steps run; empty: the CPU workers
 };
 
 struct TrainBenchRow {
@@ -22,6 +25,7 @@ struct TrainBenchRow {
   int seq_len = 0;
   double samples_per_second = 0;  // median over repeats
   double seconds_per_step = 0;
+  std::string device;  // "cpu", or the engine's device()
 };
 
 std::vector<TrainBenchRow> run_train_bench(const TrainBenchOptions& options,

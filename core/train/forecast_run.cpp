@@ -1,8 +1,11 @@
 #include "core/train/forecast_run.hpp"
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <filesystem>
 #include <random>
+#include <stdexcept>
 
 #include "core/train/forecast_task.hpp"
 #include "core/train/forecast_windows.hpp"
@@ -30,6 +33,12 @@ ForecastRunOutcome train_forecast_run(const ForecastRunRequest& request, const T
   config.train = request.train;
   const TrainingMemoryCheck memory = require_training_memory(config.model, config.train.threads);
   if (request.on_memory_checked) request.on_memory_checked(memory);
+  const ForecastWindows train_set(data.scaled, data.train), val_set(data.scaled, data.validation),
+      test_set(data.scaled, data.test);
+  // Made before any file is written, so that a device that cannot be used leaves no partial run.
+  const std::unique_ptr<StepEngine> engine =
+      request.engine ? request.engine(config.model, config.train, train_set, val_set) : nullptr;
+  outcome.metrics.device = engine ? engine->device() : "cpu";
   write_run_config(request.out_dir, config);
 
   const ParameterLayout layout(config.model);
@@ -43,11 +52,10 @@ ForecastRunOutcome train_forecast_run(const ForecastRunRequest& request, const T
                                 " (a different architecture or number of channels)");
   }
 
-  const ForecastWindows train_set(data.scaled, data.train), val_set(data.scaled, data.validation),
-      test_set(data.scaled, data.test);
   const ForecastTask train_task(config.model, train_set), val_task(config.model, val_set),
       test_task(config.model, test_set);
   Trainer trainer(layout, params, request.train);
+  trainer.use_engine(engine.get());
   TrainCallbacks with_checkpoints = callbacks;
   RunMetrics& metrics = outcome.metrics;
   with_checkpoints.on_best = [&](const std::vector<float>& best, const EpochRecord& record) {
@@ -103,7 +111,8 @@ void forecast_scaled(const LoadedRun& run, const float* x, float* y) {
 
 namespace {
 
-WindowForecast forecast_from_row(const LoadedRun& run, const ForecastData& data, int input_row, int window) {
+WindowForecast forecast_from_row(const LoadedRun& run, const ForecastData& data, int input_row, int window,
+                                 const BatchForecaster& forecaster) {
   const ModelConfig& m = run.config.model;
   const int C = m.channels, T = m.seq_len, H = m.horizon;
   const int rows = data.scaled.rows;
@@ -111,7 +120,8 @@ WindowForecast forecast_from_row(const LoadedRun& run, const ForecastData& data,
   out.window = window;
   const float* x = data.scaled.data.data() + std::size_t(input_row) * std::size_t(C);
   std::vector<float> y(std::size_t(H) * std::size_t(C));
-  forecast_scaled(run, x, y.data());
+  if (forecaster) forecaster(y.data(), x, 1);
+  else forecast_scaled(run, x, y.data());
   out.forecast = Matrix<double>(H, C);
   standard_scaler_inverse(out.forecast.data, y, data.scaler);
   out.history = Matrix<double>(T, C);
@@ -135,20 +145,55 @@ WindowForecast forecast_from_row(const LoadedRun& run, const ForecastData& data,
 
 }  // namespace
 
-WindowForecast forecast_test_window(const LoadedRun& run, const ForecastData& data, int window) {
+WindowForecast forecast_test_window(const LoadedRun& run, const ForecastData& data, int window,
+                                    const BatchForecaster& forecaster) {
   const int count = data.test.sample_count();
   if (window < 0 || window >= count)
     throw std::invalid_argument("window " + std::to_string(window) + " does not exist: the test part has windows 0 to " +
                                 std::to_string(count - 1));
-  return forecast_from_row(run, data, data.test.input_row(window), window);
+  return forecast_from_row(run, data, data.test.input_row(window), window, forecaster);
 }
 
-WindowForecast forecast_after_end(const LoadedRun& run, const ForecastData& data) {
+WindowForecast forecast_after_end(const LoadedRun& run, const ForecastData& data, const BatchForecaster& forecaster) {
   const int rows = data.scaled.rows, T = run.config.model.seq_len;
   if (rows < T)
     throw std::invalid_argument("the data has " + std::to_string(rows) + " rows but the look-back needs " +
                                 std::to_string(T));
-  return forecast_from_row(run, data, rows - T, -1);
+  return forecast_from_row(run, data, rows - T, -1, forecaster);
+}
+
+EvalMetrics evaluate_test_windows(const LoadedRun& run, const ForecastData& data, const BatchForecaster& forecaster,
+                                  int batch) {
+  const ModelConfig& m = run.config.model;
+  const ForecastWindows windows(data.scaled, data.test);
+  if (!forecaster) {
+    std::vector<float> params = run.params;
+    Trainer trainer(ParameterLayout(m), params, run.config.train);
+    return forecast_metrics(trainer, ForecastTask(m, windows));
+  }
+  if (batch < 1) throw std::invalid_argument("the batch must hold at least one window");
+  const std::size_t x_size = std::size_t(m.seq_len) * std::size_t(m.channels);
+  const std::size_t y_size = std::size_t(m.horizon) * std::size_t(m.channels);
+  std::vector<float> x(std::size_t(batch) * x_size), truth(std::size_t(batch) * y_size), y(truth.size());
+  double squared = 0, absolute = 0;
+  for (long first = 0; first < windows.size(); first += batch) {
+    const int count = int(std::min<long>(batch, windows.size() - first));
+    for (int b = 0; b < count; ++b)
+      windows.copy(first + b, x.data() + std::size_t(b) * x_size, truth.data() + std::size_t(b) * y_size);
+    forecaster(y.data(), x.data(), count);
+    for (std::size_t i = 0; i < std::size_t(count) * y_size; ++i) {
+      const double error = double(y[i]) - double(truth[i]);
+      squared += error * error;
+      absolute += std::abs(error);
+    }
+  }
+  EvalMetrics metrics;
+  metrics.windows = windows.size();
+  if (metrics.windows == 0) return metrics;
+  const double values = double(metrics.windows) * double(y_size);
+  metrics.mse = squared / values;
+  metrics.mae = absolute / values;
+  return metrics;
 }
 
 }  // namespace aaren

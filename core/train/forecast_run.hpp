@@ -3,6 +3,7 @@
 // Forecast pages: read a CSV, prepare it, train with the best weights kept on disk as they
 // improve, evaluate, and forecast windows from a saved run in the data's original units.
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -10,8 +11,16 @@
 #include "core/data/time_series_csv.hpp"
 #include "core/train/memory_estimate.hpp"
 #include "core/train/run_folder.hpp"
+#include "core/train/step_engine.hpp"
+#include "core/train/window_set.hpp"
 
 namespace aaren {
+
+// Makes the engine that runs a forecasting model's training steps somewhere other than the CPU
+// workers (e.g. gpu::make_forecast_engine), over the run's training and validation windows, which
+// outlive it. It throws when that device cannot be used.
+using ForecastEngineFactory = std::function<std::unique_ptr<StepEngine>(
+    const ModelConfig& config, const TrainSettings& settings, const WindowSet& train, const WindowSet& validation)>;
 
 struct ForecastRunRequest {
   std::string data_path;
@@ -26,6 +35,8 @@ struct ForecastRunRequest {
   // Called once the data is read and the memory training needs has been found to fit (a run that
   // does not fit throws before anything is written or allocated), just before training starts.
   std::function<void(const TrainingMemoryCheck&)> on_memory_checked;
+  // Where the training steps run; empty: the CPU workers. Evaluation always runs on the CPU.
+  ForecastEngineFactory engine;
 };
 
 struct ForecastRunOutcome {
@@ -49,10 +60,21 @@ struct WindowForecast {
   Matrix<double> truth;                 // (H, C) original units; 0 rows when unknown (beyond the data)
 };
 
+// Forecasts of a batch of scaled windows, y (batch, H, C) from x (batch, T, C), with a run's model
+// somewhere other than the CPU (e.g. gpu::DeviceForecastModel::forecast). Empty: the CPU.
+using BatchForecaster = std::function<void(float* y, const float* x, int batch)>;
+
 // Test window `window` (0-based, in time order) of `data`; throws with the valid range.
-WindowForecast forecast_test_window(const LoadedRun& run, const ForecastData& data, int window);
+WindowForecast forecast_test_window(const LoadedRun& run, const ForecastData& data, int window,
+                                    const BatchForecaster& forecaster = {});
 // The horizon after the last row of the file.
-WindowForecast forecast_after_end(const LoadedRun& run, const ForecastData& data);
+WindowForecast forecast_after_end(const LoadedRun& run, const ForecastData& data,
+                                  const BatchForecaster& forecaster = {});
+
+// MSE and MAE over every value of every test window of `data` (scaled, as metrics.json reports
+// them), `batch` windows at a time through `forecaster`, or on the CPU's workers without one.
+EvalMetrics evaluate_test_windows(const LoadedRun& run, const ForecastData& data,
+                                  const BatchForecaster& forecaster = {}, int batch = 64);
 
 // Forecast of one scaled window x (T, C) -> (H, C) scaled, with the run's model.
 void forecast_scaled(const LoadedRun& run, const float* x, float* y);

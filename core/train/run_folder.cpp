@@ -180,7 +180,8 @@ void write_run_metrics(const std::string& dir, const RunMetrics& m) {
                     {"validation", {{"mse", m.validation.mse}, {"mae", m.validation.mae}, {"windows", m.validation.windows}}},
                     {"test", {{"mse", m.test.mse}, {"mae", m.test.mae}, {"windows", m.test.windows}}},
                     {"train_seconds", m.train_seconds},
-                    {"samples_per_second", m.samples_per_second}};
+                    {"samples_per_second", m.samples_per_second},
+                    {"device", m.device}};
   write_file_atomically(join(dir, "metrics.json"), out.dump(2) + "\n");
   write_file_atomically(join(dir, "loss.csv"), csv);
 }
@@ -209,6 +210,7 @@ RunMetrics parse_metrics(std::string_view text, const std::string& source) {
   }
   m.train_seconds = json_number(root, "train_seconds", source, 0, 1e12);
   m.samples_per_second = json_number(root, "samples_per_second", source, 0, 1e15);
+  m.device = json_string_or(root, "device", source, "cpu");  // runs from before the GPU backend
   return m;
 }
 

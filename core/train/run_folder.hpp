@@ -45,6 +45,7 @@ struct RunMetrics {
   EvalMetrics validation, test;  // of the best weights, on scaled data
   double train_seconds = 0;
   double samples_per_second = 0;
+  std::string device = "cpu";  // where it trained: "cpu" or the engine's device ("cuda: <GPU name>")
 };
 
 std::string run_config_json(const RunConfig& config);

@@ -5,6 +5,7 @@
 #include <limits>
 #include <cmath>
 #include <numeric>
+#include <optional>
 #include <random>
 #include <stdexcept>
 
@@ -59,6 +60,17 @@ double Trainer::train_step(Workers& workers, const std::vector<long>& order, lon
   return std::accumulate(shard_loss_.begin(), shard_loss_.end(), 0.0) / double(count);
 }
 
+StepReport Trainer::cpu_step(Workers& workers, AdamW& optimizer, const std::vector<long>& order, long first,
+                             int count, double lr) {
+  StepReport report;
+  report.loss = train_step(workers, order, first, count);
+  report.grad_norm = std::sqrt(std::inner_product(grads_.begin(), grads_.end(), grads_.begin(), 0.0));
+  if (!std::isfinite(report.loss) || !std::isfinite(report.grad_norm)) return report;
+  clip_grad_norm(grads_.data(), grads_.size(), settings_.clip_norm);
+  optimizer.step(params_.data(), grads_.data(), lr);
+  return report;
+}
+
 double Trainer::loss_over(Workers& workers, long examples) {
   pool_.run(kShards, [&](int shard, int worker) {
     TaskWorker& w = *workers[std::size_t(worker)];
@@ -110,11 +122,26 @@ TrainResult Trainer::train(const TrainingTask& train_set, const TrainingTask& va
   if (settings_.max_steps_per_epoch > 0) steps_per_epoch = std::min(steps_per_epoch, settings_.max_steps_per_epoch);
   const long total_steps = steps_per_epoch * settings_.epochs;
   const long warmup = long(settings_.warmup_fraction * double(total_steps));
-  Workers train_workers = make_workers(train_set), val_workers = make_workers(val_set);
-
-  AdamW optimizer(layout_, settings_.adamw);
+  // With an engine, the CPU keeps no workers and no optimizer state: the engine holds both, and
+  // params_ is brought back from it only for the best and the final weights.
+  Workers train_workers, val_workers;
+  std::optional<AdamW> optimizer;
+  if (engine_) {
+    engine_->set_params(params_.data());
+  } else {
+    train_workers = make_workers(train_set);
+    val_workers = make_workers(val_set);
+    optimizer.emplace(layout_, settings_.adamw);
+  }
   std::vector<float> best = params_;
   std::vector<long> order(std::size_t(train_set.size()));
+  const auto step_on = [&](long first, int count, double lr) {
+    return engine_ ? engine_->step(order.data() + first, count, lr)
+                   : cpu_step(train_workers, *optimizer, order, first, count, lr);
+  };
+  const auto validation_loss = [&] {
+    return engine_ ? engine_->validation_loss() : loss_over(val_workers, val_set.size());
+  };
   std::mt19937 rng(settings_.seed);
   const auto start = Clock::now();
   long steps_done = 0, samples_done = 0;
@@ -126,6 +153,7 @@ TrainResult Trainer::train(const TrainingTask& train_set, const TrainingTask& va
     result.message = std::move(message);
     result.samples = samples_done;
     if (result.best_epoch > 0) params_ = best;
+    else if (engine_) engine_->get_params(params_.data());
     return result;
   };
 
@@ -144,18 +172,16 @@ TrainResult Trainer::train(const TrainingTask& train_set, const TrainingTask& va
                                                 std::to_string(step + 1) + " on request");
       const long first = step * batch;
       const int count = int(std::min<long>(batch, train_set.size() - first));
-      const double loss = train_step(train_workers, order, first, count);
-      const double norm = std::sqrt(std::inner_product(grads_.begin(), grads_.end(), grads_.begin(), 0.0));
-      if (!std::isfinite(loss) || !std::isfinite(norm))
+      const StepReport report =
+          step_on(first, count, learning_rate(settings_.schedule, settings_.lr, steps_done, warmup, total_steps));
+      const double loss = report.loss;
+      if (!std::isfinite(loss) || !std::isfinite(report.grad_norm))
         return finish(TrainStop::diverged,
                       "the training loss became " + std::string(std::isfinite(loss) ? "finite but the gradient " : "") +
                           "not finite at epoch " + std::to_string(epoch) + ", step " + std::to_string(step + 1) +
                           (result.best_epoch > 0 ? "; the best epoch's weights were kept"
                                                  : "; the last finite weights were kept") +
                           " (try a lower learning rate)");
-      clip_grad_norm(grads_.data(), grads_.size(), settings_.clip_norm);
-      optimizer.step(params_.data(), grads_.data(),
-                     learning_rate(settings_.schedule, settings_.lr, steps_done, warmup, total_steps));
       ++steps_done;
       samples_done += count;
       loss_sum += loss;
@@ -171,7 +197,7 @@ TrainResult Trainer::train(const TrainingTask& train_set, const TrainingTask& va
     EpochRecord record;
     record.epoch = epoch;
     record.train_loss = loss_sum / double(steps_per_epoch);
-    record.val_loss = loss_over(val_workers, val_set.size());
+    record.val_loss = validation_loss();
     record.seconds = std::chrono::duration<double>(Clock::now() - epoch_start).count();
     result.epochs.push_back(record);
     if (callbacks.progress) {
@@ -185,7 +211,8 @@ TrainResult Trainer::train(const TrainingTask& train_set, const TrainingTask& va
     if (record.val_loss < result.best_val_loss) {
       result.best_val_loss = record.val_loss;
       result.best_epoch = epoch;
-      best = params_;
+      if (engine_) engine_->get_params(best.data());
+      else best = params_;
       since_best = 0;
       if (callbacks.on_best) callbacks.on_best(best, record);
     } else if (settings_.patience > 0 && ++since_best >= settings_.patience) {

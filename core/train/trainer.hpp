@@ -13,6 +13,7 @@
 
 #include "core/model/parameter_layout.hpp"
 #include "core/train/adamw.hpp"
+#include "core/train/step_engine.hpp"
 #include "core/train/training_task.hpp"
 #include "core/util/aligned_vector.hpp"
 #include "core/util/worker_pool.hpp"
@@ -76,8 +77,14 @@ class Trainer {
   // Trains `params` in place; they must be laid out by `layout` (AdamW decays its matrices only).
   Trainer(const ParameterLayout& layout, std::vector<float>& params, const TrainSettings& settings);
 
+  // Hands train()'s steps and validation losses to `engine` (not owned; it must outlive the
+  // training), which holds the same training and validation examples under the same numbering;
+  // nullptr: the CPU workers. The loop (order, schedule, early stopping, best weights) stays here,
+  // and metric_sums and mean_loss always run on the CPU workers.
+  void use_engine(StepEngine* engine) { engine_ = engine; }
+
   // On return, params hold the best weights seen on validation (or the last finite ones). The
-  // validation loss is mean_loss(val_set).
+  // validation loss is mean_loss(val_set), or the engine's validation_loss().
   TrainResult train(const TrainingTask& train_set, const TrainingTask& val_set, const TrainCallbacks& callbacks = {});
   // The task's metric sums over all its examples under the current parameters, in
   // metric_names() order.
@@ -91,11 +98,16 @@ class Trainer {
 
   Workers make_workers(const TrainingTask& task);
   double train_step(Workers& workers, const std::vector<long>& order, long first, int count);
+  // One step on the CPU workers: the gradient, then, when loss and norm are finite, clipping and
+  // the update, as an engine's step does.
+  StepReport cpu_step(Workers& workers, AdamW& optimizer, const std::vector<long>& order, long first, int count,
+                      double lr);
   double loss_over(Workers& workers, long examples);
 
   ParameterLayout layout_;
   std::vector<float>& params_;
   TrainSettings settings_;
+  StepEngine* engine_ = nullptr;
   WorkerPool pool_;
   std::vector<AlignedVector<float>> shard_grads_;
   std::vector<double> shard_loss_;

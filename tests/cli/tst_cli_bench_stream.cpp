@@ -205,7 +205,7 @@ class TestCliBenchStream : public QObject {
                                                         QStringLiteral("--heads"), QStringLiteral("3")}
                                          << QStringLiteral("does not divide");
     QTest::newRow("device") << QStringList{QStringLiteral("--tokens"), QStringLiteral("64"), QStringLiteral("--device"),
-                                           QStringLiteral("cuda")}
+                                           QStringLiteral("tpu")}
                             << QStringLiteral("--device");
     QTest::newRow("unknown option") << QStringList{QStringLiteral("--tokens"), QStringLiteral("64"),
                                                    QStringLiteral("--colour"), QStringLiteral("red")}

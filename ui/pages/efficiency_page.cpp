@@ -23,6 +23,7 @@
 
 #include "core/io/atomic_file.hpp"
 #include "gpu/device_info.hpp"
+#include "gpu/forecast_device.hpp"
 #include "ui/chart_panel.hpp"
 #include "ui/figure5_export.hpp"
 #include "ui/glyph_icons.hpp"
@@ -70,11 +71,11 @@ QString tokens(long n) { return QLocale().toString(qlonglong(n)); }
 QString bytes(double n) { return QLocale().formattedDataSize(qint64(n), 2, QLocale::DataSizeSIFormat); }
 QString fixed(double value, int decimals) { return QLocale().toString(value, 'f', decimals); }
 
-// Why the GPU cannot stream here: no CUDA in this build or no device, or no streaming path on it.
-QString cudaUnavailableReason() {
-  const gpu::DeviceInfo info = gpu::query_device();
-  if (!info.available) return QString::fromStdString(info.reason);
-  return QObject::tr("%1 is present, but the streaming benchmark steps on the CPU only")
+// The CUDA entry's words: the GPU it streams on, or why it cannot.
+QString cudaNote(const gpu::DeviceInfo& info) {
+  if (!info.available) return QObject::tr("CUDA: %1.").arg(QString::fromStdString(info.reason));
+  return QObject::tr("CUDA streams on %1: each step uploads one input row, runs every layer there and copies the "
+                     "hidden state back; the parallel forward is timed on the CPU only.")
       .arg(QString::fromStdString(info.name));
 }
 
@@ -143,13 +144,15 @@ QWidget* EfficiencyPage::buildControls() {
   device_ = new QComboBox(panel);
   device_->setObjectName(QStringLiteral("device"));
   device_->addItem(tr("CPU"));
-  const QString cudaReason = cudaUnavailableReason();
-  device_->addItem(tr("CUDA GPU (unavailable)"));
-  device_->setItemData(kDeviceCuda, cudaReason, Qt::ToolTipRole);
-  if (auto* model = qobject_cast<QStandardItemModel*>(device_->model())) model->item(kDeviceCuda)->setEnabled(false);
+  const gpu::DeviceInfo gpuInfo = gpu::query_device();
+  device_->addItem(gpuInfo.available ? tr("CUDA: %1").arg(QString::fromStdString(gpuInfo.name))
+                                     : tr("CUDA GPU (unavailable)"));
+  device_->setItemData(kDeviceCuda, QString::fromStdString(gpu::describe(gpuInfo)), Qt::ToolTipRole);
+  if (auto* model = qobject_cast<QStandardItemModel*>(device_->model()))
+    model->item(kDeviceCuda)->setEnabled(gpuInfo.available);
   auto* deviceNote = makeWrappedLabel(panel);
   deviceNote->setObjectName(QStringLiteral("hint"));
-  deviceNote->setText(tr("CUDA: %1.").arg(cudaReason));
+  deviceNote->setText(cudaNote(gpuInfo));
 
   auto* form = new QFormLayout;
   form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
@@ -223,6 +226,8 @@ bench::StreamBenchOptions EfficiencyPage::options() const {
   options.model.heads = heads_->value();
   options.model.layers = layers_->value();
   options.model.d_ff = dFf_->value();
+  if (device_->currentIndex() == kDeviceCuda)
+    options.stepper = bench::device_stream_stepper<gpu::DeviceForecastStream>();
   return options;
 }
 
@@ -233,6 +238,9 @@ void EfficiencyPage::setOptions(const bench::StreamBenchOptions& options) {
   dFf_->setValue(options.model.d_ff);
   tokens_->setValue(int(std::min<long>(options.tokens, kMaxTokens)));
   repeats_->setValue(options.repeats);
+  const auto* items = qobject_cast<QStandardItemModel*>(device_->model());
+  const bool cudaUsable = items && items->item(kDeviceCuda)->isEnabled();
+  device_->setCurrentIndex(options.stepper && cudaUsable ? kDeviceCuda : 0);
   updateEstimate();
 }
 

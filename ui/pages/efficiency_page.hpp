@@ -38,7 +38,8 @@ class EfficiencyPage : public Page {
   QIcon icon() const override;
   QList<ChartPanel*> charts() const override;
 
-  // The settings of the controls; setOptions() shows the model size, tokens and repeats given.
+  // The settings of the controls; setOptions() shows the model size, tokens and repeats given,
+  // and the GPU when the options stream on a device and one can be used.
   bench::StreamBenchOptions options() const;
   void setOptions(const bench::StreamBenchOptions& options);
 

@@ -20,6 +20,8 @@ namespace {
 constexpr int kBothModels = 0;
 constexpr int kAarenOnly = 1;
 constexpr int kTransformerOnly = 2;
+constexpr int kCpu = 0;  // entries of the device combo
+constexpr int kCuda = 1;
 
 QSpinBox* spinBox(QWidget* parent, const char* name, int min, int max, int value, const QString& tip, int step = 1) {
   auto* box = new QSpinBox(parent);
@@ -91,12 +93,19 @@ ModelSettingsForm::ModelSettingsForm(QWidget* parent) : QWidget(parent) {
   device_->setObjectName(QStringLiteral("deviceCombo"));
   device_->addItem(tr("CPU, %1").arg(countOf(QThread::idealThreadCount(), tr("thread"), tr("threads"))));
   const gpu::DeviceInfo gpuInfo = gpu::query_device();
-  device_->addItem(gpuInfo.available
-                       ? tr("CUDA: %1 (training runs on the CPU in this version)").arg(QString::fromStdString(gpuInfo.name))
-                       : tr("CUDA: not available (%1)").arg(QString::fromStdString(gpuInfo.reason)));
-  if (auto* items = qobject_cast<QStandardItemModel*>(device_->model())) items->item(1)->setEnabled(false);
-  device_->setItemData(1, QString::fromStdString(gpu::describe(gpuInfo)), Qt::ToolTipRole);
-  device_->setToolTip(tr("Where the models are trained"));
+  if (gpuInfo.available) {
+    device_->addItem(tr("CUDA: %1, %2 GiB")
+                         .arg(QString::fromStdString(gpuInfo.name))
+                         .arg(double(gpuInfo.total_memory_bytes) / double(1ull << 30), 0, 'f', 1));
+  } else {
+    device_->addItem(tr("CUDA: not available"));
+    cudaUnavailable_ = QString::fromStdString(gpu::describe(gpuInfo));
+  }
+  device_->setToolTip(tr("Where the training steps run; the models are evaluated on the CPU either way"));
+  deviceHint_ = new QLabel(trainBox);
+  deviceHint_->setObjectName(QStringLiteral("deviceHint"));
+  deviceHint_->setWordWrap(true);
+  setCudaBlocked(cudaUnavailable_);
   auto* trainGrid = new QGridLayout(trainBox);
   addPair(trainGrid, 0, 0, tr("Look-back"), seqLen_);
   addPair(trainGrid, 0, 1, tr("Horizon"), horizon_);
@@ -107,6 +116,7 @@ ModelSettingsForm::ModelSettingsForm(QWidget* parent) : QWidget(parent) {
   addPair(trainGrid, 3, 0, tr("Seed"), seed_);
   trainGrid->addWidget(new QLabel(tr("Device"), trainBox), 4, 0);
   trainGrid->addWidget(device_, 4, 1, 1, 3);
+  trainGrid->addWidget(deviceHint_, 5, 1, 1, 3);
   for (QGridLayout* grid : {modelGrid, trainGrid}) {
     grid->setColumnStretch(1, 1);
     grid->setColumnStretch(3, 1);
@@ -127,6 +137,21 @@ ModelSettingsForm::ModelSettingsForm(QWidget* parent) : QWidget(parent) {
   for (QSpinBox* box : {dModel_, heads_, layers_, dFf_, seqLen_, horizon_, epochs_, batch_, patience_, seed_})
     connect(box, &QSpinBox::valueChanged, this, &ModelSettingsForm::edited);
   connect(lr_, &QDoubleSpinBox::valueChanged, this, &ModelSettingsForm::edited);
+  connect(device_, &QComboBox::currentIndexChanged, this, &ModelSettingsForm::edited);
+}
+
+void ModelSettingsForm::setCudaBlocked(const QString& reason) {
+  if (auto* items = qobject_cast<QStandardItemModel*>(device_->model()))
+    items->item(kCuda)->setEnabled(reason.isEmpty());
+  device_->setItemData(kCuda, reason.isEmpty() ? device_->itemText(kCuda) : reason, Qt::ToolTipRole);
+  deviceHint_->setText(reason);
+  deviceHint_->setVisible(!reason.isEmpty());
+  if (!reason.isEmpty() && device_->currentIndex() == kCuda) device_->setCurrentIndex(kCpu);
+}
+
+void ModelSettingsForm::setEventLog(bool eventLog) {
+  if (!cudaUnavailable_.isEmpty()) return;
+  setCudaBlocked(eventLog ? tr("CUDA: %1.").arg(QString::fromLatin1(kEventsOnCpuOnly)) : QString());
 }
 
 TrainingChoice ModelSettingsForm::choice() const {
@@ -147,6 +172,7 @@ TrainingChoice ModelSettingsForm::choice() const {
   choice.train.lr = lr_->value();
   choice.train.patience = patience_->value();
   choice.train.seed = unsigned(seed_->value());
+  choice.device = device_->currentIndex() == kCuda ? TrainingDevice::cuda : TrainingDevice::cpu;
   return choice;
 }
 
@@ -165,6 +191,9 @@ void ModelSettingsForm::setChoice(const TrainingChoice& choice) {
   lr_->setValue(choice.train.lr);
   patience_->setValue(choice.train.patience);
   seed_->setValue(int(choice.train.seed));
+  const auto* items = qobject_cast<QStandardItemModel*>(device_->model());
+  const bool cudaUsable = items && items->item(kCuda)->isEnabled();
+  device_->setCurrentIndex(choice.device == TrainingDevice::cuda && cudaUsable ? kCuda : kCpu);
 }
 
 void ModelSettingsForm::setWindowLengths(int seqLen, int horizon) {

@@ -7,9 +7,11 @@
 
 #include "core/model/model_config.hpp"
 #include "core/train/trainer.hpp"
+#include "ui/workers/training_worker.hpp"
 
 class QComboBox;
 class QDoubleSpinBox;
+class QLabel;
 class QSpinBox;
 
 namespace aaren::ui {
@@ -18,6 +20,7 @@ struct TrainingChoice {
   std::vector<ModelKind> models{ModelKind::aaren, ModelKind::transformer};  // trained in this order
   ModelConfig model;     // kind and channels are set per run; seq_len and horizon are the window
   TrainSettings train;
+  TrainingDevice device = TrainingDevice::cpu;
 };
 
 class ModelSettingsForm : public QWidget {
@@ -29,6 +32,9 @@ class ModelSettingsForm : public QWidget {
   TrainingChoice choice() const;
   void setChoice(const TrainingChoice& choice);
   void setWindowLengths(int seqLen, int horizon);
+  // An event log trains on the CPU only: the CUDA entry is then disabled with that reason (and the
+  // CPU chosen); otherwise it is enabled wherever a GPU can be used.
+  void setEventLog(bool eventLog);
   // "both", "aaren" or "transformer": names run folders.
   static QString modelsLabel(const std::vector<ModelKind>& models);
 
@@ -36,6 +42,9 @@ class ModelSettingsForm : public QWidget {
   void edited();
 
  private:
+  // Enables the CUDA entry, or disables it with `reason` as its tooltip and the hint below it.
+  void setCudaBlocked(const QString& reason);
+
   QComboBox* models_;
   QSpinBox* dModel_;
   QSpinBox* heads_;
@@ -49,6 +58,8 @@ class ModelSettingsForm : public QWidget {
   QSpinBox* patience_;
   QSpinBox* seed_;
   QComboBox* device_;
+  QLabel* deviceHint_;
+  QString cudaUnavailable_;  // why no GPU can be used at all; empty when one can
 };
 
 }  // namespace aaren::ui

@@ -258,6 +258,7 @@ bool TrainPage::isTraining() const { return session_->isRunning(); }
 bool TrainPage::isPaused() const { return session_->isPaused(); }
 
 void TrainPage::onDatasetChanged() {
+  form_->setEventLog(dataset_->isEventLog());
   if (const std::shared_ptr<const EventLog> log = dataset_->eventLog()) {
     dataSummary_->setText(tr("<b>%1</b><br>event log: %2 in %3")
                               .arg(dataset_->name().toHtmlEscaped(), countOf(log->events(), tr("event"), tr("events")),
@@ -356,6 +357,7 @@ bool TrainPage::continueTraining() {
   choice.models.clear();
   choice.model = earlier.model;
   choice.train = form_->choice().train;
+  choice.device = form_->choice().device;
   QStringList continueFrom;
   for (const ModelRunInfo& model : info.models) {
     choice.models.push_back(model.run.config.model.kind);
@@ -400,6 +402,7 @@ bool TrainPage::launch(const TrainingChoice& choice, const QStringList& continue
   job.request.data = {model.seq_len, model.horizon, dataset_->split()};
   job.request.model = model;
   job.request.train = choice.train;
+  job.device = choice.device;
   return startJob(job, choice.models, runDir, continueFrom);
 }
 
@@ -416,6 +419,7 @@ bool TrainPage::launchEvents(const TrainingChoice& choice) {
   request.log = dataset_->eventLogOptions();
   request.model.backbone = choice.model;
   request.train = choice.train;
+  job.device = choice.device;
   return startJob(job, choice.models, runDir, {});
 }
 
@@ -595,6 +599,7 @@ void TrainPage::showRun(const QString& dir) {
     choice.model = model.events ? model.events->config.model.backbone : model.run.config.model;
     choice.train = model.trainSettings();
   }
+  choice.device = form_->choice().device;  // a run folder does not say where it trained
   setUpCurves(names);
   lossChart_->setAxisTitles(tr("epoch"), info.models.first().events ? tr("NLL per event") : tr("MSE (scaled)"));
   for (int i = 0; i < info.models.size(); ++i) {

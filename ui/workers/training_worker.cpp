@@ -6,6 +6,8 @@
 #include <optional>
 #include <stdexcept>
 
+#include "gpu/forecast_device.hpp"
+
 namespace aaren::ui {
 
 QString displayName(ModelKind kind) {
@@ -46,11 +48,13 @@ void TrainingWorker::waitWhilePaused() {
 void TrainingWorker::run(const TrainingJob& job) {
   const int models = int(job.models.size());
   try {
+    if (job.device == TrainingDevice::cuda && job.events) throw std::invalid_argument(kEventsOnCpuOnly);
     for (int index = 0; index < models && !stop_.load(); ++index) {
       const TrainingJob::Model& model = job.models[std::size_t(index)];
       ForecastRunRequest request = job.request;
       request.model.kind = model.kind;
       request.out_dir = model.run_dir;
+      if (job.device == TrainingDevice::cuda) request.engine = gpu::make_forecast_engine;
       if (!job.events && !model.continue_from.empty()) {
         const LoadedRun earlier = load_run(model.continue_from);
         if (earlier.config.model.kind != model.kind)
@@ -82,7 +86,10 @@ void TrainingWorker::run(const TrainingJob& job) {
         eventRequest.model.backbone.kind = model.kind;
         eventRequest.out_dir = model.run_dir;
         const EventRunOutcome outcome = train_event_run(eventRequest, callbacks);
-        emit modelFinished({name, {}, outcome.metrics});
+        ModelOutcome finished;  // member by member: GCC 12 misreads a braced RunMetrics{} as uninitialized
+        finished.modelName = name;
+        finished.eventMetrics = outcome.metrics;
+        emit modelFinished(finished);
         continue;
       }
       const ForecastRunOutcome outcome = train_forecast_run(request, callbacks);

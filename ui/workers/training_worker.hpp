@@ -4,7 +4,8 @@
 // on TrainingSession's thread; pause blocks it between two training steps, inside the progress
 // callback, until resume or stop; stop sets the trainer's cancel flag, after which the core still
 // evaluates and writes the run folder, keeping the best weights. The data is a time series
-// (train_forecast_run) or an event log (train_event_run); the reports are the same.
+// (train_forecast_run, on the CPU or the GPU) or an event log (train_event_run, on the CPU); the
+// reports are the same.
 #include <QMetaType>
 #include <QMutex>
 #include <QObject>
@@ -20,8 +21,12 @@
 
 namespace aaren::ui {
 
+enum class TrainingDevice { cpu, cuda };
+// Why the GPU cannot train the model of an event log.
+inline constexpr const char* kEventsOnCpuOnly = "event models train on the CPU only";
+
 struct TrainingJob {
-  ForecastRunRequest request;  // out_dir and model.kind are set per model
+  ForecastRunRequest request;  // out_dir and model.kind are set per model; engine comes from device
   // Set for an event log, which is trained instead of `request` (its out_dir and
   // model.backbone.kind are set per model). Event models start fresh: continue_from must be "".
   std::optional<EventRunRequest> events;
@@ -31,6 +36,8 @@ struct TrainingJob {
     std::string continue_from;  // a run folder whose weights training starts from; "" = fresh
   };
   std::vector<Model> models;  // trained in this order
+  // Where the training steps run; event models train on the CPU only.
+  TrainingDevice device = TrainingDevice::cpu;
 };
 
 // What the window hears of a model's training, at most every kProgressIntervalMs and at every
