@@ -4,6 +4,8 @@
 // line) and never in a crash.
 #include <QtTest>
 
+#include "cli/cli_process.hpp"
+
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
@@ -21,39 +23,6 @@
 namespace aaren {
 
 namespace {
-
-struct CliResult {
-  bool started = false;
-  bool crashed = false;
-  int exit_code = -1;
-  QString out;
-  QString err;
-
-  bool exited() const { return started && !crashed; }
-  QString describe() const {
-    if (!started) return QStringLiteral("could not start ") + QStringLiteral(AAREN_CLI_PATH);
-    return QStringLiteral("%1, exit code %2\n--- stdout:\n%3\n--- stderr:\n%4")
-        .arg(crashed ? QStringLiteral("CRASHED") : QStringLiteral("exited"))
-        .arg(exit_code)
-        .arg(out.left(2000), err.left(2000));
-  }
-};
-
-CliResult run_cli(const QStringList& args) {
-  QProcess process;
-  process.setProgram(QStringLiteral(AAREN_CLI_PATH));
-  process.setArguments(args);
-  process.start();
-  CliResult result;
-  result.started = process.waitForStarted(-1);
-  if (!result.started) return result;
-  process.waitForFinished(-1);
-  result.crashed = process.exitStatus() == QProcess::CrashExit;
-  result.exit_code = process.exitCode();
-  result.out = QString::fromUtf8(process.readAllStandardOutput());
-  result.err = QString::fromUtf8(process.readAllStandardError());
-  return result;
-}
 
 using Rows = std::vector<std::vector<double>>;
 

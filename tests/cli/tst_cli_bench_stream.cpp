@@ -3,6 +3,8 @@
 // ratio, and every bad option is a usage error (exit code 2) that names the mistake.
 #include <QtTest>
 
+#include "cli/cli_process.hpp"
+
 #include <QDir>
 #include <QFile>
 #include <QProcess>
@@ -10,40 +12,11 @@
 
 namespace {
 
-struct CliResult {
-  bool started = false;
-  bool crashed = false;
-  int exit_code = -1;
-  QString out;
-  QString err;
-
-  QString describe() const {
-    if (!started) return QStringLiteral("could not start ") + QStringLiteral(AAREN_CLI_PATH);
-    return QStringLiteral("%1, exit code %2\n--- stdout:\n%3\n--- stderr:\n%4")
-        .arg(crashed ? QStringLiteral("CRASHED") : QStringLiteral("exited"))
-        .arg(exit_code)
-        .arg(out.right(2000), err.left(2000));
-  }
-};
-
-CliResult runCli(const QStringList& args) {
-  QProcess process;
-  process.setProgram(QStringLiteral(AAREN_CLI_PATH));
-  process.setArguments(args);
-  // The command must work without a display, whatever the test's environment holds.
-  QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-  for (const char* name : {"DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"}) environment.remove(QString::fromLatin1(name));
-  process.setProcessEnvironment(environment);
-  process.start();
-  CliResult result;
-  result.started = process.waitForStarted(-1);
-  if (!result.started) return result;
-  process.waitForFinished(-1);
-  result.crashed = process.exitStatus() == QProcess::CrashExit;
-  result.exit_code = process.exitCode();
-  result.out = QString::fromUtf8(process.readAllStandardOutput());
-  result.err = QString::fromUtf8(process.readAllStandardError());
-  return result;
+// The command must work without a display, whatever the test's environment holds.
+CliResult run_displayless(const QStringList& args) {
+  CliRunOptions options;
+  options.without_display = true;
+  return run_cli(args, options);
 }
 
 QStringList smallRun(const QString& csv, const QString& chart) {
@@ -159,7 +132,7 @@ class TestCliBenchStream : public QObject {
     QVERIFY(dir.isValid());
     const QString csv = dir.filePath(QStringLiteral("stream.csv"));
     const QString chart = dir.filePath(QStringLiteral("figure5.") + suffix);
-    const CliResult result = runCli(smallRun(csv, chart));
+    const CliResult result = run_displayless(smallRun(csv, chart));
     QVERIFY2(!result.crashed && result.exit_code == 0, qPrintable(result.describe()));
 
     const QList<QByteArray> lines = readAll(csv).trimmed().split('\n');
@@ -218,7 +191,7 @@ class TestCliBenchStream : public QObject {
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
     const QString csv = dir.filePath(QStringLiteral("stream.csv"));
-    const CliResult result = runCli(QStringList{QStringLiteral("bench"), QStringLiteral("stream"),
+    const CliResult result = run_displayless(QStringList{QStringLiteral("bench"), QStringLiteral("stream"),
                                                 QStringLiteral("--out"), csv} + options);
     QVERIFY2(!result.crashed && result.exit_code == 2, qPrintable(result.describe()));
     QVERIFY2(result.err.contains(message), qPrintable(result.describe()));
@@ -226,7 +199,7 @@ class TestCliBenchStream : public QObject {
   }
 
   void missingOutIsAUsageError() {
-    const CliResult result = runCli({QStringLiteral("bench"), QStringLiteral("stream"), QStringLiteral("--tokens"),
+    const CliResult result = run_displayless({QStringLiteral("bench"), QStringLiteral("stream"), QStringLiteral("--tokens"),
                                      QStringLiteral("64")});
     QVERIFY2(!result.crashed && result.exit_code == 2, qPrintable(result.describe()));
     QVERIFY2(result.err.contains(QStringLiteral("--out")), qPrintable(result.describe()));
@@ -236,7 +209,7 @@ class TestCliBenchStream : public QObject {
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
     const QString chart = dir.filePath(QStringLiteral("missing-folder/figure5.png"));
-    const CliResult result = runCli(smallRun(dir.filePath(QStringLiteral("stream.csv")), chart));
+    const CliResult result = run_displayless(smallRun(dir.filePath(QStringLiteral("stream.csv")), chart));
     QVERIFY2(!result.crashed && result.exit_code == 1, qPrintable(result.describe()));
     QVERIFY2(result.err.contains(QStringLiteral("figure5.png")), qPrintable(result.describe()));
   }

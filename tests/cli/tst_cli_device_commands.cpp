@@ -5,6 +5,8 @@
 // --device auto always works; an unknown device is a usage error; event models train on the CPU.
 #include <QtTest>
 
+#include "cli/cli_process.hpp"
+
 #include <QDir>
 #include <QFile>
 #include <QProcess>
@@ -18,37 +20,6 @@ namespace {
 
 const QString kData = QStringLiteral(AAREN_SOURCE_DIR "/datasets/R_nottem.csv");
 const QString kEvents = QStringLiteral(AAREN_SOURCE_DIR "/datasets/coal_mining_disasters.csv");
-
-struct CliResult {
-  bool started = false;
-  bool crashed = false;
-  int exit_code = -1;
-  QString out, err;
-  bool exited_with(int code) const { return started && !crashed && exit_code == code; }
-  QString describe() const {
-    if (!started) return QStringLiteral("could not start ") + QStringLiteral(AAREN_CLI_PATH);
-    return QStringLiteral("%1, exit code %2\n--- stdout:\n%3\n--- stderr:\n%4")
-        .arg(crashed ? QStringLiteral("CRASHED") : QStringLiteral("exited"))
-        .arg(exit_code)
-        .arg(out.right(2000), err.left(2000));
-  }
-};
-
-CliResult run_cli(const QStringList& args) {
-  QProcess process;
-  process.setProgram(QStringLiteral(AAREN_CLI_PATH));
-  process.setArguments(args);
-  process.start();
-  CliResult result;
-  result.started = process.waitForStarted(-1);
-  if (!result.started) return result;
-  process.waitForFinished(-1);
-  result.crashed = process.exitStatus() == QProcess::CrashExit;
-  result.exit_code = process.exitCode();
-  result.out = QString::fromUtf8(process.readAllStandardOutput());
-  result.err = QString::fromUtf8(process.readAllStandardError());
-  return result;
-}
 
 QStringList small_run(const QString& out, const QString& device) {
   return {"train",    "--data",  kData, "--model",  "aaren", "--seq-len", "24", "--horizon", "6",

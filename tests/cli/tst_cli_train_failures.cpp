@@ -5,6 +5,8 @@
 // that starts says how much memory it needs.
 #include <QtTest>
 
+#include "cli/cli_process.hpp"
+
 #include <sched.h>
 #include <sys/mount.h>
 #include <sys/resource.h>
@@ -25,34 +27,6 @@ namespace {
 const QString kData = QStringLiteral(AAREN_SOURCE_DIR "/datasets/R_nottem.csv");
 // The exit code of a child that could not make the folder read-only; aaren itself never uses it.
 constexpr int kCannotMakeReadOnly = 77;
-
-struct CliResult {
-  int exit_code = -1;
-  bool crashed = false;
-  QString out, err;
-  QString describe() const {
-    return QStringLiteral("exit code %1%2\n--- stdout:\n%3\n--- stderr:\n%4")
-        .arg(exit_code)
-        .arg(crashed ? QStringLiteral(" (crashed)") : QString())
-        .arg(out.right(2000), err.left(2000));
-  }
-};
-
-CliResult runCli(const QStringList& args, const std::function<void()>& inChild = {}) {
-  QProcess process;
-  process.setProgram(QStringLiteral(AAREN_CLI_PATH));
-  process.setArguments(args);
-  if (inChild) process.setChildProcessModifier(inChild);
-  process.start();
-  CliResult result;
-  if (!process.waitForStarted(-1)) return result;
-  process.waitForFinished(-1);
-  result.crashed = process.exitStatus() == QProcess::CrashExit;
-  result.exit_code = process.exitCode();
-  result.out = QString::fromUtf8(process.readAllStandardOutput());
-  result.err = QString::fromUtf8(process.readAllStandardError());
-  return result;
-}
 
 QStringList smallRun(const QString& out) {
   return {"train",    "--data",   kData,  "--model",  "aaren", "--seq-len", "24", "--horizon", "6",
@@ -102,7 +76,7 @@ class TestCliTrainFailures : public QObject {
   void fullDiskKeepsThePreviousRun() {
     QTemporaryDir root;
     const QString dir = root.filePath("run");
-    const CliResult first = runCli(smallRun(dir));
+    const CliResult first = run_cli(smallRun(dir));
     QVERIFY2(first.exit_code == 0, qPrintable(first.describe()));
     static const QRegularExpression startLine(
         R"(^training aaren on \S+R_nottem\.csv -> \S+, needing about [0-9.]+ (KiB|MiB|GiB) of memory \([0-9.]+ (MiB|GiB|TiB) available\)\n)");
@@ -112,7 +86,7 @@ class TestCliTrainFailures : public QObject {
     QVERIFY(before["config.json"].size() + 200 < before["model.safetensors"].size());
 
     // Too little room even for config.json: the first write fails.
-    const CliResult nothing = runCli(smallRun(dir), fileSizeLimit(256));
+    const CliResult nothing = run_cli(smallRun(dir), {.in_child = fileSizeLimit(256)});
     QVERIFY2(nothing.exit_code == 1 && !nothing.crashed, qPrintable(nothing.describe()));
     QVERIFY2(nothing.err.contains(dir + "/config.json: cannot write (File too large: a file size limit was reached or "
                                         "the disk is full); the previous version is kept"),
@@ -120,7 +94,7 @@ class TestCliTrainFailures : public QObject {
     QCOMPARE(snapshot(dir), before);
 
     // Room for config.json (the same bytes again) but not for the checkpoint after the first epoch.
-    const CliResult part = runCli(smallRun(dir), fileSizeLimit(rlim_t(before["config.json"].size() + 100)));
+    const CliResult part = run_cli(smallRun(dir), {.in_child = fileSizeLimit(rlim_t(before["config.json"].size() + 100))});
     QVERIFY2(part.exit_code == 1 && !part.crashed, qPrintable(part.describe()));
     QVERIFY2(part.err.contains(dir + "/model.safetensors: cannot write (File too large: a file size limit was "
                                      "reached or the disk is full); the previous version is kept"),
@@ -132,20 +106,20 @@ class TestCliTrainFailures : public QObject {
   void readOnlyFolderKeepsThePreviousRun() {
     QTemporaryDir root;
     const QString dir = root.filePath("run");
-    const CliResult first = runCli(smallRun(dir));
+    const CliResult first = run_cli(smallRun(dir));
     QVERIFY2(first.exit_code == 0, qPrintable(first.describe()));
     const QMap<QString, QByteArray> before = snapshot(dir);
 
     CliResult refused;
     if (::geteuid() == 0) {
-      refused = runCli(smallRun(dir), readOnlyFolder(dir));
+      refused = run_cli(smallRun(dir), {.in_child = readOnlyFolder(dir)});
       if (refused.exit_code == kCannotMakeReadOnly && refused.err.isEmpty())
         QSKIP("running as root without the right to mount: no folder can be made read-only for the command");
       QVERIFY2(refused.err.contains(dir + ": cannot write into the run folder (Read-only file system)"),
                qPrintable(refused.describe()));
     } else {
       QVERIFY(QFile::setPermissions(dir, QFileDevice::ReadOwner | QFileDevice::ExeOwner));
-      refused = runCli(smallRun(dir));
+      refused = run_cli(smallRun(dir));
       QVERIFY(QFile::setPermissions(dir, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner));
       QVERIFY2(refused.err.contains(dir + ": cannot write into the run folder (Permission denied)"),
                qPrintable(refused.describe()));
@@ -163,7 +137,7 @@ class TestCliTrainFailures : public QObject {
     series.close();
     const QString dir = root.filePath("run");
     const CliResult refused =
-        runCli({"train", "--data", series.fileName(), "--model", "transformer", "--seq-len", "60000", "--horizon", "1",
+        run_cli({"train", "--data", series.fileName(), "--model", "transformer", "--seq-len", "60000", "--horizon", "1",
                 "--threads", "1", "--out", dir});
     QVERIFY2(refused.exit_code == 1 && !refused.crashed, qPrintable(refused.describe()));
     static const QRegularExpression message(
