@@ -15,6 +15,7 @@
 #include "core/io/safetensors.hpp"
 #include "core/io/text_file.hpp"
 #include "core/model/parameter_layout.hpp"
+#include "core/train/checkpoint.hpp"
 
 namespace aaren {
 
@@ -23,7 +24,6 @@ using nlohmann::json;
 
 namespace {
 
-constexpr const char* kWrittenBy = "Aaren Studio " AAREN_VERSION;
 using Metadata = std::map<std::string, std::string>;
 
 std::string join(const std::string& dir, const char* name) { return (fs::path(dir) / name).string(); }
@@ -336,26 +336,11 @@ EventRunConfig parse_event_run_config(std::string_view text, const std::string& 
 }
 
 std::string serialize_event_checkpoint(const EventRunConfig& config, const std::vector<float>& params) {
-  const ParameterLayout layout = ParameterLayout::for_events(config.model);
-  if (params.size() != layout.total())
-    throw std::invalid_argument("the parameters (" + std::to_string(params.size()) +
-                                " values) do not match the run's event model configuration (" +
-                                std::to_string(layout.total()) + ")");
-  std::vector<TensorView> tensors;
-  Fnv1a64 checksum;
-  for (const ParameterEntry& e : layout.entries()) {
-    const std::span<const float> values(params.data() + e.offset, e.size);
-    tensors.push_back({e.name, e.shape, values});
-    checksum.add_little_endian(values);
-  }
-  const Metadata metadata = {{"format", kRunFormat},
-                             {"version", std::to_string(kRunFormatVersion)},
-                             {"task", kEventRunTask},
-                             {"written_by", kWrittenBy},
-                             {"model", std::string(to_string(config.model.backbone.kind))},
-                             {"config", event_run_config_json(config)},
-                             {"data_fnv1a64", checksum.hex()}};
-  return serialize_safetensors(tensors, metadata);
+  return serialize_run_parameters(ParameterLayout::for_events(config.model), params,
+                                  {{"task", kEventRunTask},
+                                   {"model", std::string(to_string(config.model.backbone.kind))},
+                                   {"config", event_run_config_json(config)}},
+                                  "event model");
 }
 
 std::vector<float> parse_event_checkpoint(std::string_view bytes, const std::string& source,

@@ -129,12 +129,11 @@ void check_belongs_to_run(const Metadata& metadata, const std::string& source, c
 
 }  // namespace
 
-std::string serialize_checkpoint(const RunConfig& config, const std::vector<float>& params) {
-  const ParameterLayout layout(config.model);
+std::string serialize_run_parameters(const ParameterLayout& layout, const std::vector<float>& params,
+                                     Metadata metadata, const std::string& model) {
   if (params.size() != layout.total())
-    throw std::invalid_argument("the parameters (" + std::to_string(params.size()) +
-                                " values) do not match the run's model configuration (" +
-                                std::to_string(layout.total()) + ")");
+    throw std::invalid_argument("the parameters (" + std::to_string(params.size()) + " values) do not match the run's " +
+                                model + " configuration (" + std::to_string(layout.total()) + ")");
   std::vector<TensorView> tensors;
   Fnv1a64 checksum;
   for (const ParameterEntry& e : layout.entries()) {
@@ -142,13 +141,18 @@ std::string serialize_checkpoint(const RunConfig& config, const std::vector<floa
     tensors.push_back({e.name, e.shape, values});
     checksum.add_little_endian(values);
   }
-  const Metadata metadata = {{"format", kRunFormat},
-                             {"version", std::to_string(kRunFormatVersion)},
-                             {"written_by", kWrittenBy},
-                             {"model", std::string(to_string(config.model.kind))},
-                             {"config", run_config_json(config)},
-                             {"data_fnv1a64", checksum.hex()}};
+  metadata["format"] = kRunFormat;
+  metadata["version"] = std::to_string(kRunFormatVersion);
+  metadata["written_by"] = kWrittenBy;
+  metadata["data_fnv1a64"] = checksum.hex();
   return serialize_safetensors(tensors, metadata);
+}
+
+std::string serialize_checkpoint(const RunConfig& config, const std::vector<float>& params) {
+  return serialize_run_parameters(ParameterLayout(config.model), params,
+                                  {{"model", std::string(to_string(config.model.kind))},
+                                   {"config", run_config_json(config)}},
+                                  "model");
 }
 
 std::vector<float> parse_checkpoint(std::string_view bytes, const std::string& source, const RunConfig& config) {

@@ -10,6 +10,7 @@
 // Structure, checksum, provenance and shapes are each checked, so that a truncated or damaged
 // file, a checkpoint of another architecture or version, and a folder mixing two runs all give a
 // message saying which.
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -20,6 +21,12 @@ namespace aaren {
 
 // The whole file. Throws std::invalid_argument when params does not fit config.model.
 std::string serialize_checkpoint(const RunConfig& config, const std::vector<float>& params);
+
+// Any run's model.safetensors (forecasting or events): `params`, laid out by `layout`, with the run
+// format's own metadata (format, version, written_by, data_fnv1a64) and the caller's (model,
+// config, ...). `model` names the configuration in the message thrown when the sizes differ.
+std::string serialize_run_parameters(const ParameterLayout& layout, const std::vector<float>& params,
+                                     std::map<std::string, std::string> metadata, const std::string& model);
 
 // The parameters in ParameterLayout order, once the checkpoint has passed every check against the
 // run `config` (read from config.json). `source` names the file in messages. Throws
