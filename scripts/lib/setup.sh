@@ -8,7 +8,7 @@ AAREN_BUILD="${AAREN_BUILD:-$AAREN_ROOT/build}"
 # when a CUDA toolkit is present (nvcc on PATH), the CUDA backend is built as well.
 AAREN_PACKAGES=(
   cmake ninja-build g++ pkg-config
-  qt6-base-dev qt6-charts-dev qt6-svg-dev qt6-qpa-plugins libgl-dev
+  qt6-base-dev libqt6opengl6-dev qt6-charts-dev qt6-svg-dev qt6-qpa-plugins libgl-dev
   libeigen3-dev nlohmann-json3-dev
   fonts-dejavu-core
 )
@@ -39,9 +39,58 @@ aaren_install_packages() {
   fi
 }
 
+# What the build needs, each with the Debian package that provides it: a command on the PATH, or a
+# file (a CMake package's config, a Qt plugin, a font) under one of AAREN_REQUIREMENT_DIRS. Checked
+# before configuring, so that a missing piece is named with its package instead of forty lines of
+# CMake errors. The setup installs all of these; the check catches a failed or skipped install
+# (no root, another distribution) and a package list that fell behind the build.
+AAREN_REQUIREMENT_DIRS="${AAREN_REQUIREMENT_DIRS:-/usr/lib /usr/share /usr/local/lib /usr/local/share}"
+AAREN_REQUIRED_COMMANDS=(
+  "cmake:cmake" "ninja:ninja-build" "g++:g++" "pkg-config:pkg-config"
+)
+AAREN_REQUIRED_FILES=(
+  "Qt6Config.cmake:qt6-base-dev" "Qt6WidgetsConfig.cmake:qt6-base-dev" "Qt6PrintSupportConfig.cmake:qt6-base-dev"
+  "Qt6TestConfig.cmake:qt6-base-dev" "Qt6OpenGLConfig.cmake:libqt6opengl6-dev" "Qt6ChartsConfig.cmake:qt6-charts-dev"
+  "Qt6SvgConfig.cmake:qt6-svg-dev" "libqoffscreen.so:qt6-qpa-plugins" "Eigen3Config.cmake:libeigen3-dev"
+  "nlohmann_jsonConfig.cmake:nlohmann-json3-dev" "DejaVuSans.ttf:fonts-dejavu-core"
+)
+
+# Prints "  WHAT (Debian package PACKAGE)" for each requirement that is missing; returns 1 if any is.
+aaren_missing_requirements() {
+  local entry what package dirs=() dir names=() found="" missing=0
+  for dir in $AAREN_REQUIREMENT_DIRS; do [ -d "$dir" ] && dirs+=("$dir"); done
+  for entry in "${AAREN_REQUIRED_COMMANDS[@]}"; do
+    what=${entry%%:*} package=${entry#*:}
+    command -v "$what" >/dev/null 2>&1 && continue
+    echo "  the command $what (Debian package $package)"
+    missing=1
+  done
+  # One walk of the folders for every file.
+  for entry in "${AAREN_REQUIRED_FILES[@]}"; do names+=(-o -name "${entry%%:*}"); done
+  [ ${#dirs[@]} -gt 0 ] && found=$(find "${dirs[@]}" \( "${names[@]:1}" \) -printf '%f\n' 2>/dev/null | sort -u)
+  for entry in "${AAREN_REQUIRED_FILES[@]}"; do
+    what=${entry%%:*} package=${entry#*:}
+    grep -qxF "$what" <<<"$found" && continue
+    echo "  $what (Debian package $package)"
+    missing=1
+  done
+  return $missing
+}
+
+aaren_check_requirements() {
+  local report
+  if ! report=$(aaren_missing_requirements); then
+    echo "Aaren Studio cannot be built yet; missing:" >&2
+    echo "$report" >&2
+    echo "Install them (as root): apt-get install -y --no-install-recommends $(echo "$report" | sed 's/.*package \(.*\))/\1/' | sort -u | tr '\n' ' ')" >&2
+    exit 1
+  fi
+}
+
 aaren_build() {
   local jobs
   jobs="$(nproc 2>/dev/null || echo 2)"
+  aaren_check_requirements
   cmake -S "$AAREN_ROOT" -B "$AAREN_BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release "$@"
   cmake --build "$AAREN_BUILD" -j "$jobs"
 }
@@ -56,6 +105,7 @@ AAREN_BUILD_SANITIZED="${AAREN_BUILD_SANITIZED:-$AAREN_ROOT/build-asan}"
 aaren_build_sanitized() {
   local jobs
   jobs="$(nproc 2>/dev/null || echo 2)"
+  aaren_check_requirements
   cmake -S "$AAREN_ROOT" -B "$AAREN_BUILD_SANITIZED" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g" -DAAREN_SANITIZE=ON -DAAREN_ENABLE_CUDA=OFF -DAAREN_NATIVE_CPU=OFF "$@"
   cmake --build "$AAREN_BUILD_SANITIZED" -j "$jobs" --target aaren aaren_core_tests aaren_cli_tests
