@@ -6,6 +6,7 @@
 
 #include "app/cli_args.hpp"
 #include "app/commands.hpp"
+#include "core/data/decimal_mark.hpp"
 #include "gpu/device_info.hpp"
 
 namespace {
@@ -67,6 +68,9 @@ int main(int argc, char** argv) {
   } catch (const aaren::cli::UsageError& e) {
     std::cerr << "aaren: " << e.what() << "\n(see 'aaren --help')\n";
     return 2;
+  } catch (const aaren::AmbiguousDecimalMark& e) {
+    std::cerr << "aaren: error: " << e.what() << " (--decimal-mark . or --decimal-mark ,)\n";
+    return 1;
   } catch (const std::exception& e) {
     std::cerr << "aaren: error: " << e.what() << "\n";
     return 1;

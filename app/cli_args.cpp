@@ -92,4 +92,11 @@ double Args::number(const std::string& name, double fallback) const {
   return value;
 }
 
+std::optional<char> Args::decimal_mark() const {
+  if (!has("decimal-mark")) return std::nullopt;
+  const std::string mark = text("decimal-mark", "");
+  if (mark != "." && mark != ",") throw UsageError("--decimal-mark must be . or , (got '" + mark + "')");
+  return mark.front();
+}
+
 }  // namespace aaren::cli

@@ -32,6 +32,8 @@ class Args {
   // "96,512,2048": every item a whole number in [min_value, max_value].
   std::vector<long> integer_list(const std::string& name, const std::vector<long>& fallback, long min_value,
                                  long max_value) const;
+  // --decimal-mark . or , when given; unset leaves it to the detection.
+  std::optional<char> decimal_mark() const;
 
  private:
   std::string command_;

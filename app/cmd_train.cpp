@@ -39,6 +39,8 @@ Data:
   --columns A,B,...           channels to use (default: every numeric column)
   --target NAME               the channel of interest (must be among the channels)
   --date-column NAME          override the detected date column ('' for none)
+  --decimal-mark .|,          override the detected decimal mark (',' for 1,5 as
+                              Excel writes it in German, French, Spanish or Italian)
   --interpolate               fill missing values linearly (default: report them)
   --split 0.7,0.1,0.2|ett     chronological split (ett: 12/4/4 months)
 Model:
@@ -81,7 +83,7 @@ int run_train(const Arguments& arguments) {
   if (task_of(arguments) == Task::events) return run_train_events(arguments);
   std::set<std::string> options = kModelOptions;
   options.insert(kTrainSettingsOptions.begin(), kTrainSettingsOptions.end());
-  options.insert({"task", "data", "columns", "target", "date-column", "split", "out"});
+  options.insert({"task", "data", "columns", "target", "date-column", "decimal-mark", "split", "out"});
   const Args args(arguments, options, {"interpolate"}, "aaren train");
   if (args.help()) {
     std::cout << kTrainHelp << kModelOptionsHelp << kTrainSettingsHelp;
@@ -95,6 +97,7 @@ int run_train(const Arguments& arguments) {
   request.csv.columns = split_names(args.text("columns", ""));
   request.csv.target = args.text("target", "");
   if (args.has("date-column")) request.csv.date_column = args.text("date-column", "");
+  request.csv.decimal_mark = args.decimal_mark();
   if (args.flag("interpolate")) request.csv.missing = CsvReadOptions::Missing::interpolate;
   try {
     request.data.split = parse_split_spec(args.text("split", "0.7,0.1,0.2"));

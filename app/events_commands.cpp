@@ -54,6 +54,7 @@ Data:
                               (default auto: whole numbers and text are types)
   --time-unit seconds|minutes|hours|days|years
                               unit of date-time columns (default days)
+  --decimal-mark .|,          override the detected decimal mark
   --split 0.6,0.2,0.2         train/validation/test fractions
 Model:
   --model aaren|transformer|both  the token mixer (default aaren)
@@ -240,7 +241,7 @@ Task task_of(const Arguments& arguments) {
 int run_train_events(const Arguments& arguments) {
   std::set<std::string> options = {"task", "data",   "out",    "time-col", "seq-col", "mark-col", "mark-use",
                                    "time-unit", "split", "model", "window", "seq-len", "horizon", "d-model",
-                                   "heads", "layers", "d-ff", "mixture", "time-frequencies"};
+                                   "heads", "layers", "d-ff", "mixture", "time-frequencies", "decimal-mark"};
   options.insert(kTrainSettingsOptions.begin(), kTrainSettingsOptions.end());
   const Args args(arguments, options, {}, "aaren train --task events");
   if (args.help()) {
@@ -258,6 +259,7 @@ int run_train_events(const Arguments& arguments) {
   request.log.mark_column = args.text("mark-col", "");
   request.log.mark_use = mark_use_from(args);
   request.log.unit = enum_option(args, "time-unit", TimeUnit::days, kTimeUnits);
+  request.log.decimal_mark = args.decimal_mark();
   try {
     const SplitSpec split = parse_split_spec(args.text("split", "0.6,0.2,0.2"));
     if (split.method != SplitSpec::Method::fractions) throw UsageError("--split takes three fractions for an event log");

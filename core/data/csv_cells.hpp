@@ -11,15 +11,18 @@ namespace aaren {
 
 bool is_missing_cell(std::string_view cell);
 
-// Finite numbers in C locale notation ("1.5", "-2e3", "+7"), surrounding blanks ignored.
-std::optional<double> parse_number_cell(std::string_view cell);
+// Finite numbers written with `decimal_mark`, '.' or ',', surrounding blanks ignored:
+// "1.5", "-2e3", "+7", or with ',' "1,5" and "-2,5E-3" (what Excel writes in German, French,
+// Spanish or Italian settings). The other mark may group the integer part in threes:
+// "1,234.5" with '.', "1.234,5" with ','.
+std::optional<double> parse_number_cell(std::string_view cell, char decimal_mark = '.');
 
-// Why a non-missing cell is not a usable number, e.g. "'n/a' is not a number", with a hint for
-// decimal commas when the file's delimiter is not a comma.
-std::string explain_not_a_number(std::string_view cell, char delimiter);
+// A number with one mark or the other: for telling names from values before the mark is known.
+bool is_number_with_either_mark(std::string_view cell);
 
-// "3,25" or "-1,5": what a spreadsheet in a decimal-comma locale writes.
-bool looks_like_decimal_comma(std::string_view cell);
+// Why a non-missing cell is not a usable number, e.g. "'n/a' is not a number", with a hint
+// when the cell would be a number with the other decimal mark.
+std::string explain_not_a_number(std::string_view cell, char decimal_mark);
 
 std::string_view trim_blanks(std::string_view text);
 

@@ -14,6 +14,8 @@
 #include "core/data/csv_cells.hpp"
 #include "core/data/csv_records.hpp"
 #include "core/data/date_parse.hpp"
+#include "core/data/decimal_mark.hpp"
+#include "core/io/text_content.hpp"
 
 namespace aaren {
 
@@ -38,7 +40,8 @@ std::vector<CsvRecord> parse_sample(std::string_view sample, char delimiter, con
 // The delimiter that splits every sampled record into the same number of fields, the most fields
 // winning and ties going to the earlier candidate. A delimiter that also occurs inside fields
 // (a semicolon file with decimal commas) splits the header differently from the data rows, which
-// is what rules it out. Without a consistent one: the first that splits the first record at all.
+// is what rules it out, and so do other candidates left inside every record's fields. Without a
+// consistent one: the first that splits the first record at all.
 char choose_delimiter(std::string_view sample, const std::string& source, int max_records) {
   char best = 0;
   std::size_t best_width = 1;
@@ -51,7 +54,18 @@ char choose_delimiter(std::string_view sample, const std::string& source, int ma
     if (!fallback) fallback = delimiter;
     const bool consistent = std::all_of(records.begin(), records.end(),
                                         [&](const CsvRecord& r) { return r.fields.size() == width; });
-    if (consistent && width > best_width) {
+    // "1,5;2,25" splits at its commas as consistently as at its semicolons; the semicolons left
+    // inside every record's fields ("5;2", no number) give it away, while the commas left by the
+    // semicolons are decimal commas.
+    const auto holds_another_delimiter = [&](const CsvRecord& r) {
+      return std::any_of(r.fields.begin(), r.fields.end(), [&](const std::string& field) {
+        return !is_number_with_either_mark(field) &&
+               std::any_of(candidate_delimiters.begin(), candidate_delimiters.end(),
+                           [&](char other) { return other != delimiter && field.find(other) != std::string::npos; });
+      });
+    };
+    const bool split_inside = std::all_of(records.begin(), records.end(), holds_another_delimiter);
+    if (consistent && !split_inside && width > best_width) {
       best = delimiter;
       best_width = width;
     }
@@ -60,10 +74,8 @@ char choose_delimiter(std::string_view sample, const std::string& source, int ma
   return fallback ? fallback : ',';
 }
 
-// `delimiter` matters for decimal commas: in a ';' file "1,5" is meant as a number, and the column
-// is one of numbers so that the reader can explain why it cannot take it.
-ColumnKind classify(const std::vector<CsvRecord>& records, std::size_t first_row, std::size_t column, char delimiter,
-                    int& missing) {
+// A number with either decimal mark counts: the mark is chosen afterwards, from the number columns.
+ColumnKind classify(const std::vector<CsvRecord>& records, std::size_t first_row, std::size_t column, int& missing) {
   int values = 0, numbers = 0, dates = 0;
   missing = 0;
   for (std::size_t r = first_row; r < records.size(); ++r) {
@@ -74,7 +86,7 @@ ColumnKind classify(const std::vector<CsvRecord>& records, std::size_t first_row
       continue;
     }
     ++values;
-    if (parse_number_cell(fields[column]) || (delimiter != ',' && looks_like_decimal_comma(fields[column]))) ++numbers;
+    if (is_number_with_either_mark(fields[column])) ++numbers;
     else if (parse_non_numeric_date_time(fields[column])) ++dates;
   }
   if (values == 0) return ColumnKind::empty;
@@ -85,17 +97,17 @@ ColumnKind classify(const std::vector<CsvRecord>& records, std::size_t first_row
   return ColumnKind::text;
 }
 
-bool is_name_cell(const std::string& cell) { return !is_missing_cell(cell) && !parse_number_cell(cell); }
+bool is_name_cell(const std::string& cell) { return !is_missing_cell(cell) && !is_number_with_either_mark(cell); }
 
 // A header is a row of names over data: some column holds numbers (or dates) below a first cell
 // that is not one. With nothing but text below, a first row of non-empty names is taken as one.
-bool guess_header(const std::vector<CsvRecord>& records, char delimiter) {
+bool guess_header(const std::vector<CsvRecord>& records) {
   const std::vector<std::string>& first = records.front().fields;
   if (records.size() == 1) return std::any_of(first.begin(), first.end(), is_name_cell);
   bool any_typed_column = false;
   for (std::size_t j = 0; j < first.size(); ++j) {
     int missing = 0;
-    const ColumnKind kind = classify(records, 1, j, delimiter, missing);
+    const ColumnKind kind = classify(records, 1, j, missing);
     if (kind == ColumnKind::number || kind == ColumnKind::date_time) any_typed_column = true;
     if (!is_name_cell(first[j])) continue;
     if (kind == ColumnKind::number) return true;
@@ -181,7 +193,7 @@ CsvDetection detect_from_sample(std::string_view sample, bool sample_is_whole_in
   const std::vector<CsvRecord> records = parse_sample(sample, d.delimiter, source, max_rows + 1);
   if (records.empty()) throw std::runtime_error(source + ": the file is empty");
 
-  d.has_header = overrides.has_header ? *overrides.has_header : guess_header(records, d.delimiter);
+  d.has_header = overrides.has_header ? *overrides.has_header : guess_header(records);
   const std::size_t first_row = d.has_header ? 1 : 0;
   const std::vector<std::string>& first = records.front().fields;
   if (d.has_header) {
@@ -191,11 +203,24 @@ CsvDetection detect_from_sample(std::string_view sample, bool sample_is_whole_in
   }
   for (std::size_t j = 0; j < d.column_names.size(); ++j) {
     int missing = 0;
-    d.column_kinds.push_back(classify(records, first_row, j, d.delimiter, missing));
+    d.column_kinds.push_back(classify(records, first_row, j, missing));
     d.missing_cells.push_back(missing);
   }
-  for (std::size_t r = first_row; r < records.size() && int(d.preview_rows.size()) < max_rows; ++r)
+  if (overrides.decimal_mark) {
+    check_decimal_mark(*overrides.decimal_mark);
+    d.decimal_mark = *overrides.decimal_mark;
+  } else {
+    std::vector<int> number_columns;
+    for (std::size_t j = 0; j < d.column_kinds.size(); ++j)
+      if (d.column_kinds[j] == ColumnKind::number) number_columns.push_back(int(j));
+    DecimalMarkGuess guess = guess_decimal_mark(records, first_row, number_columns, d.delimiter);
+    d.decimal_mark = guess.mark;
+    d.decimal_mark_ambiguity = std::move(guess.ambiguity);
+  }
+  for (std::size_t r = first_row; r < records.size() && int(d.preview_rows.size()) < max_rows; ++r) {
     d.preview_rows.push_back(records[r].fields);
+    d.preview_lines.push_back(records[r].line);
+  }
   d.sampled_whole_file = sample_is_whole_input && records.size() - first_row == d.preview_rows.size();
 
   if (!overrides.date_column) {
@@ -277,6 +302,7 @@ std::string join_names(const std::vector<std::string>& names) {
 
 CsvDetection detect_csv_text(std::string_view text, const std::string& source, const CsvDialectOverrides& overrides,
                              int max_rows) {
+  require_text(text, source);
   bool whole = false;
   const std::string_view sample = leading_lines(text, max_rows + 1, whole);
   return detect_from_sample(sample, whole, source, overrides, max_rows);
@@ -287,7 +313,14 @@ CsvDetection detect_csv_file(const std::string& path, const CsvDialectOverrides&
   if (std::filesystem::is_directory(path, ec)) throw std::runtime_error(path + ": is a folder, not a file");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw std::runtime_error(path + ": cannot open (" + std::strerror(errno) + ")");
-  std::string sample;
+  const std::string name = std::filesystem::path(path).filename().string();
+  std::string sample(kTextCheckBytes, '\0');
+  in.read(sample.data(), std::streamsize(sample.size()));
+  sample.resize(std::size_t(in.gcount()));
+  require_text(sample, name);
+  in.clear();
+  in.seekg(0);
+  sample.clear();
   std::string line;
   int lines = 0;
   while (lines < max_rows + 1 && sample.size() < max_sample_bytes && std::getline(in, line)) {
@@ -297,7 +330,7 @@ CsvDetection detect_csv_file(const std::string& path, const CsvDialectOverrides&
   }
   if (in.bad()) throw std::runtime_error(path + ": read error (" + std::strerror(errno) + ")");
   const bool whole = in.peek() == std::char_traits<char>::eof();
-  return detect_from_sample(sample, whole, std::filesystem::path(path).filename().string(), overrides, max_rows);
+  return detect_from_sample(sample, whole, name, overrides, max_rows);
 }
 
 }  // namespace aaren

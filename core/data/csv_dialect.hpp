@@ -18,6 +18,7 @@ struct CsvDialectOverrides {
   std::optional<char> delimiter;
   std::optional<bool> has_header;
   std::optional<std::string> date_column;  // a column name; "" = the file has no date column
+  std::optional<char> decimal_mark;        // '.' or ','; detected from the numbers when unset
 };
 
 struct CsvDetection {
@@ -30,6 +31,14 @@ struct CsvDetection {
   std::vector<std::vector<std::string>> preview_rows;  // the sampled data rows, header excluded
   bool sampled_whole_file = false;        // the sample reached the end of the file
   std::vector<std::string> warnings;      // renamed columns and the like
+  // '.' or ',': how the numbers write their fractions ("1.5" or "1,5", as Excel writes CSV in
+  // German, French, Spanish or Italian settings). Detected from the numbers unless overridden.
+  char decimal_mark = '.';
+  // Not empty when the numbers leave the mark truly open (both "1.5" and "2,5", or only
+  // thousands-like "1,250"): why, naming a line. The readers then refuse to guess and ask for
+  // the override; decimal_mark holds '.' meanwhile.
+  std::string decimal_mark_ambiguity;
+  std::vector<int> preview_lines;         // (preview rows) the 1-based file line each row starts on
 };
 
 inline constexpr int default_detection_rows = 200;

@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 
+#include "core/io/file_line_error.hpp"
+
 namespace aaren {
 
 namespace {
@@ -66,8 +68,9 @@ bool CsvRecordReader::next(CsvRecord& record) {
       // The line break belongs to the quoted field; its record goes on on the next line.
       if (!next_line(line_)) {
         if (unclosed_ == UnclosedQuoteAtEnd::drop_record) return false;
-        throw std::runtime_error(source_ + ", line " + std::to_string(record.line) +
-                                 ": the quoted field that starts here is never closed");
+        throw FileLineError(source_ + ", line " + std::to_string(record.line) +
+                                ": the quoted field that starts here is never closed",
+                            record.line);
       }
       field += '\n';
       i = 0;

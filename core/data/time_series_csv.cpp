@@ -12,6 +12,7 @@
 #include "core/data/csv_dialect.hpp"
 #include "core/data/csv_records.hpp"
 #include "core/data/date_parse.hpp"
+#include "core/io/file_line_error.hpp"
 
 namespace aaren {
 
@@ -21,7 +22,7 @@ constexpr std::size_t kRowsBetweenProgressReports = 1024;
 constexpr double kRowsToSpare = 1.02;
 
 CsvDialectOverrides dialect_overrides(const CsvReadOptions& options) {
-  return {options.delimiter, options.has_header, options.date_column};
+  return {options.delimiter, options.has_header, options.date_column, options.decimal_mark};
 }
 
 // Which file column feeds each channel, and which one holds the dates.
@@ -121,6 +122,9 @@ TimeSeriesTable read_table(CsvRecordReader& reader, const CsvDetection& d, const
   table.source = source;
   table.warnings = d.warnings;
   if (d.has_header && d.preview_rows.empty()) throw std::runtime_error(name + ": the file has a header but no data rows");
+  if (!d.decimal_mark_ambiguity.empty())
+    throw AmbiguousDecimalMark(name + ": " + d.decimal_mark_ambiguity + "; say which decimal mark the file uses");
+  table.decimal_mark = d.decimal_mark;
   const ColumnPlan plan = plan_columns(d, options, name, table);
   const std::size_t channels = plan.channel_columns.size();
   const std::size_t width = d.column_names.size();
@@ -163,19 +167,20 @@ TimeSeriesTable read_table(CsvRecordReader& reader, const CsvDetection& d, const
         std::any_of(fields.begin() + std::ptrdiff_t(std::min(width, fields.size())), fields.end(),
                     [](const std::string& f) { return !trim_blanks(f).empty(); });
     if (fields.size() < width || extra_fields_hold_data)
-      throw std::runtime_error(line + ": " + plural(fields.size(), "field") +
+      throw FileLineError(line + ": " + plural(fields.size(), "field") +
                                (d.has_header ? ", the header has " : ", the first row has ") +
-                               std::to_string(width));
+                               std::to_string(width), record.line);
     const auto at_column = [&](int j) { return line + ", column '" + d.column_names[j] + "'"; };
 
     if (plan.date_column >= 0) {
       const std::string_view cell = trim_blanks(fields[plan.date_column]);
-      if (cell.empty()) throw std::runtime_error(at_column(plan.date_column) + ": the date is missing");
+      if (cell.empty()) throw FileLineError(at_column(plan.date_column) + ": the date is missing", record.line);
       const std::optional<double> time = parse_date_time(cell);
       if (!time)
-        throw std::runtime_error(at_column(plan.date_column) + ": '" + std::string(cell) +
-                                 "' is not a date (forms such as 2016-07-01 13:00, 2016-07, 2016-Q3, 20160701, "
-                                 "2016 or 1991.5 are understood)");
+        throw FileLineError(at_column(plan.date_column) + ": '" + std::string(cell) +
+                                "' is not a date (forms such as 2016-07-01 13:00, 2016-07, 2016-Q3, 20160701, "
+                                "2016 or 1991.5 are understood)",
+                            record.line);
       if (!table.times.empty() && *time <= table.times.back()) {
         if (unordered_rows++ == 0) first_unordered_line = record.line;
       }
@@ -188,13 +193,13 @@ TimeSeriesTable read_table(CsvRecordReader& reader, const CsvDetection& d, const
       const std::string& cell = fields[j];
       if (is_missing_cell(cell)) {
         if (!interpolate)
-          throw std::runtime_error(at_column(j) + ": the value is missing (use interpolation to fill gaps)");
+          throw FileLineError(at_column(j) + ": the value is missing (use interpolation to fill gaps)", record.line);
         values.push_back(std::numeric_limits<double>::quiet_NaN());
         ++missing[c];
         continue;
       }
-      const std::optional<double> value = parse_number_cell(cell);
-      if (!value) throw std::runtime_error(at_column(j) + ": " + explain_not_a_number(cell, d.delimiter));
+      const std::optional<double> value = parse_number_cell(cell, d.decimal_mark);
+      if (!value) throw FileLineError(at_column(j) + ": " + explain_not_a_number(cell, d.decimal_mark), record.line);
       values.push_back(*value);
     }
     ++rows;

@@ -14,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/data/decimal_mark.hpp"
 #include "core/util/matrix.hpp"
 
 namespace aaren {
@@ -26,6 +27,7 @@ struct TimeSeriesTable {
   std::vector<double> times;               // (rows) seconds since 1970-01-01 UTC; empty without a date column
   Matrix<double> values;                   // (rows, channels) original units, gaps filled when asked
   int target = -1;                         // index into channel_names; -1 = none chosen
+  char decimal_mark = '.';                 // the one the numbers were read with
   std::vector<std::string> warnings;       // filled gaps, columns left out, dates out of order
 };
 
@@ -33,6 +35,7 @@ struct CsvReadOptions {
   std::optional<char> delimiter;           // detected when unset
   std::optional<bool> has_header;          // detected when unset
   std::optional<std::string> date_column;  // detected when unset; "" = none
+  std::optional<char> decimal_mark;        // '.' or ','; detected when unset
   std::vector<std::string> columns;        // empty = every numeric column except the date
   std::string target;                      // "" = none
   enum class Missing { error, interpolate } missing = Missing::error;
@@ -49,7 +52,8 @@ struct CsvReadCancelled : std::runtime_error {
 };
 
 // Messages name the file by its file name. Throws std::runtime_error for unreadable or malformed
-// files and std::invalid_argument for options that do not fit the file.
+// files (a FileLineError where a line is at fault; "NAME is not a text file (...)" for an image, a
+// program or an archive) and std::invalid_argument for options that do not fit the file.
 TimeSeriesTable read_time_series_csv(const std::string& path, const CsvReadOptions& options = {});
 // The same for text in memory; `source` names it in messages and in the table.
 TimeSeriesTable parse_time_series_csv(std::string_view text, const std::string& source,

@@ -16,6 +16,8 @@
 #include "core/data/csv_dialect.hpp"
 #include "core/data/csv_records.hpp"
 #include "core/data/date_parse.hpp"
+#include "core/data/decimal_mark.hpp"
+#include "core/io/file_line_error.hpp"
 
 namespace aaren {
 
@@ -94,13 +96,14 @@ std::string plural(long count, const std::string& noun) {
 // The first data rows, which the column choices are made from.
 class Sample {
  public:
-  Sample(const CsvDetection& d, int sequence_column) : rows_(d.preview_rows) {
+  Sample(const CsvDetection& d, int sequence_column) : rows_(d.preview_rows), decimal_mark_(d.decimal_mark) {
     continues_.assign(rows_.size(), false);
     for (std::size_t r = 1; r < rows_.size(); ++r)
       continues_[r] = sequence_column < 0 || cell(r, sequence_column) == cell(r - 1, sequence_column);
   }
 
   std::size_t size() const { return rows_.size(); }
+  std::optional<double> number(std::size_t row, int column) const { return parse_number_cell(cell(row, column), decimal_mark_); }
   std::string_view cell(std::size_t row, int column) const {
     const std::vector<std::string>& fields = rows_[row];
     return std::size_t(column) < fields.size() ? trim_blanks(fields[std::size_t(column)]) : std::string_view();
@@ -123,7 +126,7 @@ class Sample {
   std::optional<std::vector<double>> times(int column, bool dates) const {
     std::vector<double> out;
     for (std::size_t r = 0; r < rows_.size(); ++r) {
-      const std::optional<double> t = dates ? parse_date_time(cell(r, column)) : parse_number_cell(cell(r, column));
+      const std::optional<double> t = dates ? parse_date_time(cell(r, column)) : number(r, column);
       if (!t) return std::nullopt;
       out.push_back(*t);
     }
@@ -167,6 +170,7 @@ class Sample {
 
  private:
   const std::vector<std::vector<std::string>>& rows_;
+  char decimal_mark_;
   std::vector<bool> continues_;
 };
 
@@ -282,8 +286,8 @@ MarkFit fit_as_mark(const CsvDetection& d, const Sample& sample, int j, const st
   if (numbers && times && sample.repeats_gaps(*numbers, *times)) return {"holds the gaps between events", MarkUse::none};
   if (wanted == MarkUse::feature) return {"", MarkUse::feature};
   const std::vector<std::string_view> cells = sample.values(j);
-  const bool integers = std::all_of(cells.begin(), cells.end(), [](std::string_view cell) {
-    const std::optional<double> value = parse_number_cell(cell);
+  const bool integers = std::all_of(cells.begin(), cells.end(), [&](std::string_view cell) {
+    const std::optional<double> value = parse_number_cell(cell, d.decimal_mark);
     return value && is_integer(*value);
   });
   if (wanted == MarkUse::categorical) {
@@ -297,7 +301,7 @@ MarkUse use_of_chosen_mark(const CsvDetection& d, const Sample& sample, int j, M
   if (wanted != MarkUse::automatic) return wanted;
   if (d.column_kinds[j] != ColumnKind::number) return MarkUse::categorical;
   for (std::size_t r = 0; r < sample.size(); ++r) {
-    const std::optional<double> value = parse_number_cell(sample.cell(r, j));
+    const std::optional<double> value = sample.number(r, j);
     if (value && !is_integer(*value)) return MarkUse::feature;
   }
   return MarkUse::categorical;
@@ -401,6 +405,8 @@ EventLog read_events(CsvRecordReader& reader, const CsvDetection& d, const Event
   if (feature) log.feature_name = plan.columns.mark;
   const std::size_t width = d.column_names.size();
 
+  if (!d.decimal_mark_ambiguity.empty())
+    throw AmbiguousDecimalMark(name + ": " + d.decimal_mark_ambiguity + "; say which decimal mark the file uses");
   CsvRecord record;
   if (d.has_header && !reader.next(record)) throw std::runtime_error(name + ": the file is empty");
 
@@ -419,19 +425,19 @@ EventLog read_events(CsvRecordReader& reader, const CsvDetection& d, const Event
         std::any_of(fields.begin() + std::ptrdiff_t(std::min(width, fields.size())), fields.end(),
                     [](const std::string& f) { return !trim_blanks(f).empty(); });
     if (fields.size() < width || extra_fields_hold_data)
-      throw std::runtime_error(line + ": " + plural(long(fields.size()), "field") +
-                               (d.has_header ? ", the header has " : ", the first row has ") + std::to_string(width));
+      throw FileLineError(line + ": " + plural(long(fields.size()), "field") +
+                               (d.has_header ? ", the header has " : ", the first row has ") + std::to_string(width), record.line);
     const auto at_column = [&](int j) { return line + ", column '" + d.column_names[j] + "': "; };
     const auto cell = [&](int j) { return std::string(trim_blanks(fields[std::size_t(j)])); };
 
     const std::string id = plan.sequence >= 0 ? cell(plan.sequence) : std::string();
-    if (plan.sequence >= 0 && id.empty()) throw std::runtime_error(at_column(plan.sequence) + "the sequence id is missing");
+    if (plan.sequence >= 0 && id.empty()) throw FileLineError(at_column(plan.sequence) + "the sequence id is missing", record.line);
     if (log.sequences.empty() || id != log.sequences.back().id) {
       if (const auto ended = finished_sequences.find(id); ended != finished_sequences.end())
-        throw std::runtime_error(at_column(plan.sequence) + "sequence '" + id + "' appears again after its rows ended at line " +
+        throw FileLineError(at_column(plan.sequence) + "sequence '" + id + "' appears again after its rows ended at line " +
                                  std::to_string(ended->second) + " and sequence '" + log.sequences.back().id +
                                  "' started at line " + std::to_string(log.sequences.back().first_line) +
-                                 "; the rows of a sequence must be together (sort the file by sequence, then by time)");
+                                 "; the rows of a sequence must be together (sort the file by sequence, then by time)", record.line);
       if (!log.sequences.empty()) finished_sequences.emplace(log.sequences.back().id, previous_line);
       EventSequence started;
       started.id = id;
@@ -441,29 +447,29 @@ EventLog read_events(CsvRecordReader& reader, const CsvDetection& d, const Event
     EventSequence& sequence = log.sequences.back();
 
     const std::string time_cell = cell(plan.time);
-    if (time_cell.empty() || time_cell == "NA") throw std::runtime_error(at_column(plan.time) + "the time is missing");
+    if (time_cell.empty() || time_cell == "NA") throw FileLineError(at_column(plan.time) + "the time is missing", record.line);
     std::optional<double> time;
     if (dates) {
       time = parse_date_time(time_cell);
       if (!time)
-        throw std::runtime_error(at_column(plan.time) + "'" + time_cell +
-                                 "' is not a date (forms such as 2016-07-01 13:00, 2016-07, 20160701 or 1991.5 are understood)");
+        throw FileLineError(at_column(plan.time) + "'" + time_cell +
+                                 "' is not a date (forms such as 2016-07-01 13:00, 2016-07, 20160701 or 1991.5 are understood)", record.line);
       if (log.time_zero.empty()) {
         first_seconds = *time;
         log.time_zero = time_cell;
       }
       *time = (*time - first_seconds) / seconds_per(options.unit);
     } else {
-      time = parse_number_cell(time_cell);
+      time = parse_number_cell(time_cell, d.decimal_mark);
       if (!time && names_a_non_finite_number(time_cell))
-        throw std::runtime_error(at_column(plan.time) + "'" + time_cell + "' is not a finite number; every event needs a time");
-      if (!time) throw std::runtime_error(at_column(plan.time) + explain_not_a_number(time_cell, d.delimiter));
+        throw FileLineError(at_column(plan.time) + "'" + time_cell + "' is not a finite number; every event needs a time", record.line);
+      if (!time) throw FileLineError(at_column(plan.time) + explain_not_a_number(time_cell, d.decimal_mark), record.line);
     }
     if (!sequence.times.empty()) {
       if (*time < sequence.times.back())
-        throw std::runtime_error(at_column(plan.time) + time_cell + " is earlier than the previous event's " +
+        throw FileLineError(at_column(plan.time) + time_cell + " is earlier than the previous event's " +
                                  previous_cell + " (line " + std::to_string(previous_line) + ")" +
-                                 (plan.sequence >= 0 ? " in sequence '" + id + "'" : std::string()));
+                                 (plan.sequence >= 0 ? " in sequence '" + id + "'" : std::string()), record.line);
       if (*time == sequence.times.back() && duplicate_times++ == 0) first_duplicate_line = record.line;
     }
     sequence.times.push_back(*time);
@@ -471,15 +477,15 @@ EventLog read_events(CsvRecordReader& reader, const CsvDetection& d, const Event
     if (categorical || feature) {
       const std::string mark_cell = cell(plan.mark);
       if (is_missing_cell(mark_cell))
-        throw std::runtime_error(at_column(plan.mark) + "the mark is missing; every event needs one when '" +
-                                 plan.columns.mark + "' is the mark (read the log without marks to ignore it)");
+        throw FileLineError(at_column(plan.mark) + "the mark is missing; every event needs one when '" +
+                                 plan.columns.mark + "' is the mark (read the log without marks to ignore it)", record.line);
       if (categorical) {
         const auto [entry, added] = label_index.emplace(mark_cell, int(log.mark_names.size()));
         if (added) log.mark_names.push_back(mark_cell);
         sequence.marks.push_back(entry->second);
       } else {
-        const std::optional<double> value = parse_number_cell(mark_cell);
-        if (!value) throw std::runtime_error(at_column(plan.mark) + explain_not_a_number(mark_cell, d.delimiter));
+        const std::optional<double> value = parse_number_cell(mark_cell, d.decimal_mark);
+        if (!value) throw FileLineError(at_column(plan.mark) + explain_not_a_number(mark_cell, d.decimal_mark), record.line);
         sequence.features.push_back(*value);
       }
     }
@@ -500,7 +506,7 @@ EventLog read_events(CsvRecordReader& reader, const CsvDetection& d, const Event
 }
 
 CsvDialectOverrides dialect_overrides(const EventLogOptions& options) {
-  return {options.delimiter, options.has_header, std::string()};
+  return {options.delimiter, options.has_header, std::string(), options.decimal_mark};
 }
 
 }  // namespace

@@ -74,6 +74,7 @@ struct EventLogOptions {
   TimeUnit unit = TimeUnit::days;              // for a column of date-times
   std::optional<char> delimiter;               // detected when unset
   std::optional<bool> has_header;              // detected when unset
+  std::optional<char> decimal_mark;            // '.' or ','; detected when unset
 };
 
 // From the first lines only, as read_event_log would choose them. Throws std::invalid_argument

@@ -7,6 +7,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "core/io/text_content.hpp"
 #include "core/io/text_file.hpp"
 
 namespace aaren {
@@ -29,6 +30,7 @@ std::string shortest(T value) {
 }  // namespace
 
 Matrix<double> parse_matrix_csv(std::string_view text, const std::string& source) {
+  require_text(text, source);
   text = strip_utf8_bom(text);
   Matrix<double> m;
   int line_number = 0;

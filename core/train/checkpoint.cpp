@@ -79,6 +79,7 @@ std::vector<std::string> preparation_differences(const RunConfig& a, const RunCo
   if (a.target != b.target) fields.push_back("target");
   if (a.date_column != b.date_column) fields.push_back("date column");
   if (a.interpolate_missing != b.interpolate_missing) fields.push_back("gap filling");
+  if (a.decimal_mark != b.decimal_mark) fields.push_back("decimal mark");
   if (to_string(a.split) != to_string(b.split)) fields.push_back("split");
   if (a.scaler.mean != b.scaler.mean || a.scaler.stddev != b.scaler.stddev) fields.push_back("scaler");
   return fields;

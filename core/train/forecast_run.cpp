@@ -22,6 +22,7 @@ ForecastRunOutcome train_forecast_run(const ForecastRunRequest& request, const T
   config.target = table.target >= 0 ? table.channel_names[std::size_t(table.target)] : std::string();
   config.date_column = table.date_column_name;
   config.interpolate_missing = request.csv.missing == CsvReadOptions::Missing::interpolate;
+  config.decimal_mark = table.decimal_mark;
   config.split = request.data.split;
   const ForecastData data = prepare_forecast_data(std::move(table), request.data);
   config.scaler = data.scaler;
@@ -91,6 +92,7 @@ ForecastData prepare_run_data(const RunConfig& config, const std::string& data_p
   csv.target = config.target;
   csv.date_column = config.date_column;
   if (config.interpolate_missing) csv.missing = CsvReadOptions::Missing::interpolate;
+  csv.decimal_mark = config.decimal_mark;
   TimeSeriesTable table = read_time_series_csv(data_path, csv);
   ForecastDataOptions options;
   options.seq_len = config.model.seq_len;

@@ -63,7 +63,8 @@ std::string run_config_json(const RunConfig& c) {
         {"d_ff", m.d_ff}, {"seq_len", m.seq_len}, {"horizon", m.horizon}, {"channels", m.channels}}},
       {"data",
        {{"file", c.data_file}, {"channels", c.channels}, {"target", c.target}, {"date_column", c.date_column},
-        {"interpolate_missing", c.interpolate_missing}, {"split", to_string(c.split)},
+        {"interpolate_missing", c.interpolate_missing}, {"decimal_mark", std::string(1, c.decimal_mark)},
+        {"split", to_string(c.split)},
         {"scaler_mean", c.scaler.mean}, {"scaler_std", c.scaler.stddev}}},
       {"training",
        {{"epochs", t.epochs}, {"batch", t.batch}, {"lr", t.lr}, {"weight_decay", t.adamw.weight_decay},
@@ -121,6 +122,9 @@ RunConfig parse_run_config(std::string_view text, const std::string& source) {
   c.target = json_string(d, "target", ds);
   c.date_column = json_string(d, "date_column", ds);
   c.interpolate_missing = json_bool(d, "interpolate_missing", ds);
+  const std::string mark = json_string_or(d, "decimal_mark", ds, ".");
+  if (mark != "." && mark != ",") throw std::runtime_error(ds + ": field 'decimal_mark' must be \".\" or \",\", got '" + mark + "'");
+  c.decimal_mark = mark.front();
   try {
     c.split = parse_split_spec(json_string(d, "split", ds));
   } catch (const std::invalid_argument& e) {

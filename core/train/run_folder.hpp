@@ -32,6 +32,7 @@ struct RunConfig {
   std::string target;                 // "" when none was chosen
   std::string date_column;            // "" when the file has none
   bool interpolate_missing = false;
+  char decimal_mark = '.';            // of the numbers in the file ("decimal_mark", absent before it was recorded)
   SplitSpec split;
   StandardScaler scaler;              // fitted on the training rows
   TrainSettings train;

@@ -127,8 +127,6 @@ class TestCsvReader : public QObject {
                                      << false << "bad.csv, line 3, column 'date': '2020-02-30' is not a date";
     QTest::newRow("missing date") << QByteArray("date,v\n2020-01-01,1\n,2\n2020-01-03,3\n") << "" << "" << false
                                   << "bad.csv, line 3, column 'date': the date is missing";
-    QTest::newRow("decimal comma") << QByteArray("date;value\n2020-01-01;1,5\n2020-01-02;2,5\n") << "" << "" << false
-                                   << "bad.csv, line 2, column 'value': '1,5' is not a number (decimal commas";
     QTest::newRow("infinity") << QByteArray("a\n1\n2\ninf\n") << "" << "" << false
                               << "bad.csv, line 4, column 'a': 'inf' is not a number";
     QTest::newRow("empty column interpolated") << QByteArray("date,a,b\n2020-01-01,1,\n2020-01-02,2,\n") << "a,b" << ""

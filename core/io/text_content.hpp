@@ -1,0 +1,25 @@
+#pragma once
+// Telling a text file from one that is not, before any reader parses it: a PNG image, a program,
+// a zipped workbook or a UTF-16 export chosen by mistake is refused at once with what it looks
+// like, instead of being previewed as garbage and blamed on the delimiter. Text in a single-byte
+// encoding (Windows-1252, Latin-1: a few bytes that are not UTF-8) still counts as text.
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace aaren {
+
+// How many leading bytes the check looks at: enough for any signature and a few lines of text.
+inline constexpr std::size_t kTextCheckBytes = 8192;
+
+// Why `head` (a file's first bytes) is not text, as the words that follow "FILE is not a text file":
+// "(it starts like a PNG image)", "(it is UTF-16 text without a byte order mark: save it as UTF-8)";
+// nullopt for text, and for an empty head.
+std::optional<std::string> describe_non_text(std::string_view head);
+
+// Throws std::runtime_error "NAME is not a text file (it starts like a PNG image)" when
+// describe_non_text finds a reason; looks at no more than kTextCheckBytes of `text`.
+void require_text(std::string_view text, const std::string& name);
+
+}  // namespace aaren
