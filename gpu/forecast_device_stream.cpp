@@ -77,7 +77,7 @@ DeviceForecastStream::Impl::Impl(const ModelConfig& c, const float* host_params,
   }
 }
 
-// One new token folded into each head's (m, u, w): the recurrent cell of DESIGN.md section 3.
+// One new token folded into each head's (m, u, w): the recurrent cell of docs/DESIGN.md section 3.
 void DeviceForecastStream::Impl::aaren_layer(int l) {
   const int D = config.d_model, H = config.heads;
   const BlockOffsets& b = layout.blocks[sz(l)];

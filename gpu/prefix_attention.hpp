@@ -23,7 +23,7 @@ void prefix_attention_forward(float* o /*(B, N, H d)*/, float* log_z /*(B, H, N)
 
 // Given dO = dL/dO and the forward's O and log_z: writes dK and dV, and adds dL/dq to dq
 // (parameter-style accumulation: q is one vector shared by all N tokens of its head). O(N d) time
-// and no buffer beyond the outputs: the reverse recurrences of DESIGN.md section 3, chunk by chunk.
+// and no buffer beyond the outputs: the reverse recurrences of docs/DESIGN.md section 3, chunk by chunk.
 void prefix_attention_backward(float* dk /*(B, N, H d)*/, float* dv /*(B, N, H d)*/, float* dq /*(B, H, d) +=*/,
                                const float* d_o /*(B, N, H d)*/, const float* q /*(B, H, d)*/,
                                const float* k /*(B, N, H d)*/, const float* v /*(B, N, H d)*/,

@@ -1,5 +1,5 @@
 // The backward of the forward scan in O(N d) time, with no buffer beyond its outputs: the reverse
-// recurrences of DESIGN.md section 3 (CPU reference: prefix_softmax_backward in
+// recurrences of docs/DESIGN.md section 3 (CPU reference: prefix_softmax_backward in
 // core/attention/prefix_attention.cpp), then the chain rule through s_i = scale q . k_i as
 // core/model/mixer.cpp applies it.
 //   R_i = g_i + exp(logZ_i - logZ_{i+1}) R_{i+1},  Q_i = g_i . o_i + exp(logZ_i - logZ_{i+1}) Q_{i+1}

@@ -1,5 +1,5 @@
 // The forward scan: every prefix's softmax-weighted mean of V, scores computed on the fly, K and V
-// read once and O written once (DESIGN.md section 3; the CPU reference is
+// read once and O written once (docs/DESIGN.md section 3; the CPU reference is
 // core/attention/prefix_attention.cpp).
 #include <cstddef>
 

@@ -1,7 +1,7 @@
 #pragma once
 // The fast many-to-many path: one query attends over every prefix of N tokens in a single
 // sequential pass, scores computed on the fly (K and V read once, O written once), O(d) state.
-// Also its backward in O(N d) time and memory by the reverse recurrences of DESIGN.md section 3.
+// Also its backward in O(N d) time and memory by the reverse recurrences of docs/DESIGN.md section 3.
 // Rows may be strided (ld*), so a head can be a column slice of a (N, d_model) matrix.
 // Checked against the readable methods in core/attention/methods.hpp.
 

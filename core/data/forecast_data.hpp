@@ -1,6 +1,6 @@
 #pragma once
 // Everything a forecaster needs from a loaded table, prepared once for the trainer and the app
-// (DESIGN.md section 5): the chronological split, the z-score scaler fitted on the training part,
+// (docs/DESIGN.md section 5): the chronological split, the z-score scaler fitted on the training part,
 // the scaled series, and the windows of each part. The look-back of a validation or test sample may
 // reach back across the boundary into the part before (the Informer convention), so every row of
 // those parts is a target row of some sample; training samples start at row 0.

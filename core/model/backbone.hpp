@@ -1,5 +1,5 @@
 #pragma once
-// The L pre-LN blocks both models share (DESIGN.md section 4), as one forward/backward pair over a
+// The L pre-LN blocks both models share (docs/DESIGN.md section 4), as one forward/backward pair over a
 // sequence of n <= capacity tokens:
 //   h = h + Mixer(LN1(h));  h = h + FFN(LN2(h))     (Aaren or Transformer mixer, exact-GELU FFN)
 // The caller writes its embedded tokens into state.input() (rows 0..n-1); the forward leaves the

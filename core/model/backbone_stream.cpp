@@ -74,7 +74,7 @@ const T* BackboneStream<T>::step(const T* embedded) {
   return h_.data();
 }
 
-// One new token folded into each head's (m, u, w): the recurrent cell of DESIGN.md section 3.
+// One new token folded into each head's (m, u, w): the recurrent cell of docs/DESIGN.md section 3.
 template <class T>
 void BackboneStream<T>::aaren_layer(int l) {
   const int D = config_.d_model, H = config_.heads, dh = D / H;

@@ -1,5 +1,5 @@
 #pragma once
-// The forecasting model (DESIGN.md section 4) as a forward/backward pair over one window:
+// The forecasting model (docs/DESIGN.md section 4) as a forward/backward pair over one window:
 //   instance norm -> embed + PE -> L pre-LN blocks (mixer, FFN) -> LN_f(last token) -> head
 //   -> (horizon, C) -> * sigma + mu.
 // The blocks are the shared backbone (core/model/backbone.hpp). Parameters and gradients are flat

@@ -1,6 +1,6 @@
 #pragma once
 // The token mixers of a block, Aaren and Transformer, as forward/backward pairs over one
-// sequence of L tokens (L <= the capacity the buffers were sized for). DESIGN.md section 4.
+// sequence of L tokens (L <= the capacity the buffers were sized for). docs/DESIGN.md section 4.
 //   Transformer: Q, K, V = x Wq^T + bq, x Wk^T + bk, x Wv^T + bv; causal softmax attention per
 //                head (scores / sqrt(d_head)); out = att Wo^T + bo.
 //   Aaren:       the same, but the query is learned and constant: q = Wq q0 + bq, and each head

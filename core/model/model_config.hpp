@@ -1,5 +1,5 @@
 #pragma once
-// The architecture of both forecasting models (DESIGN.md section 4): identical but for the mixer.
+// The architecture of both forecasting models (docs/DESIGN.md section 4): identical but for the mixer.
 #include <optional>
 #include <string>
 #include <string_view>

@@ -1,6 +1,6 @@
 #pragma once
 // Every parameter of a model lives in one flat buffer; this layout names the views into it with
-// PyTorch-style names (DESIGN.md section 4), so AdamW is one loop, a device copy is one memcpy and
+// PyTorch-style names (docs/DESIGN.md section 4), so AdamW is one loop, a device copy is one memcpy and
 // a checkpoint loads into an equivalent PyTorch module by name.
 //
 // Two models share the blocks (core/model/backbone.hpp) and differ at their ends:

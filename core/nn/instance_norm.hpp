@@ -1,5 +1,5 @@
 #pragma once
-// Instance normalization of one input window (DESIGN.md section 4): every channel is standardized
+// Instance normalization of one input window (docs/DESIGN.md section 4): every channel is standardized
 // over the window's time axis, out = (inp - mean) / sigma with sigma = sqrt(var + 1e-5) and the
 // biased variance; the forecast is mapped back with the same statistics, out = inp * sigma + mean.
 

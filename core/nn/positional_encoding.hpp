@@ -1,5 +1,5 @@
 #pragma once
-// Sinusoidal positional encoding (DESIGN.md section 4):
+// Sinusoidal positional encoding (docs/DESIGN.md section 4):
 //   PE[t, 2i] = sin(t / 10000^(2i / C)),  PE[t, 2i + 1] = cos(t / 10000^(2i / C)).
 // With an odd C the last column is a sin. Angles are computed in double whatever T is, so a
 // float row at t = 65,535 is as accurate as float allows.

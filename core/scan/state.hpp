@@ -1,5 +1,5 @@
 #pragma once
-// The (m, u, w) summary of a segment of tokens and its associative combine (DESIGN.md section 3).
+// The (m, u, w) summary of a segment of tokens and its associative combine (docs/DESIGN.md section 3).
 //   m = max score in the segment, u = sum exp(s_i - m), w = sum exp(s_i - m) v_i.
 // A single token is (s_i, 1, v_i); the identity is (-inf, 0, 0); the output of a segment is w / u.
 #include <cmath>

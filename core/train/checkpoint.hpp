@@ -1,5 +1,5 @@
 #pragma once
-// A run's model.safetensors: the parameters by the names of DESIGN.md section 4, and in the
+// A run's model.safetensors: the parameters by the names of docs/DESIGN.md section 4, and in the
 // header's metadata what it takes to tell whether they belong to the run they are loaded for:
 //   format        "aaren-studio-run"
 //   version       the run format version (run_folder.hpp)

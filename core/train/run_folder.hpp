@@ -1,7 +1,7 @@
 #pragma once
 // A run folder, as `aaren train` and the app write it and `aaren forecast` reads it:
 //   config.json        every setting needed to rebuild the model and the data preparation
-//   model.safetensors  the best weights, by the names of DESIGN.md section 4
+//   model.safetensors  the best weights, by the names of docs/DESIGN.md section 4
 //   metrics.json       per-epoch losses, how training ended, test MSE and MAE (scaled data)
 //   loss.csv           epoch, train_loss, val_loss
 // Every file is written whole through a temporary file, so no file of a run folder is ever

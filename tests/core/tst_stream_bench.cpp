@@ -66,7 +66,7 @@ class TestStreamBench : public QObject {
     QCOMPARE(result.samples.back().tokens, options.tokens);
 
     const auto& m = options.model;
-    // Aaren: per layer and head m and u, per layer w (d_model): DESIGN.md section 4.
+    // Aaren: per layer and head m and u, per layer w (d_model): docs/DESIGN.md section 4.
     const double aarenBytes = double(m.layers) * double(m.d_model + 2 * m.heads) * kFloatBytes;
     const double bytesPerToken = 2.0 * m.layers * m.d_model * kFloatBytes;
     long previous = 0;
