@@ -407,6 +407,7 @@ EventLog read_events(CsvRecordReader& reader, const CsvDetection& d, const Event
 
   if (!d.decimal_mark_ambiguity.empty())
     throw AmbiguousDecimalMark(name + ": " + d.decimal_mark_ambiguity + "; say which decimal mark the file uses");
+  log.decimal_mark = d.decimal_mark;
   CsvRecord record;
   if (d.has_header && !reader.next(record)) throw std::runtime_error(name + ": the file is empty");
 

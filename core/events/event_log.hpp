@@ -57,6 +57,7 @@ struct EventLog {
   // names ("t_start_min" -> "minutes", "date_decimal_year" -> "years"), else "".
   std::string time_unit;
   std::string time_zero;                   // the first event's date as written, when times count from it
+  char decimal_mark = '.';                 // the one the numbers were read with
   EventLogColumns columns;
   std::vector<std::string> warnings;       // duplicate times, renamed or ambiguous columns
 

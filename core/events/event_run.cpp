@@ -79,6 +79,7 @@ EventDataPreparation preparation_of(const EventLog& log, const EventRunRequest& 
   d.time_column = log.columns.time;
   d.time_is_date = log.columns.time_is_date;
   d.date_unit = request.log.unit;
+  d.decimal_mark = log.decimal_mark;
   d.time_unit = log.time_unit;
   d.sequence_column = log.columns.sequence;
   d.mark_column = log.columns.mark;
@@ -196,6 +197,7 @@ EventRunData prepare_event_run_data(const EventRunConfig& config, const std::str
   options.mark_column = d.mark_column;
   options.mark_use = d.mark_use;
   options.unit = d.date_unit;
+  options.decimal_mark = d.decimal_mark;
   EventRunData data;
   data.log = read_event_log(data_path, options);
   if (data.log.columns.time_is_date != d.time_is_date)

@@ -150,6 +150,7 @@ std::vector<std::string> preparation_differences(const EventRunConfig& a, const 
   std::vector<std::string> fields;
   if (x.time_column != y.time_column || x.time_is_date != y.time_is_date || x.date_unit != y.date_unit)
     fields.push_back("time column");
+  if (x.decimal_mark != y.decimal_mark) fields.push_back("decimal mark");
   if (x.sequence_column != y.sequence_column) fields.push_back("sequence column");
   if (x.mark_column != y.mark_column || x.mark_use != y.mark_use) fields.push_back("mark column");
   if (x.mark_names != y.mark_names) fields.push_back("mark names");
@@ -249,6 +250,7 @@ std::string event_run_config_json(const EventRunConfig& c) {
       {"data",
        {{"file", d.data_file}, {"time_column", d.time_column}, {"time_is_date", d.time_is_date},
         {"date_unit", std::string(to_string(d.date_unit))}, {"time_unit", d.time_unit},
+        {"decimal_mark", std::string(1, d.decimal_mark)},
         {"sequence_column", d.sequence_column}, {"mark_column", d.mark_column},
         {"mark_use", std::string(to_string(d.mark_use))}, {"mark_names", d.mark_names},
         {"feature_mean", d.feature_mean}, {"feature_std", d.feature_std}, {"split", to_string(split)},
@@ -306,6 +308,7 @@ EventRunConfig parse_event_run_config(std::string_view text, const std::string& 
   if (data.time_column.empty()) fail(ds, "field 'time_column' must name a column");
   data.time_is_date = json_bool(d, "time_is_date", ds);
   data.date_unit = enum_field(d, "date_unit", ds, kTimeUnits);
+  data.decimal_mark = json_decimal_mark(d, ds);
   data.time_unit = json_string(d, "time_unit", ds);
   data.sequence_column = json_string(d, "sequence_column", ds);
   data.mark_column = json_string(d, "mark_column", ds);

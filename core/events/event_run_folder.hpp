@@ -35,6 +35,7 @@ struct EventDataPreparation {
   std::string time_column;
   bool time_is_date = false;            // date-times, converted to date_unit from the file's first event
   TimeUnit date_unit = TimeUnit::days;
+  char decimal_mark = '.';              // of the numbers in the file
   std::string time_unit;                // of the times the model saw ("minutes"); "" when not named
   std::string sequence_column;          // "" = the whole file is one sequence
   std::string mark_column;              // "" = none

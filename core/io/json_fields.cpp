@@ -224,4 +224,11 @@ std::vector<std::string> json_string_list_or(const nlohmann::json& obj, const st
   return value == nullptr ? fallback : to_string_list(*value, field, source);
 }
 
+char json_decimal_mark(const nlohmann::json& obj, const std::string& source) {
+  const std::string mark = json_string_or(obj, "decimal_mark", source, ".");
+  if (mark != "." && mark != ",")
+    throw std::runtime_error(source + ": field 'decimal_mark' must be \".\" or \",\", got '" + mark + "'");
+  return mark.front();
+}
+
 }  // namespace aaren

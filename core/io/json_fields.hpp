@@ -48,4 +48,8 @@ bool json_bool_or(const nlohmann::json& obj, const std::string& field, const std
 std::vector<std::string> json_string_list_or(const nlohmann::json& obj, const std::string& field,
                                              const std::string& source, const std::vector<std::string>& fallback);
 
+// A run's "decimal_mark", '.' or ',': '.' when absent, since runs written before it was recorded
+// were read with decimal points only.
+char json_decimal_mark(const nlohmann::json& obj, const std::string& source);
+
 }  // namespace aaren

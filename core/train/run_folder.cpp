@@ -122,9 +122,7 @@ RunConfig parse_run_config(std::string_view text, const std::string& source) {
   c.target = json_string(d, "target", ds);
   c.date_column = json_string(d, "date_column", ds);
   c.interpolate_missing = json_bool(d, "interpolate_missing", ds);
-  const std::string mark = json_string_or(d, "decimal_mark", ds, ".");
-  if (mark != "." && mark != ",") throw std::runtime_error(ds + ": field 'decimal_mark' must be \".\" or \",\", got '" + mark + "'");
-  c.decimal_mark = mark.front();
+  c.decimal_mark = json_decimal_mark(d, ds);
   try {
     c.split = parse_split_spec(json_string(d, "split", ds));
   } catch (const std::invalid_argument& e) {

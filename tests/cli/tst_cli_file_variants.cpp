@@ -1,5 +1,5 @@
 // `aaren train` and `aaren forecast` on the files people bring, run as a process: a European CSV
-// (semicolons, decimal commas) trains and forecasts as written; a file whose decimal mark cannot be
+// (semicolons, decimal commas) trains and forecasts as written, as a series and as an event log; a file whose decimal mark cannot be
 // told is refused with the option that settles it, and trains once it is given; the run remembers
 // the mark, so forecasting reads the file as training did; an image is refused for what it is.
 #include <QtTest>
@@ -104,6 +104,32 @@ class TestCliFileVariants : public QObject {
           run_cli({"forecast", "--run", run, "--data", data, "--last", "--out", dir.filePath("f" + mark + ".csv")});
       QVERIFY2(forecast.exited_with(0), qPrintable(forecast.describe()));
     }
+  }
+
+  // An event log with decimal commas: the event run records the mark and its forecast reads the
+  // log the same way (the times are coal-mining disasters in decimal years, 1851-1962).
+  void europeanEventLogTrainsAndForecasts() {
+    QTemporaryDir dir;
+    QFile coal(QStringLiteral(AAREN_SOURCE_DIR "/datasets/coal_mining_disasters.csv"));
+    QVERIFY(coal.open(QIODevice::ReadOnly));
+    QByteArray text = coal.readAll();
+    text.replace(',', ';').replace('.', ',');
+    const QString data = dir.filePath("coal_de.csv");
+    QVERIFY(writeFile(data, text));
+    const QString run = dir.filePath("run");
+    const CliResult trained = run_cli({"train", "--task", "events", "--data", data, "--out", run, "--window", "16",
+                                       "--d-model", "16", "--heads", "2", "--layers", "1", "--d-ff", "32",
+                                       "--epochs", "1", "--threads", "1"});
+    QVERIFY2(trained.exited_with(0), qPrintable(trained.describe()));
+    QCOMPARE(decimalMarkOf(run), QStringLiteral(","));
+    const QString out = dir.filePath("next.csv");
+    const CliResult forecast = run_cli({"forecast", "--task", "events", "--run", run, "--data", data, "--out", out});
+    QVERIFY2(forecast.exited_with(0), qPrintable(forecast.describe()));
+    QFile next(out);
+    QVERIFY(next.open(QIODevice::ReadOnly));
+    const QList<QByteArray> first = next.readAll().split('\n').value(1).split(',');
+    const double time = first.value(2).toDouble();
+    QVERIFY2(time > 1851 && time < 1963, first.join(',').constData());
   }
 
   void badOptionAndBinaryFileAreRefused() {
