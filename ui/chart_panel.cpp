@@ -2,6 +2,7 @@
 
 #include <QApplication>
 #include <QAreaSeries>
+#include <QCategoryAxis>
 #include <QChart>
 #include <QDateTime>
 #include <QDateTimeAxis>
@@ -36,6 +37,7 @@ constexpr qreal kMarkerSize = 7.0;
 constexpr qreal kLinearMargin = 0.05;     // of the data's span, above and below
 constexpr qreal kLogMarginDecades = 0.05; // of the data's span in decades
 constexpr qreal kHalfDayMs = 12.0 * 3600.0 * 1000.0;
+constexpr qreal kRowMargin = 0.5;         // above the top row and below the bottom one of labelled rows
 
 struct Range {
   qreal min = std::numeric_limits<qreal>::infinity();
@@ -61,7 +63,9 @@ void setRange(QAbstractAxis* axis, qreal min, qreal max) {
     return;
   }
   axis->setRange(min, max);
-  if (auto* value = qobject_cast<QValueAxis*>(axis)) value->applyNiceNumbers();
+  // Labelled rows keep their range: nice numbers would move it to round values.
+  if (auto* value = qobject_cast<QValueAxis*>(axis); value && !qobject_cast<QCategoryAxis*>(axis))
+    value->applyNiceNumbers();
 }
 
 }  // namespace
@@ -146,6 +150,34 @@ ChartPanel::~ChartPanel() {
 QString ChartPanel::title() const { return chart_->title(); }
 
 void ChartPanel::setTitle(const QString& title) { chart_->setTitle(title); }
+
+void ChartPanel::setYAxisLabels(const AxisLabels& labels) {
+  const bool labelled = qobject_cast<QCategoryAxis*>(yAxis_) != nullptr;
+  if (labels.isEmpty() && !labelled) return;
+  if (logScaleY_) setLogScaleY(false);
+  if (labels.isEmpty()) {
+    replaceAxis(yAxis_, new QValueAxis, Qt::AlignLeft);
+  } else {
+    auto* axis = new QCategoryAxis;
+    axis->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
+    axis->setStartValue(labels.first().first - 1);
+    for (const auto& [value, label] : labels) axis->append(label, value);
+    replaceAxis(yAxis_, axis, Qt::AlignLeft);
+  }
+  applyAppearance();
+  if (followsData_) fitToData();
+}
+
+void ChartPanel::setYAxisScaleVisible(bool visible) {
+  if (visible == yScaleVisible_) return;
+  yScaleVisible_ = visible;
+  if (visible) {
+    yAxis_->setLabelsColor(yLabelsColor_);
+    yAxis_->setGridLineVisible(true);
+    yAxis_->setLineVisible(true);
+  }
+  applyAppearance();
+}
 
 void ChartPanel::setAxisTitles(const QString& xTitle, const QString& yTitle) {
   xAxis_->setTitleText(xTitle);
@@ -317,7 +349,9 @@ void ChartPanel::fitToData() {
   } else {
     if (y.empty()) y = {0, 1};
     const qreal span = y.max - y.min;
-    const qreal margin = span > 0 ? span * kLinearMargin : std::max(std::abs(y.max) * 0.1, 1.0);
+    const qreal margin = qobject_cast<QCategoryAxis*>(yAxis_) ? kRowMargin
+                         : span > 0                          ? span * kLinearMargin
+                                                             : std::max(std::abs(y.max) * 0.1, 1.0);
     y = {y.min - margin, y.max + margin};
   }
   setRange(xAxis_, x.min, x.max);
@@ -338,6 +372,14 @@ void ChartPanel::applyAppearance() {
   for (QAbstractAxis* axis : {xAxis_, yAxis_}) {
     axis->setLabelsFont(scaledFont(base, 0.9));
     axis->setTitleFont(base);
+  }
+  if (!yScaleVisible_) {
+    // Transparent rather than hidden: hidden labels leave the axis title no room and Qt elides it.
+    // The theme's colour is kept for showing them again.
+    if (yAxis_->labelsColor().alpha() > 0) yLabelsColor_ = yAxis_->labelsColor();
+    yAxis_->setLabelsColor(Qt::transparent);
+    yAxis_->setGridLineVisible(false);
+    yAxis_->setLineVisible(false);
   }
   for (QXYSeries* series : std::as_const(dataSeries_)) styleSeries(series);
   for (QAreaSeries* band : std::as_const(bands_)) styleBand(band);

@@ -5,6 +5,7 @@
 // a reset.
 #include <QColor>
 #include <QList>
+#include <QPair>
 #include <QPointF>
 #include <QString>
 #include <QWidget>
@@ -24,6 +25,9 @@ class InteractiveChartView;
 
 enum class XAxisKind { value, dateTime };  // dateTime: x in milliseconds since the epoch
 
+// Texts shown at chosen values of an axis instead of its numbers, in increasing order of value.
+using AxisLabels = QList<QPair<qreal, QString>>;
+
 // Replaces all points of a series at once (one redraw instead of one per point). Points with a
 // non-finite coordinate are left out: a chart cannot place them.
 void setSeriesData(QXYSeries* series, const QList<QPointF>& points);
@@ -40,6 +44,14 @@ class ChartPanel : public QWidget {
   void setAxisTitles(const QString& xTitle, const QString& yTitle);
   void setXAxisKind(XAxisKind kind, const QString& dateFormat = QStringLiteral("yyyy-MM-dd"));
   XAxisKind xAxisKind() const { return xAxisKind_; }
+  // Rows of a raster (sequences, mark types) instead of numbers on the Y axis, each with a grid
+  // line, and half a row of room above and below; an empty list gives the numbers back. The Y axis
+  // stays linear.
+  void setYAxisLabels(const AxisLabels& labels);
+  // Off for a Y that has no scale (events spread out only to be seen): no labels, grid or axis
+  // line; the title stays.
+  void setYAxisScaleVisible(bool visible);
+  bool yAxisScaleVisible() const { return yScaleVisible_; }
 
   QChart* chart() const { return chart_; }
   InteractiveChartView* view() const { return view_; }
@@ -100,6 +112,8 @@ class ChartPanel : public QWidget {
   QList<QAreaSeries*> bands_;
   bool logScaleY_ = false;
   bool followsData_ = true;
+  bool yScaleVisible_ = true;
+  QColor yLabelsColor_;  // the theme's, while the Y labels are transparent
   bool updatingBands_ = false;
 };
 

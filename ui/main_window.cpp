@@ -22,6 +22,7 @@
 #include <QVBoxLayout>
 #include <algorithm>
 #include <exception>
+#include <utility>
 
 #include "ui/about_dialog.hpp"
 #include "ui/about_info.hpp"
@@ -264,6 +265,7 @@ void MainWindow::addPage(Page* page) {
   }
   if (index == 0 || page->id() == settings_.lastPage()) setCurrentPageIndex(index);
   updateSidebarMetrics();
+  page->restoreSession(settings_);
 }
 
 QStringList MainWindow::pageIds() const {
@@ -320,11 +322,16 @@ void MainWindow::openCsv(const QString& path) {
   const QString absolute = file.absoluteFilePath();
   settings_.addRecentFile(absolute);
   settings_.setLastDirectory(DirectoryPurpose::openCsv, file.absolutePath());
-  fileLabel_->setText(file.fileName());
-  fileLabel_->setToolTip(absolute);
-  setWindowTitle(tr("%1 — Aaren Studio").arg(file.fileName()));
-  statusBar()->showMessage(tr("Opened %1").arg(absolute), kStatusMessageMs);
+  // Not "opened": the read may still fail, and the page that reads it reports how it went.
+  statusBar()->showMessage(tr("Opening %1…").arg(absolute), kStatusMessageMs);
   emit csvOpenRequested(absolute);
+}
+
+void MainWindow::showDataFile(const QString& path) {
+  const QString name = QFileInfo(path).fileName();
+  fileLabel_->setText(path.isEmpty() ? tr("No data file open") : name);
+  fileLabel_->setToolTip(path);
+  setWindowTitle(path.isEmpty() ? tr("Aaren Studio") : tr("%1 — Aaren Studio").arg(name));
 }
 
 void MainWindow::browseCsv() {
@@ -390,7 +397,7 @@ void MainWindow::dropEvent(QDropEvent* event) {
   event->acceptProposedAction();
   openCsv(paths.first());
   if (paths.size() > 1)
-    statusBar()->showMessage(tr("Opened %1; one file is opened at a time, the other %n were left.", nullptr,
+    statusBar()->showMessage(tr("Opening %1; one file is opened at a time, the other %n were left.", nullptr,
                                 int(paths.size() - 1))
                                  .arg(QFileInfo(paths.first()).fileName()),
                              kStatusMessageMs);
@@ -410,6 +417,7 @@ void MainWindow::saveWindowSettings() {
   settings_.setWindowGeometry(presenterMode() ? geometryBeforePresenter_ : saveGeometry());
   settings_.setWindowState(saveState());
   if (const Page* page = currentPage()) settings_.setLastPage(page->id());
+  for (const Page* page : std::as_const(pages_)) page->saveSession(settings_);
   try {
     settings_.sync();
   } catch (const std::exception& error) {

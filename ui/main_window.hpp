@@ -29,7 +29,8 @@ class MainWindow : public QMainWindow {
   explicit MainWindow(QWidget* parent = nullptr);
   ~MainWindow() override;
 
-  // Takes the page; it gets a sidebar entry, a header and, for the first nine, Ctrl+1..9.
+  // Takes the page; it gets a sidebar entry, a header and, for the first nine, Ctrl+1..9, and
+  // restores what it remembered from the last session.
   void addPage(Page* page);
   QList<Page*> pages() const { return pages_; }
   QStringList pageIds() const;
@@ -47,7 +48,10 @@ class MainWindow : public QMainWindow {
 
  public slots:
   // Records the file in the recent files and emits csvOpenRequested; a missing file is reported.
+  // The page that reads it says whether it loaded.
   void openCsv(const QString& path);
+  // Names the loaded data file in the title and the status bar; empty when none is loaded.
+  void showDataFile(const QString& path);
   void browseCsv();
   void setTheme(aaren::ui::Theme theme);  // applies and remembers the choice
   // Full screen with larger text and thicker chart lines; Esc leaves it.

@@ -14,4 +14,8 @@ QList<ChartPanel*> Page::charts() const { return findChildren<ChartPanel*>(); }
 
 bool Page::prepareToClose() { return true; }
 
+void Page::restoreSession(const Settings&) {}
+
+void Page::saveSession(Settings&) const {}
+
 }  // namespace aaren::ui

@@ -1,7 +1,8 @@
 #pragma once
 // The interface every page of the main window implements. A page plugs in with one call,
 // MainWindow::addPage(new SomePage), and gets a sidebar entry, a header, a Ctrl+N shortcut, and
-// its charts in "Export Current Chart" and the lecture pack.
+// its charts in "Export Current Chart" and the lecture pack; what it remembers between sessions is
+// restored when the window takes it and saved when the window closes.
 #include <QIcon>
 #include <QList>
 #include <QString>
@@ -10,6 +11,7 @@
 namespace aaren::ui {
 
 class ChartPanel;
+class Settings;
 
 class Page : public QWidget {
   Q_OBJECT
@@ -29,6 +31,10 @@ class Page : public QWidget {
   // Asked before the window closes; false keeps it open. A page with work in progress asks the
   // user and, when told to close, finishes that work safely before returning true.
   virtual bool prepareToClose();
+
+  // The page's choices from the last session (its data set, its settings); by default none.
+  virtual void restoreSession(const Settings& settings);
+  virtual void saveSession(Settings& settings) const;
 
  signals:
   // Ask the window to open a CSV file (it records it in the recent files and tells the Data page).

@@ -1,12 +1,21 @@
 #pragma once
 // Everything the application remembers between runs, each key spelled once (settings.cpp).
 // The default store is the user's: organization "AarenStudio", application "Aaren Studio".
+// Values that cannot be read back (edited by hand, from another version) give the defaults.
 #include <QByteArray>
 #include <QString>
 #include <QStringList>
 #include <memory>
+#include <optional>
+#include <string>
+#include <vector>
 
+#include "core/data/csv_dialect.hpp"
+#include "core/events/event_log.hpp"
 #include "ui/chart_export.hpp"
+#include "ui/events/event_import.hpp"
+#include "ui/explore/explore_inputs.hpp"
+#include "ui/pages/training_choice.hpp"
 #include "ui/theme.hpp"
 
 class QSettings;
@@ -15,6 +24,18 @@ namespace aaren::ui {
 
 // Each file dialog starts where the user last was for the same kind of work.
 enum class DirectoryPurpose { openCsv, exportChart, lecturePack };
+
+// The data set open when the last session ended, and how it was read.
+struct RememberedDataset {
+  QString path;
+  ImportKind readAs = ImportKind::automatic;
+  CsvDialectOverrides dialect;        // what the user chose; the rest is detected again
+  std::vector<std::string> channels;  // the chosen ones; empty = every numeric column
+  std::string target;                 // "" = none
+  bool interpolate = false;
+  QString split;                      // as parse_split_spec reads it; empty = the default
+  EventLogOptions eventLog;           // the columns, when the file was read as an event log
+};
 
 class Settings {
  public:
@@ -51,6 +72,17 @@ class Settings {
   QStringList recentFiles() const;  // most recent first, only files that still exist
   void addRecentFile(const QString& path);
   void clearRecentFiles();
+
+  // Nothing when no data set was open at the end of the last session.
+  std::optional<RememberedDataset> lastDataset() const;
+  void setLastDataset(const std::optional<RememberedDataset>& dataset);  // nullopt forgets it
+
+  // The Train page's form: models, architecture, window, training settings and device.
+  std::optional<TrainingChoice> trainingChoice() const;
+  void setTrainingChoice(const TrainingChoice& choice);
+
+  std::optional<ExploreInputChoices> exploreInputs() const;
+  void setExploreInputs(const ExploreInputChoices& choices);
 
   // Writes pending changes; throws std::runtime_error when the store cannot be written.
   void sync();

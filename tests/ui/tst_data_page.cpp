@@ -1,17 +1,22 @@
 // The Data page: a bundled CSV fills the preview, the channel list and the chart with the split
-// shaded; every problem of a malformed file reaches the message bar with its line and column; the
-// user's overrides of the detection (delimiter, gaps) read the file again; a large file shows its
-// progress and a cancelled read keeps the data set loaded before it.
+// shaded; every problem of a malformed file reaches the message bar with its line and column; a
+// failed read keeps the data set loaded before it (chart, data set, source bar and status bar say
+// so) and highlights the offending line in the preview; the user's overrides of the detection
+// (delimiter, decimal mark, gaps) read the file again; a large file shows its progress and a
+// cancelled read keeps the data set loaded before it.
 #include <QtTest>
 
 #include <QAreaSeries>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QGroupBox>
+#include <QLabel>
 #include <QLineSeries>
 #include <QListWidget>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QStandardItemModel>
+#include <QTableView>
 #include <QXYSeries>
 
 #include "ui/chart_panel.hpp"
@@ -40,6 +45,19 @@ bool waitForLoad(QSignalSpy& spy) {
 
 QString bundled(const char* name) { return QStringLiteral(AAREN_SOURCE_DIR "/datasets/") + QLatin1String(name); }
 
+// A daily series of `rows` rows whose value on file line `badLine` is 'n/a'.
+QByteArray seriesWithBadCell(int rows, int badLine) {
+  QByteArray content("date,value,other\n");
+  for (int row = 0; row < rows; ++row) {
+    const int line = row + 2;
+    content += QDate(2020, 1, 1).addDays(row).toString(Qt::ISODate).toLatin1() + ',' +
+               (line == badLine ? QByteArray("n/a") : QByteArray::number(row)) + ',' + QByteArray::number(2 * row) + '\n';
+  }
+  return content;
+}
+
+QString lastStatus(const QSignalSpy& status) { return status.isEmpty() ? QString() : status.last().at(0).toString(); }
+
 }  // namespace
 
 class TestDataPage : public QObject {
@@ -51,6 +69,10 @@ class TestDataPage : public QObject {
   void splitSelectorMovesTheShading();
   void malformedCsvShowsLineAndColumn_data();
   void malformedCsvShowsLineAndColumn();
+  void failedReadKeepsTheLoadedDataSet_data();
+  void failedReadKeepsTheLoadedDataSet();
+  void decimalMarkIsDetectedAndCanBeChosen();
+  void unclearDecimalMarkAsksForTheControl();
   void overridingTheDelimiterReadsTheFileAgain();
   void gapsAreReportedUntilInterpolationIsChosen();
   void uncheckedChannelsAreLeftOut();
@@ -147,6 +169,162 @@ void TestDataPage::malformedCsvShowsLineAndColumn() {
   QVERIFY(page.seriesChart()->dataSeries().isEmpty());
 }
 
+void TestDataPage::failedReadKeepsTheLoadedDataSet_data() {
+  QTest::addColumn<QByteArray>("content");
+  QTest::addColumn<QString>("reason");        // in the message
+  QTest::addColumn<int>("highlightedLine");   // the preview row's file line; 0: none highlighted
+  QTest::addColumn<QString>("detail");        // under the message; empty: none
+  QTest::newRow("not a number on line 7") << seriesWithBadCell(20, 7)
+                                          << QStringLiteral("bad.csv, line 7, column 'value': 'n/a' is not a number") << 7
+                                          << QStringLiteral("Line 7 is highlighted in the first rows below.");
+  QTest::newRow("beyond the preview") << seriesWithBadCell(400, 350) << QStringLiteral("line 350") << 0
+                                      << QStringLiteral("Line 350 is beyond the first 100 rows shown below.");
+  QTest::newRow("a PNG image") << QByteArray("\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x10", 20)
+                               << QStringLiteral("is not a text file (it starts like a PNG image)") << 0 << QString();
+}
+
+// The data set loaded before stays loaded and drawn; the message, the status bar and the source bar
+// name the file that failed, why, and what is still loaded; the preview shows the failed file with
+// its offending line current and highlighted when it is among the first rows.
+void TestDataPage::failedReadKeepsTheLoadedDataSet() {
+  QFETCH(QByteArray, content);
+  QFETCH(QString, reason);
+  QFETCH(int, highlightedLine);
+  QFETCH(QString, detail);
+  CurrentDataset dataset;
+  DataPage page(&dataset);
+  QSignalSpy finished(&page, &DataPage::loadFinished);
+  QSignalSpy status(&page, &DataPage::statusMessage);
+  const QString seatbelts = QFileInfo(bundled("R_Seatbelts.csv")).absoluteFilePath();
+  page.openCsv(seatbelts);
+  QVERIFY(waitForLoad(finished));
+  QVERIFY(lastStatus(status).startsWith(QStringLiteral("Loaded R_Seatbelts.csv")));
+
+  const QString bad = writeFile(folder_.filePath(QStringLiteral("bad.csv")), content);
+  page.openCsv(bad);
+  QVERIFY(!waitForLoad(finished));
+
+  QVERIFY(dataset.isLoaded());
+  QCOMPARE(dataset.path(), seatbelts);
+  QCOMPARE(dataset.table()->values.rows, 192);
+  QCOMPARE(page.seriesChart()->dataSeries().size(), 8);
+  QCOMPARE(page.seriesChart()->dataSeries().first()->count(), 192);
+
+  const QString message = page.messageBar()->text();
+  QCOMPARE(page.messageBar()->level(), MessageBar::Level::error);
+  QVERIFY2(message.startsWith(QStringLiteral("Could not open bad.csv: ")), qPrintable(message));
+  QVERIFY2(message.contains(reason), qPrintable(message));
+  QVERIFY2(message.endsWith(QStringLiteral(" R_Seatbelts.csv is still loaded.")), qPrintable(message));
+  QCOMPARE(page.messageBar()->details(), detail.isEmpty() ? QStringList() : QStringList{detail});
+  QCOMPARE(lastStatus(status), message);
+  QCOMPARE(page.sourceTitle(), QStringLiteral("bad.csv could not be read"));
+  QVERIFY2(page.sourceDetails().startsWith(QStringLiteral("Still loaded: R_Seatbelts.csv · 192 rows · 8 channels")),
+           qPrintable(page.sourceDetails()));
+
+  auto* preview = page.findChild<QTableView*>(QStringLiteral("previewTable"));
+  QVERIFY(preview);
+  if (content.startsWith("\x89PNG")) {
+    // Nothing of the file can be shown: the page shows the loaded data set again.
+    QCOMPARE(page.filePath(), seatbelts);
+    QCOMPARE(page.previewModel()->columnCount(), 9);
+    QCOMPARE(page.previewModel()->item(0, 0)->text(), QStringLiteral("1969-01"));
+  } else {
+    QCOMPARE(page.filePath(), bad);
+    QCOMPARE(page.previewModel()->columnCount(), 3);
+  }
+  QVERIFY(qobject_cast<QGroupBox*>(preview->parentWidget()));
+  QCOMPARE(qobject_cast<QGroupBox*>(preview->parentWidget())->title(),
+           QStringLiteral("First rows of %1, as read").arg(QFileInfo(page.filePath()).fileName()));
+  if (highlightedLine == 0) {
+    QCOMPARE(page.highlightedPreviewRow(), -1);
+    return;
+  }
+  const int row = page.highlightedPreviewRow();
+  QVERIFY(row >= 0);
+  QCOMPARE(page.previewModel()->headerData(row, Qt::Vertical).toString(), QString::number(highlightedLine));
+  QCOMPARE(page.previewModel()->item(row, 1)->text(), QStringLiteral("n/a"));
+  QCOMPARE(preview->currentIndex().row(), row);
+  for (int other = 0; other < page.previewModel()->rowCount(); ++other) {
+    const QVariant background = page.previewModel()->item(other, 1)->data(Qt::BackgroundRole);
+    QCOMPARE(background.isValid(), other == row);
+  }
+  QVERIFY2(page.previewModel()->item(row, 0)->toolTip().contains(QStringLiteral("'n/a' is not a number")),
+           qPrintable(page.previewModel()->item(row, 0)->toolTip()));
+
+  // Read again with the line fixed, the file replaces the data set and the highlight goes.
+  writeFile(bad, seriesWithBadCell(20, 0));
+  page.openCsv(bad);
+  QVERIFY(waitForLoad(finished));
+  QCOMPARE(dataset.path(), bad);
+  QCOMPARE(page.highlightedPreviewRow(), -1);
+  QCOMPARE(page.sourceTitle(), QStringLiteral("bad.csv"));
+}
+
+void TestDataPage::decimalMarkIsDetectedAndCanBeChosen() {
+  QByteArray content("date;level;flow\n");
+  for (int day = 1; day <= 28; ++day)
+    content += QStringLiteral("2021-02-%1;%2,5;%3,25\n").arg(day, 2, 10, QLatin1Char('0')).arg(day).arg(2 * day).toUtf8();
+  const QString path = writeFile(folder_.filePath(QStringLiteral("commas.csv")), content);
+  CurrentDataset dataset;
+  DataPage page(&dataset);
+  QSignalSpy finished(&page, &DataPage::loadFinished);
+  page.openCsv(path);
+  QVERIFY(waitForLoad(finished));
+  QCOMPARE(dataset.table()->values(0, 0), 1.5);
+  QCOMPARE(dataset.table()->values(27, 1), 56.25);
+  QCOMPARE(dataset.readOptions().decimal_mark.value_or('?'), ',');
+
+  auto* mark = page.findChild<QComboBox*>(QStringLiteral("decimalMarkCombo"));
+  QVERIFY(mark);
+  QCOMPARE(mark->currentText(), QStringLiteral("Detect"));
+  auto* summary = [&]() -> QLabel* {
+    for (QLabel* label : page.findChildren<QLabel*>())
+      if (label->text().startsWith(QStringLiteral("Detected: "))) return label;
+    return nullptr;
+  }();
+  QVERIFY(summary);
+  QVERIFY2(summary->text().contains(QStringLiteral("decimal comma")), qPrintable(summary->text()));
+
+  // A point makes "1,5" unreadable: the read fails and the comma reading stays loaded.
+  mark->setCurrentIndex(mark->findData(QStringLiteral(".")));
+  QVERIFY(!waitForLoad(finished));
+  QCOMPARE(dataset.table()->values(0, 0), 1.5);
+  QVERIFY2(page.messageBar()->text().contains(QStringLiteral("commas.csv is still loaded as it was read before")),
+           qPrintable(page.messageBar()->text()));
+  QPushButton* useDetected = nullptr;
+  for (QPushButton* button : page.findChildren<QPushButton*>())
+    if (button->text() == QStringLiteral("Use Detected")) useDetected = button;
+  QVERIFY(useDetected && useDetected->isEnabled());
+  useDetected->click();
+  QVERIFY(waitForLoad(finished));
+  QCOMPARE(mark->currentText(), QStringLiteral("Detect"));
+  QVERIFY(!useDetected->isEnabled());
+  QCOMPARE(dataset.table()->values(0, 0), 1.5);
+}
+
+// Numbers such as 1,250 could be either; the file is not read until the user says which.
+void TestDataPage::unclearDecimalMarkAsksForTheControl() {
+  QByteArray content("date;amount\n");
+  for (int day = 1; day <= 20; ++day)
+    content += QStringLiteral("2021-03-%1;%2,250\n").arg(day, 2, 10, QLatin1Char('0')).arg(day).toUtf8();
+  const QString path = writeFile(folder_.filePath(QStringLiteral("unclear.csv")), content);
+  CurrentDataset dataset;
+  DataPage page(&dataset);
+  QSignalSpy finished(&page, &DataPage::loadFinished);
+  page.openCsv(path);
+  QVERIFY(!waitForLoad(finished));
+  QVERIFY(!dataset.isLoaded());
+  QCOMPARE(page.messageBar()->level(), MessageBar::Level::warning);
+  QVERIFY2(page.messageBar()->text().contains(QStringLiteral("Decimal mark")), qPrintable(page.messageBar()->text()));
+
+  auto* mark = page.findChild<QComboBox*>(QStringLiteral("decimalMarkCombo"));
+  QVERIFY(mark);
+  mark->setCurrentIndex(mark->findData(QStringLiteral(",")));
+  QVERIFY(waitForLoad(finished));
+  QCOMPARE(dataset.table()->values(0, 0), 1.25);
+  QCOMPARE(dataset.readOptions().decimal_mark.value_or('?'), ',');
+}
+
 void TestDataPage::overridingTheDelimiterReadsTheFileAgain() {
   QByteArray content("day;level;flow\n");
   for (int day = 1; day <= 28; ++day) content += QStringLiteral("2021-02-%1;%2;%3\n").arg(day, 2, 10, QLatin1Char('0')).arg(day).arg(2 * day).toUtf8();
@@ -168,7 +346,12 @@ void TestDataPage::overridingTheDelimiterReadsTheFileAgain() {
   QCOMPARE(page.previewModel()->columnCount(), 1);
   QVERIFY(page.channelNames().isEmpty());
   QVERIFY(!page.messageBar()->isHidden());
-  QVERIFY(!dataset.isLoaded());
+  // Read that way the file has nothing to forecast; read as before, it stays loaded.
+  QVERIFY2(page.messageBar()->text().contains(QStringLiteral("semicolons.csv is still loaded as it was read before")),
+           qPrintable(page.messageBar()->text()));
+  QCOMPARE(dataset.table()->values.cols, 2);
+  QCOMPARE(page.seriesChart()->dataSeries().size(), 2);
+  QCOMPARE(page.sourceTitle(), QStringLiteral("semicolons.csv could not be read"));
 
   delimiter->setCurrentIndex(delimiter->findData(QStringLiteral(";")));
   QVERIFY(waitForLoad(finished));

@@ -1,10 +1,14 @@
 // Event logs in the app: a bundled log loads through the Data page into the Events view's raster,
-// a malformed one is reported with its line and column; both models train on a log through the
+// whose vertical axis says what it shows (sequences, mark types, or a jitter band without numbers);
+// a malformed one is reported with its line and column and leaves the log loaded before it loaded;
+// both models train on a log through the
 // Train page into run folders with live NLL curves; the Forecast page's event view draws the next
 // event's density beyond the last event with the actual one marked and steps through the test
 // events; the new charts export as PNG.
 #include <QtTest>
 
+#include <QCategoryAxis>
+#include <QColor>
 #include <QComboBox>
 #include <QImage>
 #include <QXYSeries>
@@ -70,6 +74,30 @@ TrainingChoice tinyChoice() {
   return choice;
 }
 
+QString writeLog(const QString& path, const QByteArray& content) {
+  QFile file(path);
+  if (!file.open(QIODevice::WriteOnly)) qFatal("cannot write %s", qPrintable(path));
+  file.write(content);
+  return path;
+}
+
+// `sequences` sequences named s1, s2, ... of three events each, with a mark column when marked.
+QByteArray sequencesLog(int sequences, bool marked) {
+  QByteArray content(marked ? "seq_id,time,type\n" : "seq_id,time\n");
+  for (int s = 1; s <= sequences; ++s)
+    for (int event = 0; event < 3; ++event) {
+      content += 's' + QByteArray::number(s) + ',' + QByteArray::number(event * 1.5 + s * 0.1);
+      if (marked) content += event == 1 ? ",beta" : ",alpha";
+      content += '\n';
+    }
+  return content;
+}
+
+QStringList yLabels(const ChartPanel& chart) {
+  auto* axis = qobject_cast<QCategoryAxis*>(chart.yAxis());
+  return axis ? axis->categoriesLabels() : QStringList();
+}
+
 void verifyPng(ChartPanel& chart, const QString& path) {
   exportPng(chart, path, {QSize(640, 400), 96});
   const QImage image(path);
@@ -87,6 +115,9 @@ class TestEventsView : public QObject {
   void bundledLogsAreListedAsEventLogs();
   void coalLogLoadsThroughTheDataPageIntoTheRaster();
   void malformedLogNamesLineAndColumn();
+  void rasterAxisSaysWhatItShows_data();
+  void rasterAxisSaysWhatItShows();
+  void failedLogKeepsTheLoadedLog();
   void bothModelsTrainOnTheLogWithNllCurves();
   void forecastViewDrawsTheNextEventAndSteps();
   void newChartsExportAsPng();
@@ -160,6 +191,120 @@ void TestEventsView::malformedLogNamesLineAndColumn() {
   const QString message = page.messageBar()->text();
   QVERIFY2(message.contains(QStringLiteral("line 4")), qPrintable(message));
   QVERIFY2(message.contains(QStringLiteral("column 'time'")), qPrintable(message));
+}
+
+void TestEventsView::rasterAxisSaysWhatItShows_data() {
+  QTest::addColumn<QByteArray>("content");  // empty: the coal mining log
+  QTest::addColumn<QString>("yTitle");
+  QTest::addColumn<QStringList>("labels");  // the rows' labels; empty: none at all
+  QTest::addColumn<QStringList>("series");
+  QTest::newRow("few sequences, by name")
+      << sequencesLog(3, false) << QStringLiteral("sequence") << QStringList{"s1", "s2", "s3"} << QStringList{"s1", "s2", "s3"};
+  QTest::newRow("many sequences, by number")
+      << sequencesLog(30, false) << QStringLiteral("sequence")
+      << QStringList{"1", "5", "10", "15", "20", "25", "30"} << QStringList{"events"};
+  QTest::newRow("sequences with marks")
+      << sequencesLog(4, true) << QStringLiteral("sequence") << QStringList{"s1", "s2", "s3", "s4"} << QStringList{"alpha", "beta"};
+  QTest::newRow("one sequence with marks")
+      << QByteArray("time,type\n1,alpha\n2,beta\n3,alpha\n4,gamma\n5,beta\n6,alpha\n") << QStringLiteral("mark")
+      << QStringList{"alpha", "beta", "gamma"} << QStringList{"alpha", "beta", "gamma"};
+  QTest::newRow("one unmarked sequence") << QByteArray() << QStringLiteral("events, spread out to be told apart (no scale)")
+                                         << QStringList() << QStringList{"events"};
+}
+
+void TestEventsView::rasterAxisSaysWhatItShows() {
+  QFETCH(QByteArray, content);
+  QFETCH(QString, yTitle);
+  QFETCH(QStringList, labels);
+  QFETCH(QStringList, series);
+  const QString path = content.isEmpty() ? coalPath() : writeLog(folder_.filePath(QStringLiteral("raster.csv")), content);
+  CurrentDataset dataset;
+  MessageBar messages;
+  EventsView view(&dataset, &messages);
+  QSignalSpy finished(&view, &EventsView::loadFinished);
+  view.openLog(path);
+  QVERIFY(finished.wait());
+  QVERIFY2(finished.first().first().toBool(), qPrintable(messages.text()));
+
+  const ChartPanel& chart = *view.rasterChart();
+  QCOMPARE(chart.yAxis()->titleText(), yTitle);
+  QCOMPARE(yLabels(chart), labels);
+  QStringList names;
+  for (const QXYSeries* each : chart.dataSeries()) names << each->name();
+  QCOMPARE(names, series);
+  if (!labels.isEmpty()) {
+    QVERIFY(chart.yAxisScaleVisible());
+    // Each event sits on its row: the row of its sequence, or of its mark with one sequence.
+    const QXYSeries* first = chart.dataSeries().first();
+    QCOMPARE(first->at(0).y(), 0.0);
+    const QXYSeries* last = chart.dataSeries().last();
+    const bool byMark = yTitle == QStringLiteral("mark");
+    QCOMPARE(last->at(last->count() - 1).y(), byMark ? 2.0 : double(dataset.eventLog()->sequences.size() - 1));
+    return;
+  }
+  // No row labels and no numbers: the band has no scale to read.
+  QVERIFY(!chart.yAxisScaleVisible());
+  QCOMPARE(chart.yAxis()->labelsColor().alpha(), 0);
+  QVERIFY(!chart.yAxis()->isGridLineVisible());
+  for (const QXYSeries* each : chart.dataSeries())
+    for (const QPointF& point : each->points()) QVERIFY(std::abs(point.y()) < 0.5);
+
+  // A log with sequences drawn after it shows its labels again, in the theme's colour.
+  view.openLog(writeLog(folder_.filePath(QStringLiteral("after.csv")), sequencesLog(2, false)));
+  QVERIFY(finished.wait());
+  QVERIFY(chart.yAxisScaleVisible());
+  QCOMPARE(yLabels(chart), (QStringList{"s1", "s2"}));
+  QVERIFY(chart.yAxis()->labelsColor().alpha() > 0);
+}
+
+// A log that cannot be read leaves the one loaded before loaded, drawn and chosen in the columns.
+void TestEventsView::failedLogKeepsTheLoadedLog() {
+  const QString broken = writeLog(folder_.filePath(QStringLiteral("broken_log.csv")), "seq_id,time\na,1\na,3\na,2\nb,1\nb,2\n");
+  CurrentDataset dataset;
+  DataPage page(&dataset);
+  QSignalSpy finished(&page, &DataPage::loadFinished);
+  QSignalSpy status(&page, &DataPage::statusMessage);
+  page.openCsv(coalPath());
+  QVERIFY(finished.wait());
+  QVERIFY(finished.takeFirst().first().toBool());
+
+  page.openCsv(broken);
+  if (finished.isEmpty()) QVERIFY(finished.wait());
+  QCOMPARE(finished.takeFirst().first().toBool(), false);
+  QVERIFY(dataset.isEventLog());
+  QCOMPARE(dataset.path(), QFileInfo(coalPath()).absoluteFilePath());
+  QCOMPARE(dataset.eventLog()->events(), kCoalEvents);
+  EventsView* view = page.eventsView();
+  QCOMPARE(pointCount(*view->rasterChart()), kCoalEvents);
+  QCOMPARE(view->timeColumnCombo()->currentText(), QStringLiteral("date_decimal_year"));
+  QCOMPARE(view->filePath(), QFileInfo(coalPath()).absoluteFilePath());
+
+  const QString message = page.messageBar()->text();
+  QCOMPARE(page.messageBar()->level(), MessageBar::Level::error);
+  QVERIFY2(message.startsWith(QStringLiteral("Could not open broken_log.csv: ")), qPrintable(message));
+  QVERIFY2(message.contains(QStringLiteral("line 4")), qPrintable(message));
+  QVERIFY2(message.endsWith(QStringLiteral("coal_mining_disasters.csv is still loaded.")), qPrintable(message));
+  QCOMPARE(status.last().first().toString(), message);
+  QCOMPARE(page.sourceTitle(), QStringLiteral("broken_log.csv could not be read"));
+  QVERIFY2(page.sourceDetails().startsWith(QStringLiteral("Still loaded: coal_mining_disasters.csv · 191 events")),
+           qPrintable(page.sourceDetails()));
+
+  // With a time series loaded, the log's failure leaves the series loaded, drawn and shown.
+  const QString airline = sourcePath(QStringLiteral("datasets/R_AirPassengers.csv"));
+  page.openCsv(airline);
+  QVERIFY(finished.wait());
+  QVERIFY(finished.takeFirst().first().toBool());
+  page.openCsv(broken);
+  if (finished.isEmpty()) QVERIFY(finished.wait());
+  QCOMPARE(finished.takeFirst().first().toBool(), false);
+  QVERIFY(dataset.table());
+  QCOMPARE(dataset.table()->values.rows, 144);
+  QCOMPARE(page.filePath(), QFileInfo(airline).absoluteFilePath());
+  QCOMPARE(page.checkedChannels(), QStringList{QStringLiteral("AirPassengers")});
+  QCOMPARE(page.seriesChart()->dataSeries().size(), 1);
+  QVERIFY2(page.messageBar()->text().endsWith(QStringLiteral(" R_AirPassengers.csv is still loaded.")),
+           qPrintable(page.messageBar()->text()));
+  QCOMPARE(page.sourceTitle(), QStringLiteral("broken_log.csv could not be read"));
 }
 
 void TestEventsView::bothModelsTrainOnTheLogWithNllCurves() {

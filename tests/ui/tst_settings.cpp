@@ -1,5 +1,7 @@
-// Settings: every value survives a round trip through an INI file; the recent files list keeps
-// the latest first, each file once, at most ten, and forgets files that no longer exist.
+// Settings: every value survives a round trip through an INI file, the last session's data set,
+// training choice and Explore inputs included (an unset choice stays unset, unreadable values give
+// the defaults); the recent files list keeps the latest first, each file once, at most ten, and
+// forgets files that no longer exist.
 #include <QtTest>
 
 #include "ui/recent_files.hpp"
@@ -16,6 +18,11 @@ class TestSettings : public QObject {
 
   void everySettingRoundTrips();
   void unsetOrUnreadableValuesGiveDefaults();
+  void lastDataSetRoundTrips_data();
+  void lastDataSetRoundTrips();
+  void trainingChoiceRoundTrips();
+  void exploreInputsRoundTrip();
+  void unsetSessionChoicesAreNone();
   void recentFilesPutTheLatestFirstWithoutDuplicates();
   void recentFilesKeepAtMostTen();
   void recentFilesDropMissingFiles();
@@ -95,6 +102,151 @@ void TestSettings::unsetOrUnreadableValuesGiveDefaults() {
   Settings outOfRange(iniPath());
   outOfRange.setPresenterFontScale(9.0);
   QCOMPARE(outOfRange.presenterFontScale(), 3.0);
+}
+
+void TestSettings::lastDataSetRoundTrips_data() {
+  QTest::addColumn<bool>("overridden");  // every override set, or none (each detected again)
+  QTest::newRow("every choice made") << true;
+  QTest::newRow("all detected") << false;
+}
+
+void TestSettings::lastDataSetRoundTrips() {
+  QFETCH(bool, overridden);
+  RememberedDataset saved;
+  saved.path = QStringLiteral("/data/sales, 2024.csv");
+  saved.readAs = overridden ? ImportKind::eventLog : ImportKind::automatic;
+  if (overridden) {
+    saved.dialect.delimiter = '\t';
+    saved.dialect.has_header = false;
+    saved.dialect.date_column = "";  // none, as opposed to detected
+    saved.dialect.decimal_mark = ',';
+    saved.channels = {"north", "south"};
+    saved.target = "south";
+    saved.interpolate = true;
+    saved.eventLog.sequence_column = "";
+  }
+  saved.split = QStringLiteral("0.6/0.2/0.2");
+  saved.eventLog.time_column = "t";
+  saved.eventLog.mark_column = overridden ? "kind" : "";
+  saved.eventLog.mark_use = overridden ? aaren::MarkUse::categorical : aaren::MarkUse::none;
+  {
+    Settings settings(iniPath());
+    settings.setLastDataset(saved);
+    settings.sync();
+  }
+  const std::optional<RememberedDataset> read = Settings(iniPath()).lastDataset();
+  QVERIFY(read);
+  QCOMPARE(read->path, saved.path);
+  QCOMPARE(read->readAs, saved.readAs);
+  QCOMPARE(read->dialect.delimiter, saved.dialect.delimiter);
+  QCOMPARE(read->dialect.has_header, saved.dialect.has_header);
+  QCOMPARE(read->dialect.date_column, saved.dialect.date_column);
+  QCOMPARE(read->dialect.decimal_mark, saved.dialect.decimal_mark);
+  QCOMPARE(read->channels, saved.channels);
+  QCOMPARE(read->target, saved.target);
+  QCOMPARE(read->interpolate, saved.interpolate);
+  QCOMPARE(read->split, saved.split);
+  QCOMPARE(read->eventLog.time_column, saved.eventLog.time_column);
+  QCOMPARE(read->eventLog.sequence_column, saved.eventLog.sequence_column);
+  QCOMPARE(read->eventLog.mark_column, saved.eventLog.mark_column);
+  QCOMPARE(read->eventLog.mark_use, saved.eventLog.mark_use);
+
+  // Forgetting it leaves nothing behind.
+  Settings settings(iniPath());
+  settings.setLastDataset(std::nullopt);
+  QVERIFY(!settings.lastDataset());
+}
+
+void TestSettings::trainingChoiceRoundTrips() {
+  TrainingChoice saved;
+  saved.models = {aaren::ModelKind::transformer};
+  saved.model.d_model = 48;
+  saved.model.heads = 6;
+  saved.model.layers = 3;
+  saved.model.d_ff = 96;
+  saved.model.seq_len = 36;
+  saved.model.horizon = 12;
+  saved.train.epochs = 17;
+  saved.train.batch = 9;
+  saved.train.lr = 0.0025;
+  saved.train.patience = 0;
+  saved.train.seed = 4000000000u;
+  saved.device = TrainingDevice::cuda;  // stored as chosen; the form decides whether it can be used
+  {
+    Settings settings(iniPath());
+    settings.setTrainingChoice(saved);
+    settings.sync();
+  }
+  const std::optional<TrainingChoice> read = Settings(iniPath()).trainingChoice();
+  QVERIFY(read);
+  QCOMPARE(read->models, saved.models);
+  QCOMPARE(read->model.d_model, 48);
+  QCOMPARE(read->model.heads, 6);
+  QCOMPARE(read->model.layers, 3);
+  QCOMPARE(read->model.d_ff, 96);
+  QCOMPARE(read->model.seq_len, 36);
+  QCOMPARE(read->model.horizon, 12);
+  QCOMPARE(read->train.epochs, 17);
+  QCOMPARE(read->train.batch, 9);
+  QCOMPARE(read->train.lr, 0.0025);
+  QCOMPARE(read->train.patience, 0);
+  QCOMPARE(read->train.seed, 4000000000u);
+  QCOMPARE(read->device, TrainingDevice::cuda);
+}
+
+void TestSettings::exploreInputsRoundTrip() {
+  ExploreInputChoices saved;
+  saved.source = InputSource::typed;
+  saved.tokens = 13;
+  saved.dv = 3;
+  saved.seed = 421;
+  saved.scoreShift = -105.5;
+  saved.scores = QStringLiteral("1, 2; 3");
+  saved.values = QStringLiteral("0.5 1; -1 0; 2 2");
+  saved.runFolder = folder_->path();
+  {
+    Settings settings(iniPath());
+    settings.setExploreInputs(saved);
+    settings.sync();
+  }
+  const std::optional<ExploreInputChoices> read = Settings(iniPath()).exploreInputs();
+  QVERIFY(read);
+  QCOMPARE(read->source, InputSource::typed);
+  QCOMPARE(read->tokens, 13);
+  QCOMPARE(read->dv, 3);
+  QCOMPARE(read->seed, 421);
+  QCOMPARE(read->scoreShift, -105.5);
+  QCOMPARE(read->scores, saved.scores);
+  QCOMPARE(read->values, saved.values);
+  QCOMPARE(read->runFolder, saved.runFolder);
+}
+
+void TestSettings::unsetSessionChoicesAreNone() {
+  {
+    QSettings raw(iniPath(), QSettings::IniFormat);
+    raw.setValue(QStringLiteral("training/models"), QStringList{QStringLiteral("lstm")});
+    raw.setValue(QStringLiteral("training/learningRate"), QStringLiteral("fast"));
+    raw.setValue(QStringLiteral("training/device"), QStringLiteral("tpu"));
+    raw.setValue(QStringLiteral("dataset/decimalMark"), QStringLiteral(";"));
+    raw.setValue(QStringLiteral("dataset/path"), QStringLiteral("/data/a.csv"));
+    raw.setValue(QStringLiteral("dataset/readAs"), QStringLiteral("spreadsheet"));
+  }
+  const Settings settings(iniPath());
+  QVERIFY(!settings.exploreInputs());
+  // Unreadable values give the defaults.
+  const std::optional<TrainingChoice> choice = settings.trainingChoice();
+  QVERIFY(choice);
+  const TrainingChoice defaults;
+  QCOMPARE(choice->models, defaults.models);
+  QCOMPARE(choice->train.lr, defaults.train.lr);
+  QCOMPARE(choice->device, TrainingDevice::cpu);
+  const std::optional<RememberedDataset> dataset = settings.lastDataset();
+  QVERIFY(dataset);
+  QVERIFY(!dataset->dialect.decimal_mark);
+  QCOMPARE(dataset->readAs, ImportKind::automatic);
+  QVERIFY(!dataset->dialect.delimiter && !dataset->dialect.has_header && !dataset->dialect.date_column);
+  QVERIFY(!Settings(folder_->filePath(QStringLiteral("empty.ini"))).lastDataset());
+  QVERIFY(!Settings(folder_->filePath(QStringLiteral("empty.ini"))).trainingChoice());
 }
 
 void TestSettings::recentFilesPutTheLatestFirstWithoutDuplicates() {

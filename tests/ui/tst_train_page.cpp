@@ -107,6 +107,8 @@ class TestTrainPage : public QObject {
 void TestTrainPage::initTestCase() {
   QStandardPaths::setTestModeEnabled(true);
   QVERIFY(folder_.isValid());
+  // The window saves its pages' choices when it closes: into this test's folder, not a shared one.
+  QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, folder_.filePath(QStringLiteral("settings")));
   csv_ = writeSeries(folder_.filePath(QStringLiteral("tiny.csv")), 240);
 }
 

@@ -11,12 +11,14 @@
 #include <QVBoxLayout>
 #include <algorithm>
 #include <exception>
-#include <map>
 
 #include "core/data/csv_dialect.hpp"
 #include "core/events/event_split.hpp"
+#include "ui/appearance.hpp"
 #include "ui/chart_panel.hpp"
+#include "ui/events/event_raster.hpp"
 #include "ui/pages/current_dataset.hpp"
+#include "ui/pages/load_messages.hpp"
 #include "ui/pages/message_bar.hpp"
 #include "ui/pages/wording.hpp"
 #include "ui/workers/background_job.hpp"
@@ -70,7 +72,10 @@ EventsView::EventsView(CurrentDataset* dataset, MessageBar* messages, QWidget* p
   form->addRow(summary_);
 
   auto* panel = new QWidget(this);
-  panel->setFixedWidth(kSettingsWidth);
+  // As wide as its text needs: wider with presenter mode's larger text.
+  const auto fitPanel = [panel] { panel->setFixedWidth(qRound(kSettingsWidth * Appearance::instance().chartScale())); };
+  fitPanel();
+  connect(&Appearance::instance(), &Appearance::changed, panel, fitPanel);
   auto* panelLayout = new QVBoxLayout(panel);
   panelLayout->setContentsMargins(0, 0, 12, 0);
   panelLayout->addWidget(columnsBox);
@@ -95,26 +100,28 @@ EventsView::EventsView(CurrentDataset* dataset, MessageBar* messages, QWidget* p
 
 bool EventsView::isLoading() const { return loader_->isRunning(); }
 
-void EventsView::openLog(const QString& path) {
+void EventsView::openLog(const QString& path, const EventLogOptions& chosen) {
   path_ = QFileInfo(path).absoluteFilePath();
-  options_ = {};
+  options_ = chosen;
   detectAndLoad();
 }
 
+void EventsView::cancelLoading() { loader_->cancel(); }
+
 void EventsView::detectAndLoad() {
-  EventLogColumns columns;
-  QStringList names;
+  attempted_ = path_;
+  ShownColumns shown;
   try {
     const std::string path = path_.toStdString();
-    for (const std::string& name : detect_csv_file(path).column_names) names << qstr(name);
-    columns = detect_event_columns(path, options_);
+    for (const std::string& name : detect_csv_file(path).column_names) shown.names << qstr(name);
+    shown.columns = detect_event_columns(path, options_);
   } catch (const std::exception& error) {
     loader_->cancel();
-    messages_->showError(QString::fromUtf8(error.what()));
-    emit loadFinished(false);
+    onFailed(QString::fromUtf8(error.what()));
     return;
   }
-  showColumns(columns, names);
+  showColumns(shown);
+  const EventLogColumns& columns = shown.columns;
   loading_ = options_;
   loading_.time_column = columns.time;
   loading_.sequence_column = columns.sequence;
@@ -127,7 +134,10 @@ void EventsView::detectAndLoad() {
   });
 }
 
-void EventsView::showColumns(const EventLogColumns& columns, const QStringList& names) {
+void EventsView::showColumns(const ShownColumns& shown) {
+  shown_ = shown;
+  const EventLogColumns& columns = shown.columns;
+  const QStringList& names = shown.names;
   const QScopedValueRollback guard(updating_, true);
   time_->clear();
   sequence_->clear();
@@ -163,6 +173,7 @@ void EventsView::onColumnEdited() {
 
 void EventsView::onLoaded(std::shared_ptr<const EventLog> log) {
   dataset_->setEventLog(path_, loading_, log);
+  loadedView_ = LoadedView{path_, options_, shown_};
   const QString file = QFileInfo(path_).fileName();
   QStringList remarks;
   for (const std::string& warning : log->warnings) remarks << qstr(warning);
@@ -180,45 +191,36 @@ void EventsView::onLoaded(std::shared_ptr<const EventLog> log) {
   emit loadFinished(true);
 }
 
-void EventsView::onFailed(const QString& message) {
-  if (dataset_->isEventLog()) dataset_->clear();
-  raster_->removeAllSeries();
-  summary_->clear();
-  messages_->showError(message);
+void EventsView::onFailed(const QString& reason) {
+  messages_->showError(couldNotOpen(path_, reason, *dataset_));
+  if (dataset_->isEventLog() && loadedView_) {
+    // The raster and the summary still show the loaded log; the columns go back to its own.
+    path_ = loadedView_->path;
+    options_ = loadedView_->options;
+    showColumns(loadedView_->shown);
+  } else {
+    raster_->removeAllSeries();
+    summary_->clear();
+  }
   emit loadFinished(false);
 }
 
 void EventsView::onDatasetChanged() {
   // A time series loaded since replaces the log this view shows.
-  if (!dataset_->isEventLog() && !loader_->isRunning()) {
-    raster_->removeAllSeries();
-    summary_->clear();
-  }
+  if (dataset_->isEventLog()) return;
+  loadedView_.reset();
+  raster_->removeAllSeries();
+  summary_->clear();
 }
 
 void EventsView::drawRaster(const EventLog& log) {
   raster_->removeAllSeries();
   raster_->setTitle(QFileInfo(path_).completeBaseName());
-  const bool byMark = !log.mark_names.empty();
-  const int rows = byMark ? int(log.mark_names.size()) : int(log.sequences.size());
-  raster_->setAxisTitles(timeAxisTitle(log), byMark ? tr("mark") : rows > 1 ? tr("sequence") : QString());
-  const bool seriesPerRow = rows <= kMaxRasterSeries;
-  std::map<int, QList<QPointF>> points;  // by series
-  for (std::size_t s = 0; s < log.sequences.size(); ++s) {
-    const EventSequence& sequence = log.sequences[s];
-    for (std::size_t i = 0; i < sequence.times.size(); ++i) {
-      const int row = byMark ? sequence.marks[i] : int(s);
-      points[seriesPerRow ? row : 0].append({sequence.times[i], qreal(row)});
-    }
-  }
-  for (const auto& [row, rowPoints] : points) {
-    QString name = tr("events");
-    if (seriesPerRow && byMark) name = qstr(log.mark_names[std::size_t(row)]);
-    else if (seriesPerRow && rows > 1) name = qstr(log.sequences[std::size_t(row)].id);
-    QScatterSeries* series = raster_->addScatterSeries(name);
-    series->setMarkerSize(7);
-    setSeriesData(series, rowPoints);
-  }
+  const EventRaster layout = layOutEvents(log);
+  raster_->setAxisTitles(timeAxisTitle(log), layout.yTitle);
+  raster_->setYAxisLabels(layout.yLabels);
+  raster_->setYAxisScaleVisible(layout.yHasScale);
+  for (const EventRaster::Series& series : layout.series) setSeriesData(raster_->addScatterSeries(series.name), series.points);
   shadeSplit(log);
   raster_->resetView();
 }

@@ -1,12 +1,13 @@
 #pragma once
 // The Data page's Events view: an event log read in the background, the time, sequence and mark
-// columns the detector chose (each overridable), and a raster of the events in time: one row per
-// mark type, or per sequence when the events are unmarked, or one row for a single unmarked
-// sequence. The training, validation and test parts of a log of one sequence are shaded. Warnings
-// and errors (with their line and column) go to the page's message bar.
+// columns the detector chose (each overridable), and a raster of the events in time whose vertical
+// axis says what it shows (ui/events/event_raster.hpp). The training, validation and test parts of a
+// log of one sequence are shaded. Warnings and errors (with their line and column) go to the page's
+// message bar; a log that cannot be read leaves the data set loaded before it loaded and shown.
 #include <QStringList>
 #include <QWidget>
 #include <memory>
+#include <optional>
 
 #include "core/events/event_log.hpp"
 
@@ -24,31 +25,39 @@ class EventsView : public QWidget {
   Q_OBJECT
 
  public:
-  // Raster rows beyond this many sequences or marks are drawn as one series, the row as y.
-  static constexpr int kMaxRasterSeries = 12;
-
   EventsView(CurrentDataset* dataset, MessageBar* messages, QWidget* parent = nullptr);
 
   ChartPanel* rasterChart() const { return raster_; }
   QComboBox* timeColumnCombo() const { return time_; }
   QComboBox* sequenceColumnCombo() const { return sequence_; }
   QComboBox* markColumnCombo() const { return mark_; }
-  QString filePath() const { return path_; }
+  QString filePath() const { return path_; }  // of the log loaded, or being read
+  QString attemptedPath() const { return attempted_; }  // of the newest read, loaded or not
   bool isLoading() const;
 
  public slots:
-  // Detects the columns, then reads the log in the background; loadFinished() follows.
-  void openLog(const QString& path);
+  // Detects the columns (but those chosen), then reads the log in the background; loadFinished()
+  // follows.
+  void openLog(const QString& path, const EventLogOptions& chosen = {});
+  // Drops the read in progress, if any (another file replaces it); loadFinished() does not follow.
+  void cancelLoading();
 
  signals:
   void loadFinished(bool ok);
 
  private:
+  // The columns the combo boxes offer and show.
+  struct ShownColumns {
+    EventLogColumns columns;
+    QStringList names;
+  };
+
   void detectAndLoad();
-  void showColumns(const EventLogColumns& columns, const QStringList& names);
+  void showColumns(const ShownColumns& shown);
   void onColumnEdited();
   void onLoaded(std::shared_ptr<const EventLog> log);
-  void onFailed(const QString& message);
+  // The reason goes to the message bar; the view goes back to the log that is loaded, if any.
+  void onFailed(const QString& reason);
   void onDatasetChanged();
   void drawRaster(const EventLog& log);
   void shadeSplit(const EventLog& log);
@@ -57,8 +66,17 @@ class EventsView : public QWidget {
   MessageBar* messages_;
   BackgroundJob* loader_;
   QString path_;
+  QString attempted_;
   EventLogOptions options_;  // the user's choices; detected where unset
   EventLogOptions loading_;  // of the newest read, with every column named
+  ShownColumns shown_;
+  // How the view showed the log that is loaded, for going back to it when another read fails.
+  struct LoadedView {
+    QString path;
+    EventLogOptions options;
+    ShownColumns shown;
+  };
+  std::optional<LoadedView> loadedView_;
   bool updating_ = false;    // the combo boxes are being filled, not edited
 
   QComboBox* time_ = nullptr;

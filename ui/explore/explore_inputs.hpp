@@ -1,6 +1,7 @@
 #pragma once
 // What the Explore page runs its scans and cells on: N scores and N value vectors of 1 to 3
-// numbers, drawn at random with a seed, typed in by hand, or read out of a trained model.
+// numbers, drawn at random with a seed, typed in by hand, or read out of a trained model; and the
+// choices that make them, as the next session restores them.
 #include <QString>
 #include <vector>
 
@@ -13,6 +14,20 @@ namespace aaren::ui {
 inline constexpr int kMinExploreTokens = 2;
 inline constexpr int kMaxExploreTokens = 64;
 inline constexpr int kMaxExploreValueDims = 3;
+
+enum class InputSource { random, typed, model };
+
+// What the input panel shows, whichever source is chosen.
+struct ExploreInputChoices {
+  InputSource source = InputSource::random;
+  int tokens = 8;  // N of the random inputs and of the model's window
+  int dv = 1;
+  int seed = 7;
+  double scoreShift = 0.0;
+  QString scores = QStringLiteral("1.2, -0.5, 0.3, 2.0, -1.1, 0.8");  // typed in
+  QString values = QStringLiteral("0.5; -1; 2; 0.1; 1.5; -0.3");
+  QString runFolder;  // the trained model's; empty when none was loaded
+};
 
 struct ExploreInputs {
   std::vector<float> scores;  // (N)

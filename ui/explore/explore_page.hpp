@@ -37,6 +37,9 @@ class ExplorePage : public Page {
   QString title() const override;
   QString subtitle() const override;
   QIcon icon() const override;
+  // The inputs: their source, N, d_v, seed, score shift, typed numbers and run folder.
+  void restoreSession(const Settings& settings) override;
+  void saveSession(Settings& settings) const override;
 
   InputPanel& inputPanel() const { return *inputs_; }
   ScanTab& scanTab() const { return *scan_; }

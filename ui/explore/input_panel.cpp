@@ -2,6 +2,7 @@
 
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -18,8 +19,6 @@ namespace aaren::ui {
 
 namespace {
 
-constexpr int kDefaultTokens = 8;
-constexpr int kDefaultSeed = 7;
 constexpr int kMaxSeed = 999999;
 constexpr double kMaxShift = 1000.0;
 
@@ -41,10 +40,11 @@ QLabel* label(const QString& text) { return new QLabel(text); }
 
 InputPanel::InputPanel(QWidget* parent)
     : QWidget(parent), sourceBox_(new QComboBox(this)), stack_(new QStackedWidget(this)), tokens_(new QSpinBox),
-      dv_(new QSpinBox), seed_(new QSpinBox), shift_(new QDoubleSpinBox),
-      scores_(new QLineEdit(QStringLiteral("1.2, -0.5, 0.3, 2.0, -1.1, 0.8"))),
-      values_(new QLineEdit(QStringLiteral("0.5; -1; 2; 0.1; 1.5; -0.3"))), model_(new ModelSource(this)),
-      error_(new QLabel(this)) {
+      dv_(new QSpinBox), seed_(new QSpinBox), shift_(new QDoubleSpinBox), scores_(new QLineEdit),
+      values_(new QLineEdit), model_(new ModelSource(this)), error_(new QLabel(this)) {
+  const ExploreInputChoices defaults;
+  scores_->setText(defaults.scores);
+  values_->setText(defaults.values);
   sourceBox_->setObjectName(QStringLiteral("inputSource"));
   sourceBox_->addItem(tr("Random"), int(InputSource::random));
   sourceBox_->addItem(tr("Typed in"), int(InputSource::typed));
@@ -52,14 +52,14 @@ InputPanel::InputPanel(QWidget* parent)
 
   tokens_->setObjectName(QStringLiteral("inputTokens"));
   tokens_->setRange(kMinExploreTokens, kMaxExploreTokens);
-  tokens_->setValue(kDefaultTokens);
+  tokens_->setValue(defaults.tokens);
   tokens_->setToolTip(tr("Number of tokens N"));
   dv_->setObjectName(QStringLiteral("inputValueDims"));
   dv_->setRange(1, kMaxExploreValueDims);
   dv_->setToolTip(tr("Numbers per value, d_v"));
   seed_->setObjectName(QStringLiteral("inputSeed"));
   seed_->setRange(0, kMaxSeed);
-  seed_->setValue(kDefaultSeed);
+  seed_->setValue(defaults.seed);
   seed_->setToolTip(tr("The same seed gives the same numbers"));
   shift_->setObjectName(QStringLiteral("inputShift"));
   shift_->setRange(-kMaxShift, kMaxShift);
@@ -71,7 +71,7 @@ InputPanel::InputPanel(QWidget* parent)
   connect(shift_, &QDoubleSpinBox::valueChanged, this, &InputPanel::applyRandom);
   // The model's window is cut to the same N.
   connect(tokens_, &QSpinBox::valueChanged, model_, &ModelSource::setTokens);
-  model_->setTokens(kDefaultTokens);
+  model_->setTokens(defaults.tokens);
 
   scores_->setObjectName(QStringLiteral("inputScores"));
   scores_->setToolTip(tr("Scores separated by commas or spaces"));
@@ -141,6 +141,11 @@ void InputPanel::setSource(InputSource source) {
 }
 
 void InputPanel::setRandom(int tokens, int dv, int seed, double scoreShift) {
+  showRandomSettings(tokens, dv, seed, scoreShift);
+  setSource(InputSource::random);
+}
+
+void InputPanel::showRandomSettings(int tokens, int dv, int seed, double scoreShift) {
   {
     const QSignalBlocker a(tokens_), b(dv_), c(seed_), d(shift_);
     tokens_->setValue(tokens);
@@ -149,7 +154,29 @@ void InputPanel::setRandom(int tokens, int dv, int seed, double scoreShift) {
     shift_->setValue(scoreShift);
   }
   model_->setTokens(tokens_->value());
-  setSource(InputSource::random);
+}
+
+ExploreInputChoices InputPanel::choices() const {
+  ExploreInputChoices choices;
+  choices.source = source();
+  choices.tokens = tokens_->value();
+  choices.dv = dv_->value();
+  choices.seed = seed_->value();
+  choices.scoreShift = shift_->value();
+  choices.scores = scores_->text();
+  choices.values = values_->text();
+  choices.runFolder = model_->runFolder();
+  return choices;
+}
+
+void InputPanel::setChoices(const ExploreInputChoices& choices) {
+  scores_->setText(choices.scores);
+  values_->setText(choices.values);
+  showRandomSettings(choices.tokens, choices.dv, choices.seed, choices.scoreShift);
+  const bool runThere = !choices.runFolder.isEmpty() && QFileInfo(choices.runFolder).isDir();
+  const InputSource source = choices.source == InputSource::model && !runThere ? InputSource::random : choices.source;
+  setSource(source);
+  if (source == InputSource::model) model_->loadRun(choices.runFolder);
 }
 
 void InputPanel::setRandomScoreShift(double scoreShift) {

@@ -2,7 +2,8 @@
 // Where the Explore page's numbers come from: random (N, d_v, a seed and a shift of the scores),
 // typed in by hand (scores and 1-3 dimensional values), or the actual scores and values of one
 // head of a trained model. Every change that gives valid inputs emits inputsChanged(); a mistake
-// is explained under the row and the previous inputs stay.
+// is explained under the row and the previous inputs stay. choices() and setChoices() carry what the
+// panel shows from one session to the next.
 #include <QWidget>
 
 #include "core/model/model_config.hpp"
@@ -19,8 +20,6 @@ namespace aaren::ui {
 
 class ModelSource;
 
-enum class InputSource { random, typed, model };
-
 class InputPanel : public QWidget {
   Q_OBJECT
 
@@ -32,6 +31,9 @@ class InputPanel : public QWidget {
   QString error() const;  // the last mistake shown, empty when none
 
   void setSource(InputSource source);
+  ExploreInputChoices choices() const;
+  // A run folder that is no longer there is left out: the random inputs are shown instead.
+  void setChoices(const ExploreInputChoices& choices);
   void setRandom(int tokens, int dv, int seed, double scoreShift);
   void setTyped(const QString& scores, const QString& values);
   // Random inputs with the current N, d_v and seed, every score shifted by scoreShift.
@@ -43,6 +45,8 @@ class InputPanel : public QWidget {
   void modelLoaded(const aaren::ModelConfig& config, const QString& name);
 
  private:
+  // Sets N, d_v, seed and shift without computing inputs from them.
+  void showRandomSettings(int tokens, int dv, int seed, double scoreShift);
   void applyRandom();
   void applyTyped();
   void accept(const ExploreInputs& inputs);

@@ -40,6 +40,7 @@ class ModelSource : public QWidget {
   void setModel(std::shared_ptr<const LoadedModelData> model);
   bool hasModel() const { return model_ != nullptr; }
   bool isLoading() const { return loader_ != nullptr; }
+  QString runFolder() const { return runFolder_; }  // the last one loaded or being loaded; empty when none
 
   void setTokens(int tokens);  // N: the window's first N tokens, capped by the model's window length
 

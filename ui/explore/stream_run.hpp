@@ -1,6 +1,6 @@
 #pragma once
 // The paper's Figure 1 on real models: an Aaren model and a Transformer of the same size (the
-// core's ForecastStream, DESIGN.md section 4) take the same tokens one at a time, and for every
+// core's ForecastStream, docs/DESIGN.md section 4) take the same tokens one at a time, and for every
 // new token the run records what each keeps in memory (the stream's own state size) and how many
 // attention scores q.k each computes for it: Aaren updates one (m, u, w) per head and layer, the
 // Transformer attends with the new token's query over every cached token, a new RNN each time.

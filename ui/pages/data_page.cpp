@@ -39,6 +39,7 @@
 #include "ui/events/events_view.hpp"
 #include "ui/glyph_icons.hpp"
 #include "ui/pages/current_dataset.hpp"
+#include "ui/pages/load_messages.hpp"
 #include "ui/pages/message_bar.hpp"
 #include "ui/pages/row_axis.hpp"
 #include "ui/pages/series_envelope.hpp"
@@ -55,6 +56,8 @@ constexpr int kProgressDelayMs = 250;  // quick reads finish before a progress b
 constexpr int kSettingsPanelWidth = 340;
 constexpr int kChartBuckets = 2000;  // about a screen's width in pixels
 
+// Translucent, so that it reads on the light and the dark theme alike.
+const QColor kFailedLineColor(0xd9, 0x3f, 0x3f, 80);
 const QColor kTrainColor(0x2e, 0x9d, 0x5b);
 const QColor kValidationColor(0xe0, 0x8a, 0x00);
 const QColor kTestColor(0x8e, 0x44, 0xad);
@@ -72,6 +75,16 @@ constexpr DelimiterChoice kDelimiters[] = {
     {' ', QT_TRANSLATE_NOOP("aaren::ui::DataPage", "Space"), QT_TRANSLATE_NOOP("aaren::ui::DataPage", "space")},
 };
 
+struct DecimalMarkChoice {
+  char mark;  // 0: detected from the numbers
+  const char* label;
+};
+constexpr DecimalMarkChoice kDecimalMarks[] = {
+    {0, QT_TRANSLATE_NOOP("aaren::ui::DataPage", "Detect")},
+    {'.', QT_TRANSLATE_NOOP("aaren::ui::DataPage", "Point  .")},
+    {',', QT_TRANSLATE_NOOP("aaren::ui::DataPage", "Comma  ,")},
+};
+
 struct SplitChoice {
   const char* label;
   const char* spec;  // as parse_split_spec reads it
@@ -87,6 +100,13 @@ QString delimiterName(char delimiter) {
   for (const DelimiterChoice& choice : kDelimiters)
     if (choice.delimiter == delimiter) return QCoreApplication::translate("aaren::ui::DataPage", choice.name);
   return QStringLiteral("'%1'").arg(QLatin1Char(delimiter));
+}
+
+QString decimalMarkName(const CsvDetection& detection) {
+  if (!detection.decimal_mark_ambiguity.empty()) return QCoreApplication::translate("aaren::ui::DataPage", "an unclear decimal mark");
+  return detection.decimal_mark == ','
+             ? QCoreApplication::translate("aaren::ui::DataPage", "decimal comma")
+             : QCoreApplication::translate("aaren::ui::DataPage", "decimal point");
 }
 
 QString kindName(ColumnKind kind) { return QString::fromLatin1(to_string(kind).data(), qsizetype(to_string(kind).size())); }
@@ -110,7 +130,7 @@ DataPage::DataPage(CurrentDataset* dataset, QWidget* parent)
   splitter->addWidget(buildContent());
   splitter->setStretchFactor(1, 1);
   events_ = new EventsView(dataset_, messageBar_, this);
-  connect(events_, &EventsView::loadFinished, this, &DataPage::loadFinished);
+  connect(events_, &EventsView::loadFinished, this, &DataPage::onEventsLoadFinished);
   views_ = new QTabWidget(this);
   views_->setDocumentMode(true);
   views_->addTab(splitter, tr("Time series"));
@@ -186,7 +206,10 @@ QWidget* DataPage::buildSourceBar() {
   readAs_->setToolTip(tr("Read the file as a time series (values at regular times) or as an event log (times at "
                          "which events happened); detected from its columns unless chosen"));
   connect(readAs_, &QComboBox::activated, this, [this] {
-    if (!path_.isEmpty()) openCsv(path_);
+    readAsRestored_ = false;  // the user's choice now
+    // After a failed read, the file to read otherwise is the one that failed.
+    const QString file = failedPath_.isEmpty() ? path_ : failedPath_;
+    if (!file.isEmpty()) openCsv(file);
   });
   layout->addLayout(text, 1);
   layout->addWidget(readAs_);
@@ -239,6 +262,12 @@ QWidget* DataPage::buildSettingsPanel() {
   dateColumn_->setObjectName(QStringLiteral("dateColumnCombo"));
   dateColumn_->setToolTip(tr("The column with the dates or times of the rows; charts use it for their x axis and the "
                              "ETT split counts months with it"));
+  decimalMark_ = new QComboBox(reading);
+  decimalMark_->setObjectName(QStringLiteral("decimalMarkCombo"));
+  for (const DecimalMarkChoice& choice : kDecimalMarks)
+    decimalMark_->addItem(tr(choice.label), choice.mark ? QString(QLatin1Char(choice.mark)) : QString());
+  decimalMark_->setToolTip(tr("How the numbers write their fractions: 1.5 with a point, or 1,5 with a comma (as "
+                              "spreadsheets save CSV files in German, French, Spanish or Italian settings)"));
   interpolate_ = new QCheckBox(tr("Fill gaps by linear interpolation"), reading);
   interpolate_->setObjectName(QStringLiteral("interpolateCheck"));
   interpolate_->setToolTip(tr("Without it, an empty cell in a channel is reported as an error"));
@@ -251,6 +280,7 @@ QWidget* DataPage::buildSettingsPanel() {
   form->addRow(tr("Delimiter"), delimiter_);
   form->addRow(QString(), header_);
   form->addRow(tr("Date column"), dateColumn_);
+  form->addRow(tr("Decimal mark"), decimalMark_);
   form->addRow(QString(), interpolate_);
   auto* detectedRow = new QHBoxLayout;
   detectedRow->addWidget(detectedSummary_, 1);
@@ -289,6 +319,7 @@ QWidget* DataPage::buildSettingsPanel() {
   connect(delimiter_, &QComboBox::currentIndexChanged, this, &DataPage::onDialectEdited);
   connect(header_, &QCheckBox::toggled, this, &DataPage::onDialectEdited);
   connect(dateColumn_, &QComboBox::currentIndexChanged, this, &DataPage::onDialectEdited);
+  connect(decimalMark_, &QComboBox::currentIndexChanged, this, &DataPage::onDialectEdited);
   connect(resetDetection_, &QPushButton::clicked, this, &DataPage::resetToDetected);
   connect(interpolate_, &QCheckBox::toggled, this, [this] {
     if (!updating_) startLoading();
@@ -343,7 +374,8 @@ QWidget* DataPage::buildContent() {
   previewView_->setAlternatingRowColors(true);
   previewView_->verticalHeader()->setDefaultSectionSize(previewView_->fontMetrics().height() + 6);
   previewView_->horizontalHeader()->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
-  auto* previewBox = new QGroupBox(tr("First rows, as read"), content);
+  previewBox_ = new QGroupBox(tr("First rows, as read"), content);
+  auto* previewBox = previewBox_;
   auto* previewLayout = new QVBoxLayout(previewBox);
   previewLayout->addWidget(previewView_);
 
@@ -363,36 +395,57 @@ QWidget* DataPage::buildContent() {
 }
 
 void DataPage::openCsv(const QString& path) {
-  path_ = QFileInfo(path).absoluteFilePath();
-  overrides_ = {};
-  {
-    const QScopedValueRollback guard(updating_, true);
-    interpolate_->setChecked(false);
-  }
-  const QFileInfo file(path_);
-  fileName_->setText(file.fileName());
-  fileDetails_->setText(tr("%1 · %2").arg(QDir::toNativeSeparators(path_), QLocale().formattedDataSize(file.size())));
-  messageBar_->clear();
-  if (openAsEventLog()) return;
-  views_->setCurrentIndex(0);
-  detect(false);
+  // A kind restored from the last session belonged to that session's file; others are detected.
+  if (std::exchange(readAsRestored_, false)) readAs_->setCurrentIndex(readAs_->findData(int(ImportKind::automatic)));
+  open(path, nullptr);
 }
 
-bool DataPage::openAsEventLog() {
-  const auto kind = ImportKind(readAs_->currentData().toInt());
-  if (kind == ImportKind::timeSeries || (kind == ImportKind::automatic && !looksLikeEventLog(path_))) return false;
-  detected_ = false;
-  stopLoading();
+void DataPage::open(const QString& path, const RememberedDataset* remembered) {
+  path_ = QFileInfo(path).absoluteFilePath();
+  failedPath_.clear();
   {
     const QScopedValueRollback guard(updating_, true);
-    preview_->clear();
-    channels_->clear();
-    target_->clear();
+    interpolate_->setChecked(remembered && remembered->interpolate);
   }
-  clearData();
+  describeSource();
+  messageBar_->clear();
+  if (openAsEventLog(remembered ? remembered->eventLog : EventLogOptions{})) return;
+  events_->cancelLoading();  // a log still being read must not replace this file when it ends
+  views_->setCurrentIndex(0);
+  if (!detect(remembered ? remembered->dialect : CsvDialectOverrides{}, false)) return;
+  if (remembered) applyChannelChoices(remembered->channels, remembered->target);
+  startLoading();
+}
+
+bool DataPage::openAsEventLog(const EventLogOptions& columns) {
+  const auto kind = ImportKind(readAs_->currentData().toInt());
+  if (kind == ImportKind::timeSeries || (kind == ImportKind::automatic && !looksLikeEventLog(path_))) return false;
+  // The time series panel keeps showing the loaded table until the log replaces it, but its
+  // controls no longer apply to path_.
+  detected_ = false;
+  stopLoading();
   views_->setCurrentWidget(events_);
-  events_->openLog(path_);
+  events_->openLog(path_, columns);
   return true;
+}
+
+void DataPage::onEventsLoadFinished(bool ok) {
+  if (ok) {
+    path_ = events_->filePath();
+    failedPath_.clear();
+    loadedReadAs_ = ImportKind(readAs_->currentData().toInt());
+    clearTablePanel();  // the log replaced the table, if there was one
+    describeSource();
+    emit statusMessage(tr("Loaded %1: %2").arg(QFileInfo(path_).fileName(), datasetContents(*dataset_)));
+  } else {
+    // The Events view said why and keeps showing the log loaded before, if any; this panel goes
+    // back to the table loaded before, if any.
+    failedPath_ = events_->attemptedPath();
+    restorePanel();
+    describeSource();
+    emit statusMessage(messageBar_->text());
+  }
+  emit loadFinished(ok);
 }
 
 void DataPage::cancelLoading() {
@@ -406,27 +459,27 @@ void DataPage::stopLoading() {
   loader_->cancel();
 }
 
-void DataPage::detect(bool keepChoices) {
+bool DataPage::detect(const CsvDialectOverrides& overrides, bool keepChoices) {
+  CsvDetection detection;
   try {
-    detection_ = detect_csv_file(path_.toStdString(), overrides_);
-    if (!keepChoices) autoDetection_ = detection_;
+    detection = detect_csv_file(path_.toStdString(), overrides);
   } catch (const std::exception& error) {
-    detected_ = false;
     stopLoading();
-    {
-      const QScopedValueRollback guard(updating_, true);
-      preview_->clear();
-      channels_->clear();
-      target_->clear();
-    }
-    clearData();
-    messageBar_->showError(QString::fromUtf8(error.what()));
-    emit loadFinished(false);
-    return;
+    const QString failed = path_;
+    const QString text = couldNotOpen(failed, QString::fromUtf8(error.what()), *dataset_);
+    // A choice that cannot apply leaves the controls as the detection in force has them; a new
+    // file with nothing to show leaves the page on the data set that is loaded.
+    if (keepChoices) showDetection(true);
+    else showLoadedDataset();
+    reportFailure(failed, MessageBar::Level::error, text);
+    return false;
   }
+  overrides_ = overrides;
+  detection_ = std::move(detection);
+  if (!keepChoices) autoDetection_ = detection_;
   detected_ = true;
   showDetection(keepChoices);
-  startLoading();
+  return true;
 }
 
 void DataPage::showDetection(bool keepChoices) {
@@ -440,15 +493,19 @@ void DataPage::showDetection(bool keepChoices) {
   dateColumn_->addItem(tr("None"), QString());
   for (const std::string& name : detection_.column_names) dateColumn_->addItem(QString::fromStdString(name), QString::fromStdString(name));
   dateColumn_->setCurrentIndex(detection_.date_column + 1);
+  const QString decimalMark = overrides_.decimal_mark ? QString(QLatin1Char(*overrides_.decimal_mark)) : QString();
+  decimalMark_->setCurrentIndex(std::max(0, decimalMark_->findData(decimalMark)));
 
   QStringList detected;
   detected << tr("%1 delimiter").arg(delimiterName(autoDetection_.delimiter))
            << (autoDetection_.has_header ? tr("a header line") : tr("no header line"))
            << (autoDetection_.date_column >= 0
                    ? tr("date column '%1'").arg(QString::fromStdString(autoDetection_.column_names[std::size_t(autoDetection_.date_column)]))
-                   : tr("no date column"));
+                   : tr("no date column"))
+           << decimalMarkName(autoDetection_);
   detectedSummary_->setText(tr("Detected: %1.").arg(detected.join(QStringLiteral(", "))));
-  resetDetection_->setEnabled(overrides_.delimiter || overrides_.has_header || overrides_.date_column);
+  resetDetection_->setEnabled(overrides_.delimiter || overrides_.has_header || overrides_.date_column ||
+                              overrides_.decimal_mark);
 
   std::set<QString> wasChecked, known;
   for (int row = 0; row < channels_->count(); ++row) {
@@ -472,6 +529,9 @@ void DataPage::showDetection(bool keepChoices) {
 
 void DataPage::fillPreview() {
   preview_->clear();
+  highlightedRow_ = -1;
+  // Named, since after a failed read it shows another file than the chart.
+  previewBox_->setTitle(tr("First rows of %1, as read").arg(QFileInfo(path_).fileName()));
   const int columns = int(detection_.column_names.size());
   preview_->setColumnCount(columns);
   for (int j = 0; j < columns; ++j) {
@@ -487,6 +547,12 @@ void DataPage::fillPreview() {
     for (int j = 0; j < columns; ++j)
       items << new QStandardItem(j < int(cells.size()) ? QString::fromStdString(cells[std::size_t(j)]) : QString());
     preview_->appendRow(items);
+  }
+  // Rows are numbered by their line in the file, as the reader's messages number them.
+  if (int(detection_.preview_lines.size()) >= rows) {
+    QStringList lines;
+    for (int i = 0; i < rows; ++i) lines << QString::number(detection_.preview_lines[std::size_t(i)]);
+    preview_->setVerticalHeaderLabels(lines);
   }
   previewView_->resizeColumnsToContents();
 }
@@ -504,6 +570,22 @@ QStringList DataPage::checkedChannels() const {
   return names;
 }
 
+void DataPage::applyChannelChoices(const std::vector<std::string>& columns, const std::string& target) {
+  {
+    const QScopedValueRollback guard(updating_, true);
+    if (!columns.empty()) {  // empty: every channel
+      for (int row = 0; row < channels_->count(); ++row) {
+        QListWidgetItem* item = channels_->item(row);
+        const bool chosen = std::find(columns.begin(), columns.end(), item->text().toStdString()) != columns.end();
+        item->setCheckState(chosen ? Qt::Checked : Qt::Unchecked);
+      }
+    }
+  }
+  updateTargetChoices();
+  const QScopedValueRollback guard(updating_, true);
+  target_->setCurrentIndex(std::max(0, target_->findData(QString::fromStdString(target))));
+}
+
 void DataPage::updateTargetChoices() {
   const QScopedValueRollback guard(updating_, true);
   const QString previous = target_->currentData().toString();
@@ -518,6 +600,7 @@ CsvReadOptions DataPage::readOptions() const {
   options.delimiter = detection_.delimiter;
   options.has_header = detection_.has_header;
   options.date_column = detection_.date_column >= 0 ? detection_.column_names[std::size_t(detection_.date_column)] : std::string();
+  options.decimal_mark = detection_.decimal_mark;
   // With every channel chosen the reader decides, and says which columns it left out and why.
   const QStringList checked = checkedChannels();
   if (checked.size() != channels_->count())
@@ -527,20 +610,38 @@ CsvReadOptions DataPage::readOptions() const {
   return options;
 }
 
+std::optional<char> DataPage::chosenDecimalMark() const {
+  const QByteArray chosen = decimalMark_->currentData().toString().toLatin1();
+  if (chosen.isEmpty()) return std::nullopt;
+  return chosen.front();
+}
+
 void DataPage::startLoading() {
   if (!detected_) return;
+  clearHighlight();
+  const QString file = QFileInfo(path_).fileName();
   if (checkedChannels().isEmpty()) {
     stopLoading();
-    clearData();
-    messageBar_->showMessage(MessageBar::Level::warning,
-                             channels_->count() == 0 ? tr("%1 has no numeric column to forecast as it is read now; check "
-                                                          "the delimiter and the header.")
-                                                           .arg(QFileInfo(path_).fileName())
-                                                     : tr("Choose at least one channel."));
-    emit loadFinished(false);
+    reportFailure(path_, MessageBar::Level::warning,
+                  (channels_->count() == 0 ? tr("%1 has no numeric column to forecast as it is read now; check the "
+                                                "delimiter and the header.")
+                                                 .arg(file)
+                                           : tr("Choose at least one channel.")) +
+                      stillLoadedNote(path_, *dataset_));
+    return;
+  }
+  if (!detection_.decimal_mark_ambiguity.empty() && !overrides_.decimal_mark) {
+    // The reader refuses to guess, so the file is not read until the user says.
+    stopLoading();
+    reportFailure(path_, MessageBar::Level::warning,
+                  tr("How %1 writes decimals is not clear: %2 Choose Point or Comma as the Decimal mark under "
+                     "\u201cHow the file is read\u201d.")
+                          .arg(file, asSentence(QString::fromStdString(detection_.decimal_mark_ambiguity))) +
+                      stillLoadedNote(path_, *dataset_));
     return;
   }
   cancelledByUser_ = false;
+  failedPath_.clear();
   if (stopRead_) stopRead_->store(true);  // the read this one replaces need not finish
   stopRead_ = std::make_shared<std::atomic<bool>>(false);
   loadingOptions_ = readOptions();
@@ -553,19 +654,15 @@ void DataPage::startLoading() {
     return QVariant::fromValue(std::shared_ptr<const TimeSeriesTable>(
         std::make_shared<TimeSeriesTable>(read_time_series_csv(path, withProgress))));
   });
-}
-
-void DataPage::showTableDetails(const TimeSeriesTable& table) {
-  fileName_->setText(QFileInfo(path_).fileName());
-  fileDetails_->setText(tr("%1 · %2 · %3")
-                            .arg(QDir::toNativeSeparators(path_), countOf(table.values.rows, tr("row"), tr("rows")),
-                                 countOf(table.values.cols, tr("channel"), tr("channels"))));
+  describeSource();
 }
 
 void DataPage::onLoaded(std::shared_ptr<const TimeSeriesTable> table) {
   dataset_->setData(path_, loadingOptions_, table);
   loadedView_ = LoadedView{path_, overrides_, detection_, autoDetection_};
-  showTableDetails(*table);
+  loadedReadAs_ = ImportKind(readAs_->currentData().toInt());
+  failedPath_.clear();
+  describeSource();
   QStringList remarks;
   for (const std::string& warning : table->warnings) remarks << QString::fromStdString(warning);
   if (remarks.isEmpty()) messageBar_->clear();
@@ -575,9 +672,7 @@ void DataPage::onLoaded(std::shared_ptr<const TimeSeriesTable> table) {
                                                                   countOf(remarks.size(), tr("remark"), tr("remarks"))),
                              remarks);
   drawSeries();
-  emit statusMessage(tr("Loaded %1: %2, %3")
-                         .arg(QFileInfo(path_).fileName(), countOf(table->values.rows, tr("row"), tr("rows")),
-                              countOf(table->values.cols, tr("channel"), tr("channels"))));
+  emit statusMessage(tr("Loaded %1: %2").arg(QFileInfo(path_).fileName(), datasetContents(*dataset_)));
   emit loadFinished(true);
 }
 
@@ -585,19 +680,78 @@ void DataPage::onLoadCancelled() {
   // A read replaced by another one, or given up after a failed detection, is not news.
   if (!std::exchange(cancelledByUser_, false)) return;
   const QString cancelledFile = QFileInfo(path_).fileName();
-  if (dataset_->isLoaded() && loadedView_) {
-    restoreLoadedView();
-    messageBar_->showMessage(MessageBar::Level::information, tr("Reading %1 was cancelled; %2 is still loaded.")
-                                                                 .arg(cancelledFile, QFileInfo(path_).fileName()));
-  } else {
-    clearData();
-    messageBar_->showMessage(MessageBar::Level::information, tr("Reading %1 was cancelled.").arg(cancelledFile));
-  }
+  showLoadedDataset();
+  const QString text = dataset_->isLoaded() ? tr("Reading %1 was cancelled; %2 is still loaded.")
+                                                  .arg(cancelledFile, QFileInfo(dataset_->path()).fileName())
+                                            : tr("Reading %1 was cancelled.").arg(cancelledFile);
+  messageBar_->showMessage(MessageBar::Level::information, text);
+  emit statusMessage(text);
+  describeSource();
   emit loadFinished(false);
 }
 
-// The settings panel, the preview and the file's name go back to the data set that is loaded (the
-// chart still shows it: only a finished read replaces it).
+void DataPage::onLoadFailed(const QString& message, int line) {
+  QStringList details;
+  if (line > 0) {
+    const QString shown = countOf(preview_->rowCount(), tr("row"), tr("rows"));
+    details << (highlightLine(line, message) >= 0 ? tr("Line %1 is highlighted in the first rows below.").arg(line)
+                                                  : tr("Line %1 is beyond the first %2 shown below.").arg(line).arg(shown));
+  }
+  reportFailure(path_, MessageBar::Level::error, couldNotOpen(path_, message, *dataset_), details);
+}
+
+void DataPage::reportFailure(const QString& file, MessageBar::Level level, const QString& text, const QStringList& details) {
+  failedPath_ = file;
+  describeSource();
+  messageBar_->showMessage(level, text, details);
+  emit statusMessage(text);
+  emit loadFinished(false);
+}
+
+int DataPage::highlightLine(int line, const QString& why) {
+  const std::vector<int>& lines = detection_.preview_lines;
+  const auto found = std::find(lines.begin(), lines.end(), line);
+  const int row = found == lines.end() ? -1 : int(found - lines.begin());
+  if (row < 0 || row >= preview_->rowCount()) return -1;
+  for (int column = 0; column < preview_->columnCount(); ++column)
+    if (QStandardItem* item = preview_->item(row, column)) {
+      item->setBackground(kFailedLineColor);
+      item->setToolTip(why);
+    }
+  // Current without being selected: the selection's colour would hide the highlight.
+  const QModelIndex index = preview_->index(row, 0);
+  previewView_->selectionModel()->setCurrentIndex(index, QItemSelectionModel::Clear);
+  previewView_->scrollTo(index, QAbstractItemView::PositionAtCenter);
+  highlightedRow_ = row;
+  return row;
+}
+
+void DataPage::clearHighlight() {
+  if (highlightedRow_ < 0) return;
+  for (int column = 0; column < preview_->columnCount(); ++column)
+    if (QStandardItem* item = preview_->item(highlightedRow_, column)) {
+      item->setData(QVariant(), Qt::BackgroundRole);
+      item->setToolTip({});
+    }
+  highlightedRow_ = -1;
+}
+
+void DataPage::showLoadedDataset() {
+  restorePanel();
+  views_->setCurrentWidget(dataset_->isEventLog() ? static_cast<QWidget*>(events_) : views_->widget(0));
+}
+
+void DataPage::restorePanel() {
+  if (dataset_->table() && loadedView_) {
+    restoreLoadedView();
+    return;
+  }
+  clearTablePanel();
+  path_ = dataset_->path();  // an event log, or nothing
+}
+
+// The settings panel and the preview go back to the table that is loaded (the chart still shows
+// it: only a finished read replaces it).
 void DataPage::restoreLoadedView() {
   const LoadedView view = *loadedView_;
   path_ = view.path;
@@ -610,28 +764,33 @@ void DataPage::restoreLoadedView() {
   {
     const QScopedValueRollback guard(updating_, true);
     interpolate_->setChecked(options.missing == CsvReadOptions::Missing::interpolate);
-    if (!options.columns.empty()) {
-      for (int row = 0; row < channels_->count(); ++row) {
-        QListWidgetItem* item = channels_->item(row);
-        const bool chosen = std::find(options.columns.begin(), options.columns.end(), item->text().toStdString()) !=
-                            options.columns.end();
-        item->setCheckState(chosen ? Qt::Checked : Qt::Unchecked);
-      }
-    }
   }
-  updateTargetChoices();
-  {
-    const QScopedValueRollback guard(updating_, true);
-    target_->setCurrentIndex(std::max(0, target_->findData(QString::fromStdString(options.target))));
-  }
-  showTableDetails(*dataset_->table());
+  applyChannelChoices(options.columns, options.target);
 }
 
-void DataPage::onLoadFailed(const QString& message) {
-  clearData();
-  messageBar_->showError(message);
-  emit loadFinished(false);
+void DataPage::describeSource() {
+  const auto nativePath = [](const QString& path) { return QDir::toNativeSeparators(path); };
+  const QString loaded =
+      dataset_->isLoaded() ? tr("%1 · %2").arg(QFileInfo(dataset_->path()).fileName(), datasetContents(*dataset_)) : QString();
+  if (!failedPath_.isEmpty()) {
+    fileName_->setText(tr("%1 could not be read").arg(QFileInfo(failedPath_).fileName()));
+    fileDetails_->setText(loaded.isEmpty() ? tr("Nothing is loaded · %1").arg(nativePath(failedPath_))
+                                           : tr("Still loaded: %1").arg(loaded));
+  } else if (path_.isEmpty()) {
+    fileName_->setText(tr("No file open"));
+    fileDetails_->setText(tr("Open a CSV file, pick a bundled sample, or drop a file on the window."));
+  } else if (!isLoading() && dataset_->isLoaded() && QFileInfo(dataset_->path()) == QFileInfo(path_)) {
+    fileName_->setText(QFileInfo(path_).fileName());
+    fileDetails_->setText(tr("%1 · %2").arg(nativePath(path_), datasetContents(*dataset_)));
+  } else {
+    fileName_->setText(QFileInfo(path_).fileName());
+    fileDetails_->setText(tr("%1 · %2 · reading…").arg(nativePath(path_), QLocale().formattedDataSize(QFileInfo(path_).size())));
+  }
 }
+
+QString DataPage::sourceTitle() const { return fileName_->text(); }
+
+QString DataPage::sourceDetails() const { return fileDetails_->text(); }
 
 void DataPage::onLoadingChanged(bool loading) {
   if (!loading) {
@@ -646,25 +805,28 @@ void DataPage::onLoadingChanged(bool loading) {
 
 void DataPage::onDialectEdited() {
   if (updating_ || !detected_) return;
+  CsvDialectOverrides edited = overrides_;
   const QByteArray chosen = delimiter_->currentData().toString().toLatin1();
   const char delimiter = chosen.isEmpty() ? ',' : chosen.front();
-  if (delimiter != detection_.delimiter) {
-    overrides_.delimiter = delimiter;
+  if (chosenDecimalMark() != overrides_.decimal_mark) {
+    // The decimal mark changes how the numbers read, not which columns there are.
+    edited.decimal_mark = chosenDecimalMark();
+  } else if (delimiter != detection_.delimiter) {
+    edited.delimiter = delimiter;
     // Another delimiter gives other columns: the header and date column are detected anew.
-    overrides_.has_header.reset();
-    overrides_.date_column.reset();
+    edited.has_header.reset();
+    edited.date_column.reset();
   } else if (header_->isChecked() != detection_.has_header) {
-    overrides_.has_header = header_->isChecked();
-    overrides_.date_column.reset();
+    edited.has_header = header_->isChecked();
+    edited.date_column.reset();
   } else {
-    overrides_.date_column = dateColumn_->currentData().toString().toStdString();
+    edited.date_column = dateColumn_->currentData().toString().toStdString();
   }
-  detect(true);
+  if (detect(edited, true)) startLoading();
 }
 
 void DataPage::resetToDetected() {
-  overrides_ = {};
-  detect(true);
+  if (detect({}, true)) startLoading();
 }
 
 void DataPage::onSplitEdited() {
@@ -687,7 +849,7 @@ void DataPage::drawSeries() {
   const RowAxis axis = rowAxisFor(*table);
   rowX_ = axis.x;
   applyRowAxis(*chart_, axis, tr("value"));
-  chart_->setTitle(QFileInfo(path_).completeBaseName());
+  chart_->setTitle(dataset_->name());
   for (int c = 0; c < table->values.cols; ++c)
     setSeriesData(chart_->addLineSeries(QString::fromStdString(table->channel_names[std::size_t(c)])),
                   seriesEnvelope(rowX_, table->values, c, kChartBuckets));
@@ -719,12 +881,72 @@ void DataPage::drawSplit() {
   splitSummary_->setText(summary);
 }
 
-void DataPage::clearData() {
-  dataset_->clear();
+void DataPage::clearTablePanel() {
+  detected_ = false;
+  overrides_ = {};
   loadedView_.reset();
   rowX_.clear();
+  {
+    const QScopedValueRollback guard(updating_, true);
+    preview_->clear();
+    channels_->clear();
+    target_->clear();
+    decimalMark_->setCurrentIndex(0);
+  }
+  previewBox_->setTitle(tr("First rows, as read"));
+  highlightedRow_ = -1;
+  detectedSummary_->clear();
+  resetDetection_->setEnabled(false);
   chart_->removeAllSeries();
+  chart_->setTitle(tr("Series"));
   splitSummary_->clear();
+}
+
+void DataPage::restoreSession(const Settings& settings) {
+  const std::optional<RememberedDataset> last = settings.lastDataset();
+  if (!last) return;
+  if (!last->split.isEmpty()) {
+    // A split of the list is chosen there (which applies it); another one is typed in.
+    if (const int known = split_->findData(last->split); known >= 0) {
+      split_->setCurrentIndex(known);
+    } else {
+      split_->setEditText(last->split);
+      onSplitEdited();
+    }
+  }
+  const QFileInfo file(last->path);
+  if (!file.isFile()) {
+    // Not an error: files move. Said once; the next session does not remember it.
+    messageBar_->showMessage(MessageBar::Level::information,
+                             tr("%1, the data set of your last session, is no longer in %2. Open it from where it "
+                                "is now.")
+                                 .arg(file.fileName(), QDir::toNativeSeparators(file.absolutePath())));
+    return;
+  }
+  readAs_->setCurrentIndex(std::max(0, readAs_->findData(int(last->readAs))));
+  readAsRestored_ = last->readAs != ImportKind::automatic;
+  open(last->path, &*last);
+}
+
+void DataPage::saveSession(Settings& settings) const {
+  if (!dataset_->isLoaded()) {
+    settings.setLastDataset(std::nullopt);
+    return;
+  }
+  RememberedDataset remembered;
+  remembered.path = dataset_->path();
+  remembered.readAs = loadedReadAs_;
+  remembered.split = QString::fromStdString(to_string(dataset_->split()));
+  if (dataset_->isEventLog()) {
+    remembered.eventLog = dataset_->eventLogOptions();
+  } else {
+    const CsvReadOptions& options = dataset_->readOptions();
+    if (loadedView_) remembered.dialect = loadedView_->overrides;
+    remembered.channels = options.columns;
+    remembered.target = options.target;
+    remembered.interpolate = options.missing == CsvReadOptions::Missing::interpolate;
+  }
+  settings.setLastDataset(remembered);
 }
 
 }  // namespace aaren::ui

@@ -3,10 +3,13 @@
 // (delimiter, header, date column and each column's kind, detected and overridable, with the first
 // rows in a table), choose the channels and the target, and see the chosen series with the
 // training, validation and test parts shaded. The file is read on a worker thread with progress
-// and cancel, so files of hundreds of megabytes keep the window responsive; a cancelled read keeps
-// the data set loaded before it. Every problem the reader finds appears in the message bar with
-// its line and column. An event log (chosen, or detected: ui/events/event_import.hpp) is read and
-// shown by the Events view instead, on a tab of its own.
+// and cancel, so files of hundreds of megabytes keep the window responsive. A failed or cancelled
+// read costs nothing: the data set loaded before stays loaded and shown, and the message bar, the
+// status bar and the source bar say which file failed, why (with its line and column) and what is
+// still loaded; the preview shows the failed file's first rows with its file line numbers and the
+// offending line highlighted. An event log (chosen, or detected: ui/events/event_import.hpp) is read
+// and shown by the Events view instead, on a tab of its own. The data set open at the end of a
+// session, with how it was read, is opened again at the next start.
 #include <QStringList>
 #include <atomic>
 #include <memory>
@@ -15,10 +18,14 @@
 
 #include "core/data/csv_dialect.hpp"
 #include "core/data/time_series_csv.hpp"
+#include "core/events/event_log.hpp"
+#include "ui/events/event_import.hpp"
 #include "ui/page.hpp"
+#include "ui/pages/message_bar.hpp"
 
 class QCheckBox;
 class QComboBox;
+class QGroupBox;
 class QLabel;
 class QListWidget;
 class QProgressBar;
@@ -34,7 +41,7 @@ class BackgroundJob;
 class ChartPanel;
 class CurrentDataset;
 class EventsView;
-class MessageBar;
+struct RememberedDataset;
 
 class DataPage : public Page {
   Q_OBJECT
@@ -56,6 +63,15 @@ class DataPage : public Page {
   QStandardItemModel* previewModel() const { return preview_; }
   QStringList channelNames() const;  // every channel the file offers
   QStringList checkedChannels() const;
+  // The source bar: the file's name (and whether it could be read) and what is loaded.
+  QString sourceTitle() const;
+  QString sourceDetails() const;
+  // The preview row of the line the last failed read stopped at; -1 when none is shown.
+  int highlightedPreviewRow() const { return highlightedRow_; }
+
+  // The loaded data set and how it was read: its file, dialect, kind, channels, target, gaps, split.
+  void restoreSession(const Settings& settings) override;
+  void saveSession(Settings& settings) const override;
 
  public slots:
   // Detects how the file is written, then reads it in the background.
@@ -72,19 +88,35 @@ class DataPage : public Page {
   QWidget* buildContent();
   void fillSampleMenu();
   void fillRecentMenu();
+  // Opens the file as openCsv does; with `remembered`, read as it was in the last session.
+  void open(const QString& path, const RememberedDataset* remembered);
   // Hands the file to the Events view when it is to be read as an event log.
-  bool openAsEventLog();
+  bool openAsEventLog(const EventLogOptions& columns);
+  void onEventsLoadFinished(bool ok);
 
-  void detect(bool keepChoices);
+  // False, with the reason shown, when the file cannot be read with these overrides.
+  bool detect(const CsvDialectOverrides& overrides, bool keepChoices);
   void showDetection(bool keepChoices);
   void fillPreview();
+  void applyChannelChoices(const std::vector<std::string>& columns, const std::string& target);
   void startLoading();
   void stopLoading();
   void onLoaded(std::shared_ptr<const TimeSeriesTable> table);
   void onLoadCancelled();
+  void onLoadFailed(const QString& message, int line);
+  // Says why `file` was not loaded, in the message bar and the status bar, and marks it as failed
+  // in the source bar.
+  void reportFailure(const QString& file, MessageBar::Level level, const QString& text, const QStringList& details = {});
+  // Highlights the preview row of `line` and scrolls to it; the row, or -1 when the preview does
+  // not reach that line.
+  int highlightLine(int line, const QString& why);
+  void clearHighlight();
+  // The page goes back to the data set that is loaded (only a finished read replaces it): the time
+  // series panel and the tab that shows it.
+  void showLoadedDataset();
+  void restorePanel();  // the time series panel only
   void restoreLoadedView();
-  void showTableDetails(const TimeSeriesTable& table);
-  void onLoadFailed(const QString& message);
+  void describeSource();
   void onLoadingChanged(bool loading);
   void onDialectEdited();
   void resetToDetected();
@@ -92,11 +124,14 @@ class DataPage : public Page {
   void updateTargetChoices();
   void drawSeries();
   void drawSplit();
-  void clearData();
+  // Empties the time series' settings, preview and chart; the data set itself is left alone.
+  void clearTablePanel();
+  std::optional<char> chosenDecimalMark() const;
   CsvReadOptions readOptions() const;
 
   CurrentDataset* dataset_;
-  QString path_;
+  QString path_;        // the file the settings and the preview show
+  QString failedPath_;  // the file the last attempt failed to read; empty after a successful one
   CsvDialectOverrides overrides_;
   CsvDetection detection_;      // with the user's overrides
   CsvDetection autoDetection_;  // without them: what "Reset" returns to
@@ -113,6 +148,9 @@ class DataPage : public Page {
   std::vector<qreal> rowX_;        // (rows) where each row of the loaded table sits on the chart
   bool updating_ = false;  // widgets are being filled by the page, not edited by the user
   bool cancelledByUser_ = false;
+  bool readAsRestored_ = false;  // readAs_ holds the last session's kind, for its file only
+  ImportKind loadedReadAs_ = ImportKind::automatic;  // the kind chosen when the loaded data set was read
+  int highlightedRow_ = -1;
   BackgroundJob* loader_;
 
   MessageBar* messageBar_ = nullptr;
@@ -123,6 +161,7 @@ class DataPage : public Page {
   QComboBox* delimiter_ = nullptr;
   QCheckBox* header_ = nullptr;
   QComboBox* dateColumn_ = nullptr;
+  QComboBox* decimalMark_ = nullptr;
   QCheckBox* interpolate_ = nullptr;
   QLabel* detectedSummary_ = nullptr;
   QPushButton* resetDetection_ = nullptr;
@@ -135,6 +174,7 @@ class DataPage : public Page {
   ChartPanel* chart_ = nullptr;
   QStandardItemModel* preview_ = nullptr;
   QTableView* previewView_ = nullptr;
+  QGroupBox* previewBox_ = nullptr;
   QComboBox* readAs_ = nullptr;
   QTabWidget* views_ = nullptr;
   EventsView* events_ = nullptr;

@@ -12,6 +12,7 @@
 
 #include "gpu/device_info.hpp"
 #include "ui/pages/wording.hpp"
+#include "ui/workers/training_worker.hpp"
 
 namespace aaren::ui {
 

@@ -5,9 +5,7 @@
 #include <QWidget>
 #include <vector>
 
-#include "core/model/model_config.hpp"
-#include "core/train/trainer.hpp"
-#include "ui/workers/training_worker.hpp"
+#include "ui/pages/training_choice.hpp"
 
 class QComboBox;
 class QDoubleSpinBox;
@@ -15,13 +13,6 @@ class QLabel;
 class QSpinBox;
 
 namespace aaren::ui {
-
-struct TrainingChoice {
-  std::vector<ModelKind> models{ModelKind::aaren, ModelKind::transformer};  // trained in this order
-  ModelConfig model;     // kind and channels are set per run; seq_len and horizon are the window
-  TrainSettings train;
-  TrainingDevice device = TrainingDevice::cpu;
-};
 
 class ModelSettingsForm : public QWidget {
   Q_OBJECT

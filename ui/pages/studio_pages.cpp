@@ -22,6 +22,8 @@ StudioPages addStudioPages(MainWindow& window) {
   window.addPage(pages.train);
   window.addPage(pages.forecast);
 
+  CurrentDataset* dataset = pages.dataset;
+  QObject::connect(dataset, &CurrentDataset::changed, &window, [&window, dataset] { window.showDataFile(dataset->path()); });
   DataPage* data = pages.data;
   TrainPage* train = pages.train;
   ForecastPage* forecast = pages.forecast;

@@ -239,6 +239,12 @@ QWidget* TrainPage::buildRunsFolderRow() {
   return row;
 }
 
+void TrainPage::restoreSession(const Settings& settings) {
+  if (const std::optional<TrainingChoice> choice = settings.trainingChoice()) form_->setChoice(*choice);
+}
+
+void TrainPage::saveSession(Settings& settings) const { settings.setTrainingChoice(form_->choice()); }
+
 QString TrainPage::runsFolder() const { return runList_->runsFolder(); }
 
 void TrainPage::setRunsFolder(const QString& folder) {

@@ -63,6 +63,10 @@ class TrainPage : public Page {
   // with the best weights. False when the user wants to keep training.
   bool prepareToClose() override;
 
+  // The form's models, architecture, window, training settings and device.
+  void restoreSession(const Settings& settings) override;
+  void saveSession(Settings& settings) const override;
+
   // The run Continue would start from (the one shown); empty when there is none.
   QString continuableRun() const;
 

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <exception>
 
+#include "core/io/file_line_error.hpp"
+
 namespace aaren::ui {
 
 void JobContext::reportProgress(double fraction) {
@@ -24,8 +26,12 @@ void JobRunner::execute(quint64 id, const JobWork& work) {
     else emit cancelled(id);
   } catch (const std::exception& error) {
     // Work that stops because it was cancelled usually does so by throwing.
-    if (context.wanted()) emit failed(id, QString::fromUtf8(error.what()));
-    else emit cancelled(id);
+    if (!context.wanted()) {
+      emit cancelled(id);
+      return;
+    }
+    const auto* atLine = dynamic_cast<const FileLineError*>(&error);
+    emit failed(id, QString::fromUtf8(error.what()), atLine ? atLine->line() : 0);
   }
 }
 
@@ -36,15 +42,18 @@ BackgroundJob::BackgroundJob(QObject* parent) : QObject(parent), runner_(new Job
   connect(runner_, &JobRunner::progress, this, [this](quint64 id, double fraction) {
     if (isNewest(id)) emit progress(fraction);
   });
+  // A result that was on its way when cancel() was called is a cancelled job's all the same.
   connect(runner_, &JobRunner::succeeded, this, [this](quint64 id, const QVariant& result) {
     if (id != issued_) return;
     setRunning(false);
-    emit succeeded(result);
+    if (newest_.load() == id) emit succeeded(result);
+    else emit cancelled();
   });
-  connect(runner_, &JobRunner::failed, this, [this](quint64 id, const QString& message) {
+  connect(runner_, &JobRunner::failed, this, [this](quint64 id, const QString& message, int line) {
     if (id != issued_) return;
     setRunning(false);
-    emit failed(message);
+    if (newest_.load() == id) emit failed(message, line);
+    else emit cancelled();
   });
   connect(runner_, &JobRunner::cancelled, this, [this](quint64 id) {
     if (id != issued_) return;

@@ -2,7 +2,8 @@
 // One piece of long work at a time (reading a large CSV file, loading and evaluating a run) on a
 // worker thread of its own, so the window stays responsive. Starting new work cancels the work
 // before it: only the newest job reports a result. The work reports progress and checks for
-// cancellation through its JobContext; its exceptions become failed() with their message.
+// cancellation through its JobContext; its exceptions become failed() with their message and, for
+// an error at a known line of a file (aaren::FileLineError), that line.
 #include <QObject>
 #include <QString>
 #include <QThread>
@@ -45,7 +46,7 @@ class JobRunner : public QObject {
  signals:
   void progress(quint64 id, double fraction);
   void succeeded(quint64 id, const QVariant& result);
-  void failed(quint64 id, const QString& message);
+  void failed(quint64 id, const QString& message, int line);
   void cancelled(quint64 id);
 
  private:
@@ -66,7 +67,8 @@ class BackgroundJob : public QObject {
  signals:
   void progress(double fraction);
   void succeeded(const QVariant& result);
-  void failed(const QString& message);
+  // line: the 1-based line of the file the error is at; 0 when the error names none.
+  void failed(const QString& message, int line);
   void cancelled();
   void runningChanged(bool running);
 

@@ -18,10 +18,10 @@
 
 #include "core/events/event_run.hpp"
 #include "core/train/forecast_run.hpp"
+#include "ui/pages/training_choice.hpp"
 
 namespace aaren::ui {
 
-enum class TrainingDevice { cpu, cuda };
 // Why the GPU cannot train the model of an event log.
 inline constexpr const char* kEventsOnCpuOnly = "event models train on the CPU only";
 

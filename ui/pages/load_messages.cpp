@@ -1,0 +1,48 @@
+#include "ui/pages/load_messages.hpp"
+
+#include <QCoreApplication>
+#include <QFileInfo>
+
+#include "ui/pages/current_dataset.hpp"
+#include "ui/pages/wording.hpp"
+
+namespace aaren::ui {
+
+namespace {
+
+QString tr(const char* text) { return QCoreApplication::translate("aaren::ui::LoadMessages", text); }
+
+QString fileName(const QString& path) { return QFileInfo(path).fileName(); }
+
+}  // namespace
+
+QString datasetContents(const CurrentDataset& dataset) {
+  if (const auto log = dataset.eventLog())
+    return tr("%1 in %2").arg(countOf(log->events(), tr("event"), tr("events")),
+                              countOf(qlonglong(log->sequences.size()), tr("sequence"), tr("sequences")));
+  if (const auto table = dataset.table())
+    return tr("%1 · %2").arg(countOf(table->values.rows, tr("row"), tr("rows")),
+                             countOf(table->values.cols, tr("channel"), tr("channels")));
+  return {};
+}
+
+QString asSentence(const QString& text) {
+  const QString trimmed = text.trimmed();
+  if (trimmed.isEmpty() || trimmed.endsWith(QLatin1Char('.')) || trimmed.endsWith(QLatin1Char('!')) ||
+      trimmed.endsWith(QLatin1Char('?')))
+    return trimmed;
+  return trimmed + QLatin1Char('.');
+}
+
+QString stillLoadedNote(const QString& failedPath, const CurrentDataset& dataset) {
+  if (!dataset.isLoaded()) return {};
+  const QString loaded = fileName(dataset.path());
+  if (QFileInfo(failedPath) == QFileInfo(dataset.path())) return tr(" %1 is still loaded as it was read before.").arg(loaded);
+  return tr(" %1 is still loaded.").arg(loaded);
+}
+
+QString couldNotOpen(const QString& failedPath, const QString& reason, const CurrentDataset& dataset) {
+  return tr("Could not open %1: %2").arg(fileName(failedPath), asSentence(reason)) + stillLoadedNote(failedPath, dataset);
+}
+
+}  // namespace aaren::ui

@@ -1,0 +1,20 @@
+#pragma once
+// What the Train page's form holds: which models, their architecture, the forecast window, the
+// training settings and the device. A plain value, so that the settings can remember it.
+#include <vector>
+
+#include "core/model/model_config.hpp"
+#include "core/train/trainer.hpp"
+
+namespace aaren::ui {
+
+enum class TrainingDevice { cpu, cuda };
+
+struct TrainingChoice {
+  std::vector<ModelKind> models{ModelKind::aaren, ModelKind::transformer};  // trained in this order
+  ModelConfig model;     // kind and channels are set per run; seq_len and horizon are the window
+  TrainSettings train;
+  TrainingDevice device = TrainingDevice::cpu;
+};
+
+}  // namespace aaren::ui
