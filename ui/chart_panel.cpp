@@ -6,6 +6,7 @@
 #include <QChart>
 #include <QDateTime>
 #include <QDateTimeAxis>
+#include <QFontMetricsF>
 #include <QGraphicsLayout>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -16,6 +17,7 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 #include <QValueAxis>
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <utility>
@@ -33,6 +35,7 @@ namespace {
 constexpr char kColorProperty[] = "aarenColor";
 
 constexpr int kBandAlpha = 64;
+constexpr int kMaxDateTicks = 6;
 constexpr qreal kMarkerSize = 7.0;
 constexpr qreal kLinearMargin = 0.05;     // of the data's span, above and below
 constexpr qreal kLogMarginDecades = 0.05; // of the data's span in decades
@@ -134,6 +137,7 @@ ChartPanel::ChartPanel(const QString& title, QWidget* parent)
   connect(view_, &InteractiveChartView::viewChangedByUser, this, &ChartPanel::onUserChangedView);
   connect(view_, &InteractiveChartView::resetRequested, this, &ChartPanel::resetView);
   connect(&Appearance::instance(), &Appearance::changed, this, &ChartPanel::applyAppearance);
+  connect(chart_, &QChart::plotAreaChanged, this, &ChartPanel::fitDateTicks);
   applyAppearance();
   fitToData();
 }
@@ -188,7 +192,7 @@ void ChartPanel::setXAxisKind(XAxisKind kind, const QString& dateFormat) {
   if (kind == XAxisKind::dateTime) {
     auto* axis = new QDateTimeAxis;
     axis->setFormat(dateFormat);
-    axis->setTickCount(6);
+    axis->setTickCount(kMaxDateTicks);
     replaceAxis(xAxis_, axis, Qt::AlignBottom);
   } else if (xAxisKind_ != kind) {
     replaceAxis(xAxis_, new QValueAxis, Qt::AlignBottom);
@@ -383,6 +387,18 @@ void ChartPanel::applyAppearance() {
   }
   for (QXYSeries* series : std::as_const(dataSeries_)) styleSeries(series);
   for (QAreaSeries* band : std::as_const(bands_)) styleBand(band);
+}
+
+// As many date ticks as fit side by side with room between them, so that no date is cut to
+// "2020-…" in a narrow chart or with presenter mode's larger text.
+void ChartPanel::fitDateTicks() {
+  auto* axis = qobject_cast<QDateTimeAxis*>(xAxis_);
+  if (!axis) return;
+  const QString widest = QDateTime(QDate(2000, 12, 28), QTime(23, 58)).toString(axis->format());
+  const qreal label = QFontMetricsF(axis->labelsFont()).horizontalAdvance(widest) * 1.3;
+  const int fits = label > 0 ? int(chart_->plotArea().width() / label) + 1 : kMaxDateTicks;
+  const int ticks = std::clamp(fits, 2, kMaxDateTicks);
+  if (axis->tickCount() != ticks) axis->setTickCount(ticks);
 }
 
 void ChartPanel::styleSeries(QXYSeries* series) const {

@@ -93,6 +93,7 @@ class ChartPanel : public QWidget {
   void onSeriesDataReplaced();
   void onUserChangedView();
   void applyAppearance();
+  void fitDateTicks();
   void styleSeries(QXYSeries* series) const;
   void styleBand(QAreaSeries* band) const;
   void updateBandHeights();

@@ -15,9 +15,11 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QScreen>
 #include <QSignalBlocker>
 #include <QStackedWidget>
 #include <QStatusBar>
+#include <QTimer>
 #include <QToolBar>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -39,6 +41,9 @@ namespace {
 
 constexpr int kStatusMessageMs = 6000;
 constexpr int kPageShortcuts = 9;  // Ctrl+1 .. Ctrl+9
+// Long enough that typing a number or holding a spin box's arrow writes once; short enough that a
+// crash loses hardly anything.
+constexpr int kSessionSaveDelayMs = 400;
 const QSize kDefaultWindowSize(1280, 820);
 // Larger rooms need larger text; 160 % suits a lecture hall projector at 1080p.
 constexpr qreal kPresenterScaleChoices[] = {1.3, 1.6, 2.0, 2.5};
@@ -54,8 +59,14 @@ QStringList csvPathsIn(const QMimeData* mime) {
 
 }  // namespace
 
-MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
+MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), sessionSave_(new QTimer(this)) {
   setWindowTitle(tr("Aaren Studio"));
+  sessionSave_->setSingleShot(true);
+  sessionSave_->setInterval(kSessionSaveDelayMs);
+  connect(sessionSave_, &QTimer::timeout, this, [this] {
+    savePageSessions();
+    emit sessionSaved();
+  });
   setAcceptDrops(true);
 
   stack_ = new QStackedWidget(this);
@@ -76,7 +87,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   appearance.setPresenterFontScale(settings_.presenterFontScale());
   appearance.setTheme(settings_.theme());
 
-  if (!restoreGeometry(settings_.windowGeometry())) resize(kDefaultWindowSize);
+  // A first start on a small screen (a 1280 x 720 projector) gets a window that fits it.
+  if (!restoreGeometry(settings_.windowGeometry()))
+    resize(screen() ? kDefaultWindowSize.boundedTo(screen()->availableGeometry().size()) : kDefaultWindowSize);
   restoreState(settings_.windowState());
   statusBar()->showMessage(tr("Ready. Drop a .csv file on the window to open it."), kStatusMessageMs);
 }
@@ -266,6 +279,7 @@ void MainWindow::addPage(Page* page) {
   if (index == 0 || page->id() == settings_.lastPage()) setCurrentPageIndex(index);
   updateSidebarMetrics();
   page->restoreSession(settings_);
+  connect(page, &Page::sessionChanged, sessionSave_, qOverload<>(&QTimer::start));
 }
 
 QStringList MainWindow::pageIds() const {
@@ -417,6 +431,11 @@ void MainWindow::saveWindowSettings() {
   settings_.setWindowGeometry(presenterMode() ? geometryBeforePresenter_ : saveGeometry());
   settings_.setWindowState(saveState());
   if (const Page* page = currentPage()) settings_.setLastPage(page->id());
+  sessionSave_->stop();  // saved now
+  savePageSessions();
+}
+
+void MainWindow::savePageSessions() {
   for (const Page* page : std::as_const(pages_)) page->saveSession(settings_);
   try {
     settings_.sync();

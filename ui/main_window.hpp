@@ -16,6 +16,7 @@ class QLabel;
 class QListWidget;
 class QMenu;
 class QStackedWidget;
+class QTimer;
 
 namespace aaren::ui {
 
@@ -63,6 +64,8 @@ class MainWindow : public QMainWindow {
  signals:
   void csvOpenRequested(const QString& path);
   void currentPageChanged(aaren::ui::Page* page);
+  // Every page's session state was written to the settings and synced to disk, after a change.
+  void sessionSaved();
 
  protected:
   void dragEnterEvent(QDragEnterEvent* event) override;
@@ -80,8 +83,10 @@ class MainWindow : public QMainWindow {
   void updateSidebarMetrics();
   void reportError(const QString& title, const QString& message);
   void saveWindowSettings();
+  void savePageSessions();  // each page's saveSession(), then the settings to disk
 
   Settings settings_;
+  QTimer* sessionSave_ = nullptr;  // single shot: restarted by each page change, saves when it fires
   QListWidget* sidebar_ = nullptr;
   QStackedWidget* stack_ = nullptr;
   QList<Page*> pages_;

@@ -2,7 +2,8 @@
 // The interface every page of the main window implements. A page plugs in with one call,
 // MainWindow::addPage(new SomePage), and gets a sidebar entry, a header, a Ctrl+N shortcut, and
 // its charts in "Export Current Chart" and the lecture pack; what it remembers between sessions is
-// restored when the window takes it and saved when the window closes.
+// restored when the window takes it, and saved shortly after it changes (sessionChanged()) and when
+// the window closes, so that a crash loses at most the last moment's choices.
 #include <QIcon>
 #include <QList>
 #include <QString>
@@ -43,6 +44,9 @@ class Page : public QWidget {
   void browseCsvRequested();
   // A short message for the status bar.
   void statusMessage(const QString& message);
+  // What saveSession() writes has changed (a data set loaded, a setting edited). The window saves
+  // once the changes pause, so a burst of them (typing a number) is written once.
+  void sessionChanged();
 };
 
 }  // namespace aaren::ui

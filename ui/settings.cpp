@@ -44,6 +44,7 @@ const QString kEventTime = QStringLiteral("dataset/eventTime");
 const QString kEventSequence = QStringLiteral("dataset/eventSequence");
 const QString kEventMark = QStringLiteral("dataset/eventMark");
 const QString kEventMarkUse = QStringLiteral("dataset/eventMarkUse");
+const QString kEventDecimalMark = QStringLiteral("dataset/eventDecimalMark");
 
 const QString kTrainingModels = QStringLiteral("training/models");
 const QString kTrainingDModel = QStringLiteral("training/dModel");
@@ -58,6 +59,14 @@ const QString kTrainingLearningRate = QStringLiteral("training/learningRate");
 const QString kTrainingPatience = QStringLiteral("training/patience");
 const QString kTrainingSeed = QStringLiteral("training/seed");
 const QString kTrainingDevice = QStringLiteral("training/device");
+
+const QString kEfficiencyDModel = QStringLiteral("efficiency/dModel");
+const QString kEfficiencyHeads = QStringLiteral("efficiency/heads");
+const QString kEfficiencyLayers = QStringLiteral("efficiency/layers");
+const QString kEfficiencyDFf = QStringLiteral("efficiency/dFf");
+const QString kEfficiencyTokens = QStringLiteral("efficiency/tokens");
+const QString kEfficiencyRepeats = QStringLiteral("efficiency/repeats");
+const QString kEfficiencyDevice = QStringLiteral("efficiency/device");
 
 const QString kExploreSource = QStringLiteral("explore/source");
 const QString kExploreTokens = QStringLiteral("explore/tokens");
@@ -104,6 +113,11 @@ std::optional<char> characterOf(const QVariant& value) {
   return text.front();
 }
 
+// '.' or ','; nothing (detect) for anything else.
+std::optional<char> decimalMarkOf(const QVariant& value) {
+  const std::optional<char> mark = characterOf(value);
+  return mark == '.' || mark == ',' ? mark : std::nullopt;
+}
 
 QString directoryKey(DirectoryPurpose purpose) {
   switch (purpose) {
@@ -196,8 +210,7 @@ std::optional<RememberedDataset> Settings::lastDataset() const {
   if (store_->contains(kDatasetDelimiter)) dataset.dialect.delimiter = characterOf(store_->value(kDatasetDelimiter));
   if (store_->contains(kDatasetHeader)) dataset.dialect.has_header = store_->value(kDatasetHeader).toBool();
   if (store_->contains(kDatasetDateColumn)) dataset.dialect.date_column = toStd(store_->value(kDatasetDateColumn));
-  if (const std::optional<char> mark = characterOf(store_->value(kDatasetDecimalMark)); mark == '.' || mark == ',')
-    dataset.dialect.decimal_mark = mark;
+  dataset.dialect.decimal_mark = decimalMarkOf(store_->value(kDatasetDecimalMark));
   for (const QString& channel : store_->value(kDatasetChannels).toStringList()) dataset.channels.push_back(channel.toStdString());
   dataset.target = toStd(store_->value(kDatasetTarget));
   dataset.interpolate = store_->value(kDatasetInterpolate).toBool();
@@ -206,6 +219,7 @@ std::optional<RememberedDataset> Settings::lastDataset() const {
   if (store_->contains(kEventSequence)) dataset.eventLog.sequence_column = toStd(store_->value(kEventSequence));
   dataset.eventLog.mark_column = toStd(store_->value(kEventMark));
   dataset.eventLog.mark_use = kMarkUses.value(store_->value(kEventMarkUse).toString()).value_or(MarkUse::automatic);
+  dataset.eventLog.decimal_mark = decimalMarkOf(store_->value(kEventDecimalMark));
   return dataset;
 }
 
@@ -232,6 +246,7 @@ void Settings::setLastDataset(const std::optional<RememberedDataset>& dataset) {
   setOptional(kEventSequence, dataset->eventLog.sequence_column, fromStd);
   store_->setValue(kEventMark, fromStd(dataset->eventLog.mark_column));
   store_->setValue(kEventMarkUse, kMarkUses.name(dataset->eventLog.mark_use));
+  setOptional(kEventDecimalMark, dataset->eventLog.decimal_mark, character);
 }
 
 std::optional<TrainingChoice> Settings::trainingChoice() const {
@@ -280,6 +295,35 @@ void Settings::setTrainingChoice(const TrainingChoice& choice) {
   store_->setValue(kTrainingPatience, choice.train.patience);
   store_->setValue(kTrainingSeed, choice.train.seed);
   store_->setValue(kTrainingDevice, kDevices.name(choice.device));
+}
+
+std::optional<EfficiencyChoice> Settings::efficiencyChoice() const {
+  if (!store_->contains(kEfficiencyTokens)) return std::nullopt;
+  EfficiencyChoice choice;
+  // The page's spin boxes clamp every number to its range; here only unreadable ones fall back.
+  const auto readInt = [this](const QString& key, int& field) {
+    bool ok = false;
+    const int value = store_->value(key).toInt(&ok);
+    if (ok) field = value;
+  };
+  readInt(kEfficiencyDModel, choice.d_model);
+  readInt(kEfficiencyHeads, choice.heads);
+  readInt(kEfficiencyLayers, choice.layers);
+  readInt(kEfficiencyDFf, choice.d_ff);
+  readInt(kEfficiencyTokens, choice.tokens);
+  readInt(kEfficiencyRepeats, choice.repeats);
+  choice.device = kDevices.value(store_->value(kEfficiencyDevice).toString()).value_or(TrainingDevice::cpu);
+  return choice;
+}
+
+void Settings::setEfficiencyChoice(const EfficiencyChoice& choice) {
+  store_->setValue(kEfficiencyDModel, choice.d_model);
+  store_->setValue(kEfficiencyHeads, choice.heads);
+  store_->setValue(kEfficiencyLayers, choice.layers);
+  store_->setValue(kEfficiencyDFf, choice.d_ff);
+  store_->setValue(kEfficiencyTokens, choice.tokens);
+  store_->setValue(kEfficiencyRepeats, choice.repeats);
+  store_->setValue(kEfficiencyDevice, kDevices.name(choice.device));
 }
 
 std::optional<ExploreInputChoices> Settings::exploreInputs() const {

@@ -15,6 +15,7 @@
 #include "ui/chart_export.hpp"
 #include "ui/events/event_import.hpp"
 #include "ui/explore/explore_inputs.hpp"
+#include "ui/pages/efficiency_choice.hpp"
 #include "ui/pages/training_choice.hpp"
 #include "ui/theme.hpp"
 
@@ -34,7 +35,7 @@ struct RememberedDataset {
   std::string target;                 // "" = none
   bool interpolate = false;
   QString split;                      // as parse_split_spec reads it; empty = the default
-  EventLogOptions eventLog;           // the columns, when the file was read as an event log
+  EventLogOptions eventLog;           // the columns and decimal mark, when the file was read as an event log
 };
 
 class Settings {
@@ -80,6 +81,10 @@ class Settings {
   // The Train page's form: models, architecture, window, training settings and device.
   std::optional<TrainingChoice> trainingChoice() const;
   void setTrainingChoice(const TrainingChoice& choice);
+
+  // The Efficiency page's model size, tokens N, repeats and device.
+  std::optional<EfficiencyChoice> efficiencyChoice() const;
+  void setEfficiencyChoice(const EfficiencyChoice& choice);
 
   std::optional<ExploreInputChoices> exploreInputs() const;
   void setExploreInputs(const ExploreInputChoices& choices);

@@ -6,6 +6,7 @@
 #include <QAreaSeries>
 #include <QChart>
 #include <QDateTimeAxis>
+#include <QFontMetricsF>
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QValueAxis>
@@ -49,6 +50,7 @@ class TestChartPanel : public QObject {
   void shadedIntervalsStayBehindTheDataWithALegendEntry();
   void themeAndPresenterModeRestyleTheChart();
   void dateTimeAxisTakesMilliseconds();
+  void dateTicksFitTheWidth();
 
  private:
   std::unique_ptr<ChartPanel> panel_;
@@ -211,6 +213,31 @@ void TestChartPanel::dateTimeAxisTakesMilliseconds() {
   const QDateTime start(QDate(2016, 7, 1), QTime(0, 0));
   setSeriesData(series_, {{qreal(start.toMSecsSinceEpoch()), 5}, {qreal(start.addDays(30).toMSecsSinceEpoch()), 6}});
   QVERIFY(axis->min() <= start && axis->max() >= start.addDays(30));
+}
+
+// No date is cut to "2016-…": a narrow chart, or presenter mode's larger text, gets fewer ticks, and
+// the labels side by side still fit the plot.
+void TestChartPanel::dateTicksFitTheWidth() {
+  panel_->setXAxisKind(XAxisKind::dateTime, QStringLiteral("yyyy-MM-dd"));
+  auto* axis = qobject_cast<QDateTimeAxis*>(panel_->xAxis());
+  QVERIFY(axis);
+  const QDateTime start(QDate(2016, 7, 1), QTime(0, 0));
+  setSeriesData(series_, {{qreal(start.toMSecsSinceEpoch()), 5}, {qreal(start.addDays(400).toMSecsSinceEpoch()), 6}});
+  const int wide = axis->tickCount();
+  QCOMPARE(wide, 6);
+  const auto labelsFit = [&] {
+    const qreal label = QFontMetricsF(axis->labelsFont()).horizontalAdvance(QStringLiteral("2016-12-28"));
+    return axis->tickCount() * label <= panel_->chart()->plotArea().width() + label;
+  };
+  panel_->resize(360, 400);
+  QTRY_VERIFY(axis->tickCount() < wide);
+  QVERIFY2(labelsFit(), qPrintable(QString::number(axis->tickCount())));
+  Appearance::instance().setPresenterMode(true);
+  const int narrowPresenter = axis->tickCount();
+  QVERIFY(narrowPresenter >= 2);
+  QTRY_VERIFY(labelsFit());
+  panel_->resize(1400, 500);
+  QTRY_COMPARE(axis->tickCount(), 6);
 }
 
 QTEST_MAIN(TestChartPanel)

@@ -1,5 +1,5 @@
-// The Efficiency page, offscreen: a short stream fills all four charts live and then with the
-// fitted text, Stop keeps what was measured, settings that cannot run are refused with a reason,
+// The Efficiency page, offscreen: its controls are remembered between sessions (CUDA only where a
+// GPU can be used), a short stream fills all four charts live and then with the fitted text, Stop keeps what was measured, settings that cannot run are refused with a reason,
 // and every export (each chart, the CSV, the two-panel Figure 5) writes a file other programs read.
 #include <QtTest>
 
@@ -18,6 +18,7 @@
 #include "ui/chart_export.hpp"
 #include "ui/chart_panel.hpp"
 #include "ui/pages/efficiency_page.hpp"
+#include "ui/settings.hpp"
 #include "ui/stream_charts.hpp"
 
 using namespace aaren;
@@ -115,6 +116,67 @@ class TestEfficiencyPage : public QObject {
     QCOMPARE(shown.model.heads, 2);
     QCOMPARE(shown.model.layers, 1);
     QCOMPARE(shown.model.d_ff, 32);
+  }
+
+  // What the settings remember comes back into the controls, clamped to their ranges; CUDA only
+  // where a GPU can be used (else the CPU, as a fresh page has it).
+  void sessionRoundTripsThroughTheSettings_data() {
+    QTest::addColumn<int>("tokens");  // as stored
+    QTest::addColumn<bool>("cuda");   // as stored
+    QTest::addColumn<int>("shownTokens");
+    QTest::newRow("CPU") << 4096 << false << 4096;
+    QTest::newRow("CUDA") << 2048 << true << 2048;
+    QTest::newRow("too many tokens, clamped") << (1 << 24) << false << (1 << 20);
+  }
+
+  void sessionRoundTripsThroughTheSettings() {
+    QFETCH(int, tokens);
+    QFETCH(bool, cuda);
+    QFETCH(int, shownTokens);
+    QTemporaryDir folder;
+    QVERIFY(folder.isValid());
+    const QString ini = folder.filePath(QStringLiteral("settings.ini"));
+    EfficiencyChoice stored;
+    stored.d_model = 32;
+    stored.heads = 4;
+    stored.layers = 3;
+    stored.d_ff = 64;
+    stored.tokens = tokens;
+    stored.repeats = 2;
+    stored.device = cuda ? TrainingDevice::cuda : TrainingDevice::cpu;
+    Settings(ini).setEfficiencyChoice(stored);
+
+    EfficiencyPage page;
+    QSignalSpy changed(&page, &Page::sessionChanged);
+    page.restoreSession(Settings(ini));
+    QVERIFY(!changed.isEmpty());  // the window saves what a page shows, whatever changed it
+    const EfficiencyChoice shown = page.choice();
+    QCOMPARE(shown.d_model, 32);
+    QCOMPARE(shown.heads, 4);
+    QCOMPARE(shown.layers, 3);
+    QCOMPARE(shown.d_ff, 64);
+    QCOMPARE(shown.tokens, shownTokens);
+    QCOMPARE(shown.repeats, 2);
+    const bool cudaUsable = aaren::gpu::query_device().available;
+    QCOMPARE(shown.device, cuda && cudaUsable ? TrainingDevice::cuda : TrainingDevice::cpu);
+    QCOMPARE(bool(page.options().stepper), cuda && cudaUsable);
+
+    Settings saved(folder.filePath(QStringLiteral("saved.ini")));
+    QVERIFY(!saved.efficiencyChoice());
+    page.saveSession(saved);
+    const std::optional<EfficiencyChoice> read = saved.efficiencyChoice();
+    QVERIFY(read);
+    QCOMPARE(read->tokens, shownTokens);
+    QCOMPARE(read->d_model, 32);
+    QCOMPARE(read->repeats, 2);
+    QCOMPARE(read->device, shown.device);
+
+    // Nothing remembered: the page keeps its defaults.
+    EfficiencyPage fresh;
+    fresh.restoreSession(Settings(folder.filePath(QStringLiteral("empty.ini"))));
+    QCOMPARE(fresh.choice().tokens, EfficiencyChoice{}.tokens);
+    QCOMPARE(fresh.choice().d_model, EfficiencyChoice{}.d_model);
+    QCOMPARE(fresh.choice().device, TrainingDevice::cpu);
   }
 
   void shortStreamFillsEveryChart() {

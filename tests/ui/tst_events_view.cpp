@@ -1,6 +1,7 @@
 // Event logs in the app: a bundled log loads through the Data page into the Events view's raster,
 // whose vertical axis says what it shows (sequences, mark types, or a jitter band without numbers);
 // a malformed one is reported with its line and column and leaves the log loaded before it loaded;
+// one whose numbers leave the decimal mark open is not read until the Decimal mark control says;
 // both models train on a log through the
 // Train page into run folders with live NLL curves; the Forecast page's event view draws the next
 // event's density beyond the last event with the actual one marked and steps through the test
@@ -115,6 +116,9 @@ class TestEventsView : public QObject {
   void bundledLogsAreListedAsEventLogs();
   void coalLogLoadsThroughTheDataPageIntoTheRaster();
   void malformedLogNamesLineAndColumn();
+  void unclearDecimalMarkAsksForTheControl_data();
+  void unclearDecimalMarkAsksForTheControl();
+  void unclearDecimalMarkKeepsTheLoadedLog();
   void rasterAxisSaysWhatItShows_data();
   void rasterAxisSaysWhatItShows();
   void failedLogKeepsTheLoadedLog();
@@ -191,6 +195,133 @@ void TestEventsView::malformedLogNamesLineAndColumn() {
   const QString message = page.messageBar()->text();
   QVERIFY2(message.contains(QStringLiteral("line 4")), qPrintable(message));
   QVERIFY2(message.contains(QStringLiteral("column 'time'")), qPrintable(message));
+}
+
+// "1,250" in a semicolon file is 1.25 with a decimal comma and 1250 with a point (a thousands
+// group): the reader refuses to guess.
+QByteArray unclearLog(int events) {
+  QByteArray content("time;size\n");
+  for (int i = 1; i <= events; ++i) content += QByteArray::number(i) + ';' + QByteArray::number(i) + ",250\n";
+  return content;
+}
+
+void TestEventsView::unclearDecimalMarkAsksForTheControl_data() {
+  QTest::addColumn<QString>("mark");
+  QTest::addColumn<bool>("feature");  // sizes kept as values; else integers, read as mark types
+  QTest::newRow("comma: 1.25, 2.25, ... as a feature") << QStringLiteral(",") << true;
+  QTest::newRow("point: 1250, 2250, ... as mark types") << QStringLiteral(".") << false;
+}
+
+void TestEventsView::unclearDecimalMarkAsksForTheControl() {
+  QFETCH(QString, mark);
+  QFETCH(bool, feature);
+  constexpr int kEvents = 30;
+  const QString path = writeLog(folder_.filePath(QStringLiteral("unclear_log.csv")), unclearLog(kEvents));
+  CurrentDataset dataset;
+  MessageBar messages;
+  EventsView view(&dataset, &messages);
+  QComboBox* decimalMark = view.decimalMarkCombo();
+  QVERIFY(decimalMark);
+  QCOMPARE(decimalMark->objectName(), QStringLiteral("eventDecimalMarkCombo"));
+  QCOMPARE(decimalMark->count(), 3);
+  QSignalSpy finished(&view, &EventsView::loadFinished);
+  view.openLog(path);
+  if (finished.isEmpty()) QVERIFY(finished.wait());
+  QCOMPARE(finished.takeFirst().first().toBool(), false);
+  QVERIFY(!dataset.isLoaded());
+  QCOMPARE(messages.level(), MessageBar::Level::warning);
+  const QString message = messages.text();
+  QVERIFY2(message.startsWith(QStringLiteral("unclear_log.csv: the decimal mark cannot be told from the numbers: line 2 has ")), qPrintable(message));
+  QVERIFY2(message.contains(QStringLiteral("1,250")), qPrintable(message));  // the core's reason, naming a cell
+  QVERIFY2(message.endsWith(QStringLiteral("Choose Point or Comma as the Decimal mark under \u201cEvent log columns\u201d.")),
+           qPrintable(message));
+  QCOMPARE(decimalMark->currentText(), QStringLiteral("Detect"));
+  QVERIFY2(view.detectionText().contains(QStringLiteral("the decimal mark is unclear")), qPrintable(view.detectionText()));
+  QCOMPARE(view.timeColumnCombo()->currentText(), QStringLiteral("time"));  // the columns of the file asked about
+  QCOMPARE(pointCount(*view.rasterChart()), 0);
+  QCOMPARE(view.rasterChart()->yAxis()->titleText(), QString());  // no rows to name
+  QCOMPARE(view.filePath(), QFileInfo(path).absoluteFilePath());
+
+  decimalMark->setCurrentIndex(decimalMark->findData(mark));
+  QVERIFY(finished.wait());
+  QVERIFY2(finished.takeFirst().first().toBool(), qPrintable(messages.text()));
+  QVERIFY(messages.isHidden() || messages.level() != MessageBar::Level::error);
+  const auto log = dataset.eventLog();
+  QVERIFY(log);
+  QCOMPARE(log->decimal_mark, mark.front().toLatin1());
+  QCOMPARE(dataset.eventLogOptions().decimal_mark.value_or('?'), mark.front().toLatin1());
+  QCOMPARE(log->sequences.size(), std::size_t(1));
+  const aaren::EventSequence& events = log->sequences.front();
+  QCOMPARE(int(events.times.size()), kEvents);
+  for (int i = 0; i < kEvents; ++i) QCOMPARE(events.times[std::size_t(i)], double(i + 1));
+  if (feature) {
+    QCOMPARE(log->feature_name, std::string("size"));
+    QVERIFY(log->mark_names.empty());
+    QCOMPARE(int(events.features.size()), kEvents);
+    for (int i = 0; i < kEvents; ++i) QCOMPARE(events.features[std::size_t(i)], i + 1.25);
+  } else {
+    QCOMPARE(log->feature_name, std::string());
+    QCOMPARE(int(log->mark_names.size()), kEvents);
+    for (int i = 0; i < kEvents; ++i) {
+      QCOMPARE(log->mark_names[std::size_t(i)], std::to_string((i + 1) * 1000 + 250));
+      QCOMPARE(events.marks[std::size_t(i)], i);
+    }
+  }
+  QCOMPARE(pointCount(*view.rasterChart()), kEvents);
+  QCOMPARE(decimalMark->currentData().toString(), mark);
+  QVERIFY2(view.detectionText().contains(QStringLiteral("Numbers: decimal %1, as chosen.").arg(feature ? "comma" : "point")),
+           qPrintable(view.detectionText()));
+  // Only the mark was chosen: the columns are still the detector's.
+  QVERIFY2(!view.detectionText().contains(QStringLiteral("chosen.\n")), qPrintable(view.detectionText()));
+  QVERIFY(!dataset.eventLogOptions().time_column.empty());  // the read names every column it used
+
+  // Back to Detect: asked again, and the log read with the mark stays loaded.
+  decimalMark->setCurrentIndex(decimalMark->findData(QString()));
+  if (finished.isEmpty()) QVERIFY(finished.wait());
+  QCOMPARE(finished.takeFirst().first().toBool(), false);
+  QVERIFY2(messages.text().contains(QStringLiteral("Decimal mark")), qPrintable(messages.text()));
+  QVERIFY2(messages.text().endsWith(QStringLiteral("unclear_log.csv is still loaded as it was read before.")),
+           qPrintable(messages.text()));
+  QCOMPARE(dataset.eventLog(), log);
+  QCOMPARE(pointCount(*view.rasterChart()), kEvents);
+}
+
+// Through the Data page, with a log loaded: the unclear log is asked about on the Events tab, and the
+// coal mining log stays loaded until the mark is chosen.
+void TestEventsView::unclearDecimalMarkKeepsTheLoadedLog() {
+  const QString path = writeLog(folder_.filePath(QStringLiteral("unclear_after_coal.csv")), unclearLog(12));
+  CurrentDataset dataset;
+  DataPage page(&dataset);
+  QSignalSpy finished(&page, &DataPage::loadFinished);
+  page.openCsv(coalPath());
+  QVERIFY(finished.wait());
+  QVERIFY(finished.takeFirst().first().toBool());
+
+  QComboBox* readAs = page.readAsCombo();
+  readAs->setCurrentIndex(readAs->findData(int(ImportKind::eventLog)));  // two numeric columns look like a series
+  page.openCsv(path);
+  if (finished.isEmpty()) QVERIFY(finished.wait());
+  QCOMPARE(finished.takeFirst().first().toBool(), false);
+  QCOMPARE(dataset.path(), QFileInfo(coalPath()).absoluteFilePath());
+  QCOMPARE(dataset.eventLog()->events(), kCoalEvents);
+  EventsView* view = page.eventsView();
+  QCOMPARE(pointCount(*view->rasterChart()), kCoalEvents);
+  QVERIFY(view->isVisibleTo(&page));
+  const QString message = page.messageBar()->text();
+  QCOMPARE(page.messageBar()->level(), MessageBar::Level::warning);
+  QVERIFY2(message.contains(QStringLiteral("Decimal mark under \u201cEvent log columns\u201d")), qPrintable(message));
+  QVERIFY2(message.endsWith(QStringLiteral("coal_mining_disasters.csv is still loaded.")), qPrintable(message));
+  QCOMPARE(page.sourceTitle(), QStringLiteral("unclear_after_coal.csv could not be read"));
+
+  QComboBox* decimalMark = page.findChild<QComboBox*>(QStringLiteral("eventDecimalMarkCombo"));
+  QVERIFY(decimalMark);
+  decimalMark->setCurrentIndex(decimalMark->findData(QStringLiteral(",")));
+  QVERIFY(finished.wait());
+  QVERIFY2(finished.takeFirst().first().toBool(), qPrintable(page.messageBar()->text()));
+  QCOMPARE(dataset.path(), QFileInfo(path).absoluteFilePath());
+  QCOMPARE(dataset.eventLog()->events(), 12);
+  QCOMPARE(dataset.eventLog()->sequences.front().features.back(), 12.25);
+  QCOMPARE(page.sourceTitle(), QStringLiteral("unclear_after_coal.csv"));
 }
 
 void TestEventsView::rasterAxisSaysWhatItShows_data() {

@@ -1,9 +1,11 @@
 // A restart: the main window with its real pages saves, when it closes, the loaded data set with how
 // it was read (file, kind, delimiter, header, date column, decimal mark, channels, target, gaps,
-// split), the Train page's form (models, architecture, window, training settings, device) and the
-// Explore page's inputs; a new window brings every one of them back. A file opened on the command
-// line wins over the remembered one, and a remembered data set that has moved away is said once,
-// quietly, in the message bar.
+// split; an event log's columns and decimal mark), the Train page's form (models, architecture,
+// window, training settings, device), the Efficiency page's controls (model size, tokens, repeats,
+// device) and the Explore page's inputs; a new window brings every one of them back. They are saved
+// as they change too, so a window that never closes (a crash) loses nothing. A file opened on the
+// command line wins over the remembered one, and a remembered data set that has moved away is said
+// once, quietly, in the message bar.
 #include <QtTest>
 
 #include <QCheckBox>
@@ -14,11 +16,13 @@
 #include <memory>
 
 #include "gpu/device_info.hpp"
+#include "ui/events/events_view.hpp"
 #include "ui/explore/explore_page.hpp"
 #include "ui/explore/input_panel.hpp"
 #include "ui/main_window.hpp"
 #include "ui/pages/current_dataset.hpp"
 #include "ui/pages/data_page.hpp"
+#include "ui/pages/efficiency_page.hpp"
 #include "ui/pages/message_bar.hpp"
 #include "ui/pages/model_settings_form.hpp"
 #include "ui/pages/studio_pages.hpp"
@@ -32,12 +36,18 @@ constexpr int kLoadTimeoutMs = 60000;
 
 // The window as aaren-studio builds it, with the pages whose choices are remembered.
 struct Studio {
-  Studio() : window(std::make_unique<MainWindow>()), pages(addStudioPages(*window)), explore(new ExplorePage) {
+  Studio()
+      : window(std::make_unique<MainWindow>()),
+        pages(addStudioPages(*window)),
+        efficiency(new EfficiencyPage),
+        explore(new ExplorePage) {
+    window->addPage(efficiency);
     window->addPage(explore);
     window->show();  // closing a window that was never shown would not save anything
   }
   std::unique_ptr<MainWindow> window;
   StudioPages pages;
+  EfficiencyPage* efficiency;
   ExplorePage* explore;
 };
 
@@ -75,6 +85,41 @@ QByteArray levels(bool gap) {
 
 QComboBox* combo(const QWidget& parent, const char* name) { return parent.findChild<QComboBox*>(QLatin1String(name)); }
 
+// Times 1, 2, ... with sizes "1,250", "2,250", ...: a decimal comma or thousands, the reader cannot tell.
+QByteArray unclearLog(int events) {
+  QByteArray content("time;size\n");
+  for (int i = 1; i <= events; ++i) content += QByteArray::number(i) + ';' + QByteArray::number(i) + ",250\n";
+  return content;
+}
+
+void readAs(DataPage& page, ImportKind kind) {
+  QComboBox* readAs = page.readAsCombo();
+  readAs->setCurrentIndex(readAs->findData(int(kind)));
+  emit readAs->activated(readAs->currentIndex());
+}
+
+EfficiencyChoice efficiencyChoice(bool cuda) {
+  EfficiencyChoice choice;
+  choice.d_model = 48;
+  choice.heads = 6;
+  choice.layers = 2;
+  choice.d_ff = 96;
+  choice.tokens = 4096;
+  choice.repeats = 3;
+  choice.device = cuda ? TrainingDevice::cuda : TrainingDevice::cpu;
+  return choice;
+}
+
+void verifyEfficiency(const EfficiencyChoice& shown, const EfficiencyChoice& wanted) {
+  QCOMPARE(shown.d_model, wanted.d_model);
+  QCOMPARE(shown.heads, wanted.heads);
+  QCOMPARE(shown.layers, wanted.layers);
+  QCOMPARE(shown.d_ff, wanted.d_ff);
+  QCOMPARE(shown.tokens, wanted.tokens);
+  QCOMPARE(shown.repeats, wanted.repeats);
+  QCOMPARE(shown.device, wanted.device);
+}
+
 }  // namespace
 
 class TestSession : public QObject {
@@ -84,6 +129,8 @@ class TestSession : public QObject {
   void initTestCase();
   void init();
   void everyChoiceComesBackAfterARestart();
+  void eventLogDecimalMarkComesBack();
+  void choicesAreSavedAsTheyChange();
   void fileOpenedAtStartWinsOverTheRememberedOne();
   void movedDataSetIsSaidOnceQuietly();
 
@@ -142,6 +189,7 @@ void TestSession::everyChoiceComesBackAfterARestart() {
     QCOMPARE(studio.pages.dataset->table()->values.cols, 2);
 
     studio.pages.train->settingsForm()->setChoice(training);
+    studio.efficiency->setChoice(efficiencyChoice(cudaUsable));
     studio.explore->inputPanel().setRandom(11, 2, 42, 3.5);
     studio.explore->inputPanel().setTyped(QStringLiteral("1, 2, 3"), QStringLiteral("0.5; 1; -1"));
     QVERIFY(studio.window->close());
@@ -188,6 +236,9 @@ void TestSession::everyChoiceComesBackAfterARestart() {
   QCOMPARE(restored.train.seed, 77u);
   QCOMPARE(restored.device, training.device);
 
+  verifyEfficiency(studio.efficiency->choice(), efficiencyChoice(cudaUsable));
+  QCOMPARE(bool(studio.efficiency->options().stepper), cudaUsable);
+
   const ExploreInputChoices inputs = studio.explore->inputPanel().choices();
   QCOMPARE(inputs.source, InputSource::typed);
   QCOMPARE(inputs.scores, QStringLiteral("1, 2, 3"));
@@ -197,6 +248,90 @@ void TestSession::everyChoiceComesBackAfterARestart() {
   QCOMPARE(inputs.seed, 42);
   QCOMPARE(inputs.scoreShift, 3.5);
   QCOMPARE(studio.explore->inputPanel().inputs().tokens(), 3);  // the typed numbers are in use
+}
+
+// A log whose decimal mark had to be chosen is read again with it, the control showing the choice.
+void TestSession::eventLogDecimalMarkComesBack() {
+  const QString log = writeFile(folder_.filePath(QStringLiteral("unclear_sizes.csv")), unclearLog(20));
+  {
+    Studio studio;
+    DataPage& data = *studio.pages.data;
+    readAs(data, ImportKind::eventLog);
+    QVERIFY(!loadWith(data, [&] { data.openCsv(log); }));  // asks which mark
+    QVERIFY2(data.messageBar()->text().contains(QStringLiteral("Decimal mark")), qPrintable(data.messageBar()->text()));
+    QVERIFY(loadWith(data, [&] {
+      QComboBox* mark = combo(data, "eventDecimalMarkCombo");
+      mark->setCurrentIndex(mark->findData(QStringLiteral(",")));
+    }));
+    QVERIFY(studio.window->close());
+  }
+  Studio studio;
+  DataPage& data = *studio.pages.data;
+  QVERIFY2(settle(data), qPrintable(data.messageBar()->text()));
+  const CurrentDataset& dataset = *studio.pages.dataset;
+  QVERIFY(dataset.isEventLog());
+  QCOMPARE(dataset.path(), log);
+  QCOMPARE(dataset.eventLogOptions().decimal_mark.value_or('?'), ',');
+  QCOMPARE(dataset.eventLog()->decimal_mark, ',');
+  QCOMPARE(dataset.eventLog()->sequences.front().features.back(), 20.25);
+  QCOMPARE(combo(data, "eventDecimalMarkCombo")->currentData().toString(), QStringLiteral(","));
+  QVERIFY(data.messageBar()->isHidden() || data.messageBar()->level() != MessageBar::Level::error);
+}
+
+// Loading a file and editing a form save them shortly after, without waiting for the window to
+// close: a window that is never closed (as in a crash) is restored from what it saved as it went.
+void TestSession::choicesAreSavedAsTheyChange() {
+  const QString csv = writeFile(folder_.filePath(QStringLiteral("saved_early.csv")), levels(false));
+  TrainingChoice training;
+  training.models = {aaren::ModelKind::aaren};
+  training.model.d_model = 40;
+  training.model.heads = 5;
+  training.model.seq_len = 21;
+  training.train.epochs = 6;
+  const EfficiencyChoice efficiency = efficiencyChoice(false);
+  {
+    Studio studio;
+    DataPage& data = *studio.pages.data;
+    QVERIFY(loadWith(data, [&] { data.openCsv(csv); }));
+    studio.pages.train->settingsForm()->setChoice(training);
+    studio.efficiency->setChoice(efficiency);
+    QSignalSpy saved(studio.window.get(), &MainWindow::sessionSaved);
+    QVERIFY(saved.wait());
+
+    const Settings fresh;
+    const std::optional<RememberedDataset> dataset = fresh.lastDataset();
+    QVERIFY(dataset);
+    QCOMPARE(dataset->path, csv);
+    const std::optional<TrainingChoice> choice = fresh.trainingChoice();
+    QVERIFY(choice);
+    QCOMPARE(choice->models, training.models);
+    QCOMPARE(choice->model.d_model, 40);
+    QCOMPARE(choice->model.heads, 5);
+    QCOMPARE(choice->model.seq_len, 21);
+    QCOMPARE(choice->train.epochs, 6);
+    const std::optional<EfficiencyChoice> measured = fresh.efficiencyChoice();
+    QVERIFY(measured);
+    verifyEfficiency(*measured, efficiency);
+    // On disk, not only in this process's cache of the settings.
+    QFile file(QSettings(QStringLiteral("AarenStudio"), QStringLiteral("Aaren Studio")).fileName());
+    QVERIFY2(file.open(QIODevice::ReadOnly), qPrintable(file.fileName()));
+    const QByteArray onDisk = file.readAll();
+    QVERIFY2(onDisk.contains("saved_early.csv") && onDisk.contains("lookBack=21"), onDisk.constData());
+
+    // A later edit is saved again.
+    saved.clear();
+    training.train.epochs = 9;
+    studio.pages.train->settingsForm()->setChoice(training);
+    QVERIFY(saved.wait());
+    QCOMPARE(Settings().trainingChoice()->train.epochs, 9);
+    // The window goes without closing: nothing is saved at the end.
+  }
+  Studio studio;
+  QVERIFY(settle(*studio.pages.data));
+  QCOMPARE(studio.pages.dataset->path(), csv);
+  QCOMPARE(studio.pages.train->settingsForm()->choice().model.d_model, 40);
+  QCOMPARE(studio.pages.train->settingsForm()->choice().train.epochs, 9);
+  verifyEfficiency(studio.efficiency->choice(), efficiency);
 }
 
 // aaren-studio --open FILE opens FILE right after the window restored the last session: FILE is

@@ -1,5 +1,5 @@
-// Settings: every value survives a round trip through an INI file, the last session's data set,
-// training choice and Explore inputs included (an unset choice stays unset, unreadable values give
+// Settings: every value survives a round trip through an INI file, the last session's data set
+// (an event log's decimal mark included), training choice, Efficiency controls and Explore inputs included (an unset choice stays unset, unreadable values give
 // the defaults); the recent files list keeps the latest first, each file once, at most ten, and
 // forgets files that no longer exist.
 #include <QtTest>
@@ -21,6 +21,8 @@ class TestSettings : public QObject {
   void lastDataSetRoundTrips_data();
   void lastDataSetRoundTrips();
   void trainingChoiceRoundTrips();
+  void efficiencyChoiceRoundTrips_data();
+  void efficiencyChoiceRoundTrips();
   void exploreInputsRoundTrip();
   void unsetSessionChoicesAreNone();
   void recentFilesPutTheLatestFirstWithoutDuplicates();
@@ -124,6 +126,7 @@ void TestSettings::lastDataSetRoundTrips() {
     saved.target = "south";
     saved.interpolate = true;
     saved.eventLog.sequence_column = "";
+    saved.eventLog.decimal_mark = ',';
   }
   saved.split = QStringLiteral("0.6/0.2/0.2");
   saved.eventLog.time_column = "t";
@@ -150,6 +153,7 @@ void TestSettings::lastDataSetRoundTrips() {
   QCOMPARE(read->eventLog.sequence_column, saved.eventLog.sequence_column);
   QCOMPARE(read->eventLog.mark_column, saved.eventLog.mark_column);
   QCOMPARE(read->eventLog.mark_use, saved.eventLog.mark_use);
+  QCOMPARE(read->eventLog.decimal_mark, saved.eventLog.decimal_mark);  // unset: detected again
 
   // Forgetting it leaves nothing behind.
   Settings settings(iniPath());
@@ -194,6 +198,43 @@ void TestSettings::trainingChoiceRoundTrips() {
   QCOMPARE(read->device, TrainingDevice::cuda);
 }
 
+void TestSettings::efficiencyChoiceRoundTrips_data() {
+  QTest::addColumn<int>("tokens");
+  QTest::addColumn<bool>("cuda");
+  QTest::newRow("CPU") << 2048 << false;
+  // Stored as chosen; the page decides whether CUDA can be used.
+  QTest::newRow("CUDA, a million tokens") << (1 << 20) << true;
+}
+
+void TestSettings::efficiencyChoiceRoundTrips() {
+  QFETCH(int, tokens);
+  QFETCH(bool, cuda);
+  const TrainingDevice device = cuda ? TrainingDevice::cuda : TrainingDevice::cpu;
+  EfficiencyChoice saved;
+  saved.d_model = 64;
+  saved.heads = 8;
+  saved.layers = 2;
+  saved.d_ff = 256;
+  saved.tokens = tokens;
+  saved.repeats = 3;
+  saved.device = device;
+  {
+    Settings settings(iniPath());
+    QVERIFY(!settings.efficiencyChoice());
+    settings.setEfficiencyChoice(saved);
+    settings.sync();
+  }
+  const std::optional<EfficiencyChoice> read = Settings(iniPath()).efficiencyChoice();
+  QVERIFY(read);
+  QCOMPARE(read->d_model, 64);
+  QCOMPARE(read->heads, 8);
+  QCOMPARE(read->layers, 2);
+  QCOMPARE(read->d_ff, 256);
+  QCOMPARE(read->tokens, tokens);
+  QCOMPARE(read->repeats, 3);
+  QCOMPARE(read->device, device);
+}
+
 void TestSettings::exploreInputsRoundTrip() {
   ExploreInputChoices saved;
   saved.source = InputSource::typed;
@@ -228,6 +269,9 @@ void TestSettings::unsetSessionChoicesAreNone() {
     raw.setValue(QStringLiteral("training/learningRate"), QStringLiteral("fast"));
     raw.setValue(QStringLiteral("training/device"), QStringLiteral("tpu"));
     raw.setValue(QStringLiteral("dataset/decimalMark"), QStringLiteral(";"));
+    raw.setValue(QStringLiteral("dataset/eventDecimalMark"), QStringLiteral(".."));
+    raw.setValue(QStringLiteral("efficiency/tokens"), QStringLiteral("many"));
+    raw.setValue(QStringLiteral("efficiency/device"), QStringLiteral("tpu"));
     raw.setValue(QStringLiteral("dataset/path"), QStringLiteral("/data/a.csv"));
     raw.setValue(QStringLiteral("dataset/readAs"), QStringLiteral("spreadsheet"));
   }
@@ -243,10 +287,16 @@ void TestSettings::unsetSessionChoicesAreNone() {
   const std::optional<RememberedDataset> dataset = settings.lastDataset();
   QVERIFY(dataset);
   QVERIFY(!dataset->dialect.decimal_mark);
+  QVERIFY(!dataset->eventLog.decimal_mark);
+  const std::optional<EfficiencyChoice> efficiency = settings.efficiencyChoice();
+  QVERIFY(efficiency);
+  QCOMPARE(efficiency->tokens, EfficiencyChoice{}.tokens);
+  QCOMPARE(efficiency->device, TrainingDevice::cpu);
   QCOMPARE(dataset->readAs, ImportKind::automatic);
   QVERIFY(!dataset->dialect.delimiter && !dataset->dialect.has_header && !dataset->dialect.date_column);
   QVERIFY(!Settings(folder_->filePath(QStringLiteral("empty.ini"))).lastDataset());
   QVERIFY(!Settings(folder_->filePath(QStringLiteral("empty.ini"))).trainingChoice());
+  QVERIFY(!Settings(folder_->filePath(QStringLiteral("empty.ini"))).efficiencyChoice());
 }
 
 void TestSettings::recentFilesPutTheLatestFirstWithoutDuplicates() {

@@ -8,6 +8,7 @@
 #include <QLabel>
 #include <QScatterSeries>
 #include <QScopedValueRollback>
+#include <QScrollArea>
 #include <QVBoxLayout>
 #include <algorithm>
 #include <exception>
@@ -18,6 +19,7 @@
 #include "ui/chart_panel.hpp"
 #include "ui/events/event_raster.hpp"
 #include "ui/pages/current_dataset.hpp"
+#include "ui/pages/decimal_mark_choice.hpp"
 #include "ui/pages/load_messages.hpp"
 #include "ui/pages/message_bar.hpp"
 #include "ui/pages/wording.hpp"
@@ -58,6 +60,9 @@ EventsView::EventsView(CurrentDataset* dataset, MessageBar* messages, QWidget* p
   mark_ = new QComboBox(columnsBox);
   mark_->setObjectName(QStringLiteral("eventMarkCombo"));
   mark_->setToolTip(tr("The type of each event (categories), or a measured value kept as a feature"));
+  decimalMark_ = new QComboBox(columnsBox);
+  decimalMark_->setObjectName(QStringLiteral("eventDecimalMarkCombo"));
+  fillDecimalMarkChoices(*decimalMark_);
   reasons_ = new QLabel(columnsBox);
   reasons_->setObjectName(QStringLiteral("hint"));
   reasons_->setWordWrap(true);
@@ -68,30 +73,40 @@ EventsView::EventsView(CurrentDataset* dataset, MessageBar* messages, QWidget* p
   form->addRow(tr("Time"), time_);
   form->addRow(tr("Sequence"), sequence_);
   form->addRow(tr("Mark"), mark_);
+  form->addRow(tr("Decimal mark"), decimalMark_);
   form->addRow(reasons_);
   form->addRow(summary_);
 
-  auto* panel = new QWidget(this);
-  // As wide as its text needs: wider with presenter mode's larger text.
-  const auto fitPanel = [panel] { panel->setFixedWidth(qRound(kSettingsWidth * Appearance::instance().chartScale())); };
-  fitPanel();
-  connect(&Appearance::instance(), &Appearance::changed, panel, fitPanel);
+  auto* panel = new QWidget;
   auto* panelLayout = new QVBoxLayout(panel);
   panelLayout->setContentsMargins(0, 0, 12, 0);
   panelLayout->addWidget(columnsBox);
   panelLayout->addStretch(1);
+  // Scrolls when the window is too low for the reasons and the summary (presenter mode's larger
+  // text on a 720-pixel projector, with a message above), rather than cutting them off.
+  auto* scroll = new QScrollArea(this);
+  scroll->setObjectName(QStringLiteral("eventColumnsScroll"));
+  scroll->setWidget(panel);
+  scroll->setWidgetResizable(true);
+  scroll->setFrameShape(QFrame::NoFrame);
+  scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  // As wide as its text needs: wider with presenter mode's larger text.
+  const auto fitPanel = [scroll] { scroll->setFixedWidth(qRound(kSettingsWidth * Appearance::instance().chartScale())); };
+  fitPanel();
+  connect(&Appearance::instance(), &Appearance::changed, scroll, fitPanel);
 
   raster_ = new ChartPanel(tr("Events in time"), this);
   raster_->setObjectName(QStringLiteral("eventRasterChart"));
-  raster_->setAxisTitles(tr("time"), tr("row"));
+  clearRaster();
 
   auto* layout = new QHBoxLayout(this);
   layout->setContentsMargins(0, 8, 0, 0);
-  layout->addWidget(panel);
+  layout->addWidget(scroll);
   layout->addWidget(raster_, 1);
 
   for (QComboBox* combo : {time_, sequence_, mark_})
     connect(combo, &QComboBox::currentIndexChanged, this, &EventsView::onColumnEdited);
+  connect(decimalMark_, &QComboBox::currentIndexChanged, this, &EventsView::onDecimalMarkEdited);
   connect(loader_, &BackgroundJob::succeeded, this,
           [this](const QVariant& result) { onLoaded(result.value<std::shared_ptr<const EventLog>>()); });
   connect(loader_, &BackgroundJob::failed, this, &EventsView::onFailed);
@@ -113,7 +128,12 @@ void EventsView::detectAndLoad() {
   ShownColumns shown;
   try {
     const std::string path = path_.toStdString();
-    for (const std::string& name : detect_csv_file(path).column_names) shown.names << qstr(name);
+    // As read_event_log detects the file, so that a mark it would find unclear is asked for first.
+    const CsvDetection detection =
+        detect_csv_file(path, {options_.delimiter, options_.has_header, std::string(), options_.decimal_mark});
+    for (const std::string& name : detection.column_names) shown.names << qstr(name);
+    shown.decimalMark = detection.decimal_mark;
+    shown.unclearMark = detection.decimal_mark_ambiguity;
     shown.columns = detect_event_columns(path, options_);
   } catch (const std::exception& error) {
     loader_->cancel();
@@ -121,6 +141,10 @@ void EventsView::detectAndLoad() {
     return;
   }
   showColumns(shown);
+  if (!shown.unclearMark.empty() && !options_.decimal_mark) {
+    refuseUnclearMark(shown.unclearMark);
+    return;
+  }
   const EventLogColumns& columns = shown.columns;
   loading_ = options_;
   loading_.time_column = columns.time;
@@ -152,6 +176,7 @@ void EventsView::showColumns(const ShownColumns& shown) {
   time_->setCurrentIndex(std::max(0, time_->findData(qstr(columns.time))));
   sequence_->setCurrentIndex(std::max(0, sequence_->findData(qstr(columns.sequence))));
   mark_->setCurrentIndex(std::max(0, mark_->findData(qstr(columns.mark))));
+  showDecimalMark(*decimalMark_, options_.decimal_mark);
 
   QStringList lines;
   lines << tr("Time '%1': %2.").arg(qstr(columns.time), qstr(columns.time_reason));
@@ -159,8 +184,16 @@ void EventsView::showColumns(const ShownColumns& shown) {
   if (!columns.mark.empty())
     lines << tr("Mark '%1' (%2): %3.").arg(qstr(columns.mark), qstr(to_string(columns.mark_use)), qstr(columns.mark_reason));
   for (const std::string& leftOut : columns.left_out) lines << tr("Not used: %1.").arg(qstr(leftOut));
+  if (options_.decimal_mark)
+    lines << tr("Numbers: %1, as chosen.").arg(decimalMarkName(*options_.decimal_mark));
+  else if (!shown.unclearMark.empty())
+    lines << tr("Numbers: the decimal mark is unclear; choose Point or Comma.");
+  else
+    lines << tr("Numbers: %1, detected.").arg(decimalMarkName(shown.decimalMark));
   reasons_->setText(lines.join(QLatin1Char('\n')));
 }
+
+QString EventsView::detectionText() const { return reasons_->text(); }
 
 void EventsView::onColumnEdited() {
   if (updating_ || path_.isEmpty()) return;
@@ -168,6 +201,14 @@ void EventsView::onColumnEdited() {
   options_.sequence_column = sequence_->currentData().toString().toStdString();
   options_.mark_column = mark_->currentData().toString().toStdString();
   options_.mark_use = options_.mark_column.empty() ? MarkUse::none : MarkUse::automatic;
+  detectAndLoad();
+}
+
+// The columns stay as chosen or detected: detected again with the mark, a numeric mark may change
+// from categories to a feature.
+void EventsView::onDecimalMarkEdited() {
+  if (updating_ || path_.isEmpty()) return;
+  options_.decimal_mark = chosenDecimalMark(*decimalMark_);
   detectAndLoad();
 }
 
@@ -199,8 +240,18 @@ void EventsView::onFailed(const QString& reason) {
     options_ = loadedView_->options;
     showColumns(loadedView_->shown);
   } else {
-    raster_->removeAllSeries();
-    summary_->clear();
+    clearRaster();
+  }
+  emit loadFinished(false);
+}
+
+void EventsView::refuseUnclearMark(const std::string& why) {
+  loader_->cancel();  // a read of another file still running must not replace the log asked about
+  messages_->showMessage(MessageBar::Level::warning,
+                         unclearDecimalMarkMessage(QFileInfo(path_).fileName(), why, tr("Event log columns")) +
+                             stillLoadedNote(path_, *dataset_));
+  if (!dataset_->isEventLog()) {
+    clearRaster();
   }
   emit loadFinished(false);
 }
@@ -209,7 +260,15 @@ void EventsView::onDatasetChanged() {
   // A time series loaded since replaces the log this view shows.
   if (dataset_->isEventLog()) return;
   loadedView_.reset();
+  clearRaster();
+}
+
+void EventsView::clearRaster() {
   raster_->removeAllSeries();
+  raster_->setTitle(tr("Events in time"));
+  raster_->setAxisTitles(tr("time"), QString());  // no rows to name without a log
+  raster_->setYAxisLabels({});
+  raster_->setYAxisScaleVisible(true);
   summary_->clear();
 }
 

@@ -92,6 +92,7 @@ ExplorePage::ExplorePage(QWidget* parent)
     button->setFocusPolicy(Qt::NoFocus);
 
   connect(inputs_, &InputPanel::inputsChanged, this, &ExplorePage::setInputs);
+  connect(inputs_, &InputPanel::inputsChanged, this, &Page::sessionChanged);
   connect(inputs_, &InputPanel::modelLoaded, this, [this](const ModelConfig& config, const QString& name) {
     figure_->setModelConfig(config, tr("the size of %1").arg(name));
   });

@@ -20,6 +20,7 @@
 #include <QPushButton>
 #include <QScopedValueRollback>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSplitter>
 #include <QStandardItemModel>
 #include <QTabWidget>
@@ -33,12 +34,14 @@
 #include <utility>
 
 #include "core/data/split.hpp"
+#include "ui/appearance.hpp"
 #include "ui/bundled_datasets.hpp"
 #include "ui/chart_panel.hpp"
 #include "ui/events/event_import.hpp"
 #include "ui/events/events_view.hpp"
 #include "ui/glyph_icons.hpp"
 #include "ui/pages/current_dataset.hpp"
+#include "ui/pages/decimal_mark_choice.hpp"
 #include "ui/pages/load_messages.hpp"
 #include "ui/pages/message_bar.hpp"
 #include "ui/pages/row_axis.hpp"
@@ -75,16 +78,6 @@ constexpr DelimiterChoice kDelimiters[] = {
     {' ', QT_TRANSLATE_NOOP("aaren::ui::DataPage", "Space"), QT_TRANSLATE_NOOP("aaren::ui::DataPage", "space")},
 };
 
-struct DecimalMarkChoice {
-  char mark;  // 0: detected from the numbers
-  const char* label;
-};
-constexpr DecimalMarkChoice kDecimalMarks[] = {
-    {0, QT_TRANSLATE_NOOP("aaren::ui::DataPage", "Detect")},
-    {'.', QT_TRANSLATE_NOOP("aaren::ui::DataPage", "Point  .")},
-    {',', QT_TRANSLATE_NOOP("aaren::ui::DataPage", "Comma  ,")},
-};
-
 struct SplitChoice {
   const char* label;
   const char* spec;  // as parse_split_spec reads it
@@ -102,11 +95,8 @@ QString delimiterName(char delimiter) {
   return QStringLiteral("'%1'").arg(QLatin1Char(delimiter));
 }
 
-QString decimalMarkName(const CsvDetection& detection) {
-  if (!detection.decimal_mark_ambiguity.empty()) return QCoreApplication::translate("aaren::ui::DataPage", "an unclear decimal mark");
-  return detection.decimal_mark == ','
-             ? QCoreApplication::translate("aaren::ui::DataPage", "decimal comma")
-             : QCoreApplication::translate("aaren::ui::DataPage", "decimal point");
+QString detectedMarkName(const CsvDetection& detection) {
+  return decimalMarkName(detection.decimal_mark, !detection.decimal_mark_ambiguity.empty());
 }
 
 QString kindName(ColumnKind kind) { return QString::fromLatin1(to_string(kind).data(), qsizetype(to_string(kind).size())); }
@@ -131,6 +121,10 @@ DataPage::DataPage(CurrentDataset* dataset, QWidget* parent)
   splitter->setStretchFactor(1, 1);
   events_ = new EventsView(dataset_, messageBar_, this);
   connect(events_, &EventsView::loadFinished, this, &DataPage::onEventsLoadFinished);
+  // A data set loaded, read otherwise or split otherwise is what the next session opens.
+  connect(dataset_, &CurrentDataset::changed, this, &Page::sessionChanged);
+  // The first read that ends (the restored file's, or one that replaced it) ends the restoring.
+  connect(this, &DataPage::loadFinished, this, [this] { restoring_ = false; });
   views_ = new QTabWidget(this);
   views_->setDocumentMode(true);
   views_->addTab(splitter, tr("Time series"));
@@ -169,6 +163,7 @@ QWidget* DataPage::buildSourceBar() {
   bar->setObjectName(QStringLiteral("card"));
   fileName_ = new QLabel(tr("No file open"), bar);
   fileName_->setObjectName(QStringLiteral("cardTitle"));
+  fileName_->setWordWrap(true);  // "… could not be read" in presenter mode's larger text
   fileDetails_ = mutedLabel(tr("Open a CSV file, pick a bundled sample, or drop a file on the window."), bar);
   fileDetails_->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
@@ -264,10 +259,7 @@ QWidget* DataPage::buildSettingsPanel() {
                              "ETT split counts months with it"));
   decimalMark_ = new QComboBox(reading);
   decimalMark_->setObjectName(QStringLiteral("decimalMarkCombo"));
-  for (const DecimalMarkChoice& choice : kDecimalMarks)
-    decimalMark_->addItem(tr(choice.label), choice.mark ? QString(QLatin1Char(choice.mark)) : QString());
-  decimalMark_->setToolTip(tr("How the numbers write their fractions: 1.5 with a point, or 1,5 with a comma (as "
-                              "spreadsheets save CSV files in German, French, Spanish or Italian settings)"));
+  fillDecimalMarkChoices(*decimalMark_);
   interpolate_ = new QCheckBox(tr("Fill gaps by linear interpolation"), reading);
   interpolate_->setObjectName(QStringLiteral("interpolateCheck"));
   interpolate_->setToolTip(tr("Without it, an empty cell in a channel is reported as an error"));
@@ -340,8 +332,21 @@ QWidget* DataPage::buildSettingsPanel() {
   scroll->setWidgetResizable(true);
   scroll->setFrameShape(QFrame::NoFrame);
   scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-  scroll->setMinimumWidth(kSettingsPanelWidth);
-  scroll->setMaximumWidth(int(kSettingsPanelWidth * 1.4));
+  // Never narrower than its text: presenter mode's larger text would be cut off at the right.
+  const auto fitWidth = [scroll, panel] {
+    const int needed = panel->minimumSizeHint().width() + scroll->verticalScrollBar()->sizeHint().width();
+    const int width = std::max(kSettingsPanelWidth, needed);
+    scroll->setMinimumWidth(width);
+    scroll->setMaximumWidth(int(width * 1.15));
+  };
+  fitWidth();
+  // Once the new text size has reached the widgets; the preview's columns follow it too.
+  connect(&Appearance::instance(), &Appearance::changed, scroll, [this, scroll, fitWidth] {
+    QTimer::singleShot(0, scroll, [this, fitWidth] {
+      fitWidth();
+      previewView_->resizeColumnsToContents();
+    });
+  });
   return scroll;
 }
 
@@ -493,8 +498,7 @@ void DataPage::showDetection(bool keepChoices) {
   dateColumn_->addItem(tr("None"), QString());
   for (const std::string& name : detection_.column_names) dateColumn_->addItem(QString::fromStdString(name), QString::fromStdString(name));
   dateColumn_->setCurrentIndex(detection_.date_column + 1);
-  const QString decimalMark = overrides_.decimal_mark ? QString(QLatin1Char(*overrides_.decimal_mark)) : QString();
-  decimalMark_->setCurrentIndex(std::max(0, decimalMark_->findData(decimalMark)));
+  showDecimalMark(*decimalMark_, overrides_.decimal_mark);
 
   QStringList detected;
   detected << tr("%1 delimiter").arg(delimiterName(autoDetection_.delimiter))
@@ -502,7 +506,7 @@ void DataPage::showDetection(bool keepChoices) {
            << (autoDetection_.date_column >= 0
                    ? tr("date column '%1'").arg(QString::fromStdString(autoDetection_.column_names[std::size_t(autoDetection_.date_column)]))
                    : tr("no date column"))
-           << decimalMarkName(autoDetection_);
+           << detectedMarkName(autoDetection_);
   detectedSummary_->setText(tr("Detected: %1.").arg(detected.join(QStringLiteral(", "))));
   resetDetection_->setEnabled(overrides_.delimiter || overrides_.has_header || overrides_.date_column ||
                               overrides_.decimal_mark);
@@ -610,12 +614,6 @@ CsvReadOptions DataPage::readOptions() const {
   return options;
 }
 
-std::optional<char> DataPage::chosenDecimalMark() const {
-  const QByteArray chosen = decimalMark_->currentData().toString().toLatin1();
-  if (chosen.isEmpty()) return std::nullopt;
-  return chosen.front();
-}
-
 void DataPage::startLoading() {
   if (!detected_) return;
   clearHighlight();
@@ -634,9 +632,7 @@ void DataPage::startLoading() {
     // The reader refuses to guess, so the file is not read until the user says.
     stopLoading();
     reportFailure(path_, MessageBar::Level::warning,
-                  tr("How %1 writes decimals is not clear: %2 Choose Point or Comma as the Decimal mark under "
-                     "\u201cHow the file is read\u201d.")
-                          .arg(file, asSentence(QString::fromStdString(detection_.decimal_mark_ambiguity))) +
+                  unclearDecimalMarkMessage(file, detection_.decimal_mark_ambiguity, tr("How the file is read")) +
                       stillLoadedNote(path_, *dataset_));
     return;
   }
@@ -808,9 +804,9 @@ void DataPage::onDialectEdited() {
   CsvDialectOverrides edited = overrides_;
   const QByteArray chosen = delimiter_->currentData().toString().toLatin1();
   const char delimiter = chosen.isEmpty() ? ',' : chosen.front();
-  if (chosenDecimalMark() != overrides_.decimal_mark) {
+  if (chosenDecimalMark(*decimalMark_) != overrides_.decimal_mark) {
     // The decimal mark changes how the numbers read, not which columns there are.
-    edited.decimal_mark = chosenDecimalMark();
+    edited.decimal_mark = chosenDecimalMark(*decimalMark_);
   } else if (delimiter != detection_.delimiter) {
     edited.delimiter = delimiter;
     // Another delimiter gives other columns: the header and date column are detected anew.
@@ -925,12 +921,14 @@ void DataPage::restoreSession(const Settings& settings) {
   }
   readAs_->setCurrentIndex(std::max(0, readAs_->findData(int(last->readAs))));
   readAsRestored_ = last->readAs != ImportKind::automatic;
+  restoring_ = true;
   open(last->path, &*last);
 }
 
 void DataPage::saveSession(Settings& settings) const {
   if (!dataset_->isLoaded()) {
-    settings.setLastDataset(std::nullopt);
+    // While the last session's data set is still being read, it is remembered as it was.
+    if (!restoring_) settings.setLastDataset(std::nullopt);
     return;
   }
   RememberedDataset remembered;

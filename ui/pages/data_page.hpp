@@ -126,7 +126,6 @@ class DataPage : public Page {
   void drawSplit();
   // Empties the time series' settings, preview and chart; the data set itself is left alone.
   void clearTablePanel();
-  std::optional<char> chosenDecimalMark() const;
   CsvReadOptions readOptions() const;
 
   CurrentDataset* dataset_;
@@ -149,6 +148,7 @@ class DataPage : public Page {
   bool updating_ = false;  // widgets are being filled by the page, not edited by the user
   bool cancelledByUser_ = false;
   bool readAsRestored_ = false;  // readAs_ holds the last session's kind, for its file only
+  bool restoring_ = false;       // the last session's data set is being read; its settings stay
   ImportKind loadedReadAs_ = ImportKind::automatic;  // the kind chosen when the loaded data set was read
   int highlightedRow_ = -1;
   BackgroundJob* loader_;

@@ -13,6 +13,8 @@
 #include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSpinBox>
 #include <QStandardItemModel>
 #include <QTimer>
@@ -24,6 +26,7 @@
 #include "core/io/atomic_file.hpp"
 #include "gpu/device_info.hpp"
 #include "gpu/forecast_device.hpp"
+#include "ui/appearance.hpp"
 #include "ui/chart_panel.hpp"
 #include "ui/figure5_export.hpp"
 #include "ui/glyph_icons.hpp"
@@ -40,15 +43,15 @@ constexpr int kControlsWidth = 300;
 constexpr int kMaxTokens = 1 << 20;
 constexpr int kDeviceCuda = 1;  // the CPU is entry 0
 
-// The command line's model size; N and one run keep a first measurement to about a minute.
-bench::StreamBenchOptions defaultOptions() {
+// The stepper is set by the caller: it streams on the device when CUDA is chosen.
+bench::StreamBenchOptions optionsFor(const EfficiencyChoice& choice) {
   bench::StreamBenchOptions options;
-  options.tokens = 16384;
-  options.repeats = 1;
-  options.model.d_model = 128;
-  options.model.heads = 4;
-  options.model.layers = 4;
-  options.model.d_ff = 512;
+  options.tokens = choice.tokens;
+  options.repeats = choice.repeats;
+  options.model.d_model = choice.d_model;
+  options.model.heads = choice.heads;
+  options.model.layers = choice.layers;
+  options.model.d_ff = choice.d_ff;
   return options;
 }
 
@@ -100,7 +103,11 @@ EfficiencyPage::EfficiencyPage(QWidget* parent)
   connect(worker_, &StreamWorker::failed, this, &EfficiencyPage::onFailed);
   thread_.start();
 
-  setOptions(defaultOptions());
+  setChoice(EfficiencyChoice{});
+  // Each change is remembered (the main window saves after a pause, not on every keystroke).
+  for (QSpinBox* box : {dModel_, heads_, layers_, dFf_, tokens_, repeats_})
+    connect(box, &QSpinBox::valueChanged, this, &Page::sessionChanged);
+  connect(device_, &QComboBox::currentIndexChanged, this, &Page::sessionChanged);
   setRunning(false);
   status_->setText(tr("Press Start to stream N tokens through both models, one step at a time."));
 }
@@ -125,8 +132,7 @@ QIcon EfficiencyPage::icon() const { return glyphIcon(Glyph::efficiency); }
 QList<ChartPanel*> EfficiencyPage::charts() const { return charts_.all(); }
 
 QWidget* EfficiencyPage::buildControls() {
-  auto* panel = new QWidget(this);
-  panel->setFixedWidth(kControlsWidth);
+  auto* panel = new QWidget;
 
   dModel_ = makeSpinBox(1, 4096, 16, panel);
   heads_ = makeSpinBox(1, 256, 1, panel);
@@ -143,6 +149,9 @@ QWidget* EfficiencyPage::buildControls() {
 
   device_ = new QComboBox(panel);
   device_->setObjectName(QStringLiteral("device"));
+  // The GPU's full name shows in the list; the closed box need not be as wide as it.
+  device_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+  device_->setMinimumContentsLength(10);
   device_->addItem(tr("CPU"));
   const gpu::DeviceInfo gpuInfo = gpu::query_device();
   device_->addItem(gpuInfo.available ? tr("CUDA: %1").arg(QString::fromStdString(gpuInfo.name))
@@ -205,7 +214,23 @@ QWidget* EfficiencyPage::buildControls() {
   column->addStretch();
   column->addWidget(exportCsvButton_);
   column->addWidget(exportFigureButton_);
-  return panel;
+
+  // Scrolls rather than squeezing the form when the window is low (presenter mode's larger text on
+  // a 720-pixel projector). No wider than the buttons' text needs: the four charts need the room.
+  auto* scroll = new QScrollArea(this);
+  scroll->setObjectName(QStringLiteral("efficiencyControls"));
+  scroll->setWidget(panel);
+  scroll->setWidgetResizable(true);
+  scroll->setFrameShape(QFrame::NoFrame);
+  scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  const auto fitWidth = [scroll, panel] {
+    const int needed = panel->minimumSizeHint().width() + scroll->verticalScrollBar()->sizeHint().width();
+    scroll->setFixedWidth(std::max(kControlsWidth, needed));
+  };
+  fitWidth();
+  // Once the new text size has reached the widgets.
+  connect(&Appearance::instance(), &Appearance::changed, scroll, [scroll, fitWidth] { QTimer::singleShot(0, scroll, fitWidth); });
+  return scroll;
 }
 
 QWidget* EfficiencyPage::buildCharts() {
@@ -243,6 +268,30 @@ void EfficiencyPage::setOptions(const bench::StreamBenchOptions& options) {
   device_->setCurrentIndex(options.stepper && cudaUsable ? kDeviceCuda : 0);
   updateEstimate();
 }
+
+EfficiencyChoice EfficiencyPage::choice() const {
+  EfficiencyChoice choice;
+  choice.d_model = dModel_->value();
+  choice.heads = heads_->value();
+  choice.layers = layers_->value();
+  choice.d_ff = dFf_->value();
+  choice.tokens = tokens_->value();
+  choice.repeats = repeats_->value();
+  choice.device = device_->currentIndex() == kDeviceCuda ? TrainingDevice::cuda : TrainingDevice::cpu;
+  return choice;
+}
+
+void EfficiencyPage::setChoice(const EfficiencyChoice& choice) {
+  bench::StreamBenchOptions options = optionsFor(choice);
+  if (choice.device == TrainingDevice::cuda) options.stepper = bench::device_stream_stepper<gpu::DeviceForecastStream>();
+  setOptions(options);
+}
+
+void EfficiencyPage::restoreSession(const Settings& settings) {
+  if (const std::optional<EfficiencyChoice> choice = settings.efficiencyChoice()) setChoice(*choice);
+}
+
+void EfficiencyPage::saveSession(Settings& settings) const { settings.setEfficiencyChoice(choice()); }
 
 void EfficiencyPage::updateEstimate() {
   const bench::StreamBenchOptions o = options();

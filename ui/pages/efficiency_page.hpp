@@ -3,7 +3,8 @@
 // size and a number of tokens N; both models take the tokens one step() at a time on a worker
 // thread while four charts fill in (state memory, cumulative time, per-token latency, the time
 // ratio). When the run ends, or is stopped, the fitted growth is written on the charts, and the
-// measurements export as CSV and as a two-panel "Figure 5".
+// measurements export as CSV and as a two-panel "Figure 5". The controls are remembered between
+// sessions.
 #include <QThread>
 #include <atomic>
 #include <memory>
@@ -12,6 +13,7 @@
 
 #include "core/bench/stream_bench.hpp"
 #include "ui/page.hpp"
+#include "ui/pages/efficiency_choice.hpp"
 #include "ui/stream_charts.hpp"
 
 class QComboBox;
@@ -42,6 +44,13 @@ class EfficiencyPage : public Page {
   // and the GPU when the options stream on a device and one can be used.
   bench::StreamBenchOptions options() const;
   void setOptions(const bench::StreamBenchOptions& options);
+  // The same as a plain value; setChoice() shows CUDA only when a GPU can be used.
+  EfficiencyChoice choice() const;
+  void setChoice(const EfficiencyChoice& choice);
+
+  // The model size, tokens N, repeats and device.
+  void restoreSession(const Settings& settings) override;
+  void saveSession(Settings& settings) const override;
 
   bool isRunning() const { return running_; }
   // What the last finished or stopped run measured: medians over its repeats.

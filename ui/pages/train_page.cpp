@@ -119,6 +119,7 @@ TrainPage::TrainPage(CurrentDataset* dataset, QWidget* parent)
   chartRefresh_->setInterval(kChartRefreshMs);
   connect(chartRefresh_, &QTimer::timeout, this, &TrainPage::flushCurves);
   connect(dataset_, &CurrentDataset::changed, this, &TrainPage::onDatasetChanged);
+  connect(form_, &ModelSettingsForm::edited, this, &Page::sessionChanged);
   connect(form_, &ModelSettingsForm::edited, this, [this] {
     if (isTraining()) return;
     if (dataset_->isEventLog()) onDatasetChanged();
