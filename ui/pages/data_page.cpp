@@ -380,14 +380,13 @@ QWidget* DataPage::buildContent() {
   previewView_->verticalHeader()->setDefaultSectionSize(previewView_->fontMetrics().height() + 6);
   previewView_->horizontalHeader()->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
   previewBox_ = new QGroupBox(tr("First rows, as read"), content);
-  auto* previewBox = previewBox_;
-  auto* previewLayout = new QVBoxLayout(previewBox);
+  auto* previewLayout = new QVBoxLayout(previewBox_);
   previewLayout->addWidget(previewView_);
 
   auto* splitter = new QSplitter(Qt::Vertical, content);
   splitter->setChildrenCollapsible(false);
   splitter->addWidget(chart_);
-  splitter->addWidget(previewBox);
+  splitter->addWidget(previewBox_);
   splitter->setStretchFactor(0, 3);
   splitter->setStretchFactor(1, 2);
   splitter->setSizes({600, 300});
