@@ -1,3 +1,4 @@
+#include "ui/side_panel.hpp"
 #include "ui/pages/data_page.hpp"
 
 #include <QCheckBox>
@@ -327,27 +328,7 @@ QWidget* DataPage::buildSettingsPanel() {
   connect(split_, &QComboBox::currentIndexChanged, this, &DataPage::onSplitEdited);
   connect(split_->lineEdit(), &QLineEdit::editingFinished, this, &DataPage::onSplitEdited);
 
-  auto* scroll = new QScrollArea(this);
-  scroll->setWidget(panel);
-  scroll->setWidgetResizable(true);
-  scroll->setFrameShape(QFrame::NoFrame);
-  scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-  // Never narrower than its text: presenter mode's larger text would be cut off at the right.
-  const auto fitWidth = [scroll, panel] {
-    const int needed = panel->minimumSizeHint().width() + scroll->verticalScrollBar()->sizeHint().width();
-    const int width = std::max(kSettingsPanelWidth, needed);
-    scroll->setMinimumWidth(width);
-    scroll->setMaximumWidth(int(width * 1.15));
-  };
-  fitWidth();
-  // Once the new text size has reached the widgets; the preview's columns follow it too.
-  connect(&Appearance::instance(), &Appearance::changed, scroll, [this, scroll, fitWidth] {
-    QTimer::singleShot(0, scroll, [this, fitWidth] {
-      fitWidth();
-      previewView_->resizeColumnsToContents();
-    });
-  });
-  return scroll;
+  return makeSidePanel(panel, kSettingsPanelWidth, 1.15, this);
 }
 
 QWidget* DataPage::buildContent() {
@@ -379,6 +360,9 @@ QWidget* DataPage::buildContent() {
   previewView_->setAlternatingRowColors(true);
   previewView_->verticalHeader()->setDefaultSectionSize(previewView_->fontMetrics().height() + 6);
   previewView_->horizontalHeader()->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+  // The columns follow the text size (presenter mode), once it has reached the table.
+  connect(&Appearance::instance(), &Appearance::changed, previewView_,
+          [this] { QTimer::singleShot(0, previewView_, [this] { previewView_->resizeColumnsToContents(); }); });
   previewBox_ = new QGroupBox(tr("First rows, as read"), content);
   auto* previewLayout = new QVBoxLayout(previewBox_);
   previewLayout->addWidget(previewView_);

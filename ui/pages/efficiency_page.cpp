@@ -1,3 +1,4 @@
+#include "ui/side_panel.hpp"
 #include "ui/pages/efficiency_page.hpp"
 
 #include <QComboBox>
@@ -215,21 +216,9 @@ QWidget* EfficiencyPage::buildControls() {
   column->addWidget(exportCsvButton_);
   column->addWidget(exportFigureButton_);
 
-  // Scrolls rather than squeezing the form when the window is low (presenter mode's larger text on
-  // a 720-pixel projector). No wider than the buttons' text needs: the four charts need the room.
-  auto* scroll = new QScrollArea(this);
+  // No wider than the buttons' text needs: the four charts need the room.
+  QScrollArea* scroll = makeSidePanel(panel, kControlsWidth, 1.0, this);
   scroll->setObjectName(QStringLiteral("efficiencyControls"));
-  scroll->setWidget(panel);
-  scroll->setWidgetResizable(true);
-  scroll->setFrameShape(QFrame::NoFrame);
-  scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-  const auto fitWidth = [scroll, panel] {
-    const int needed = panel->minimumSizeHint().width() + scroll->verticalScrollBar()->sizeHint().width();
-    scroll->setFixedWidth(std::max(kControlsWidth, needed));
-  };
-  fitWidth();
-  // Once the new text size has reached the widgets.
-  connect(&Appearance::instance(), &Appearance::changed, scroll, [scroll, fitWidth] { QTimer::singleShot(0, scroll, fitWidth); });
   return scroll;
 }
 

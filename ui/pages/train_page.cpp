@@ -1,3 +1,4 @@
+#include "ui/side_panel.hpp"
 #include "ui/pages/train_page.hpp"
 
 #include <QDir>
@@ -96,13 +97,7 @@ TrainPage::TrainPage(CurrentDataset* dataset, QWidget* parent)
   right->setStretchFactor(1, 2);
   right->setSizes({600, 300});
 
-  auto* scroll = new QScrollArea(this);
-  scroll->setWidget(buildControls());
-  scroll->setWidgetResizable(true);
-  scroll->setFrameShape(QFrame::NoFrame);
-  scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-  scroll->setMinimumWidth(kControlsWidth);
-  scroll->setMaximumWidth(int(kControlsWidth * 1.4));
+  QScrollArea* scroll = makeSidePanel(buildControls(), kControlsWidth, 1.4, this);
 
   auto* splitter = new QSplitter(Qt::Horizontal, this);
   splitter->setChildrenCollapsible(false);
