@@ -261,7 +261,9 @@ std::string_view to_string(ColumnKind kind) {
 }
 
 bool header_names_a_date(std::string_view name) {
-  static const std::set<std::string> date_words = {"date", "time", "timestamp", "datetime", "period", "year", "ds"};
+  // With the words of European spreadsheets' exports: Datum (German, Dutch, Swedish), fecha, Zeit.
+  static const std::set<std::string> date_words = {"date",  "time",  "timestamp", "datetime", "period",
+                                                   "year",  "ds",    "datum",     "fecha",    "zeit"};
   std::string word;
   const auto word_is_a_date = [&] { return date_words.count(word) > 0; };
   for (char c : name) {

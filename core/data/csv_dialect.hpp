@@ -52,8 +52,8 @@ CsvDetection detect_csv_text(std::string_view text, const std::string& source,
 CsvDetection detect_csv_file(const std::string& path, const CsvDialectOverrides& overrides = {},
                              int max_rows = default_detection_rows);
 
-// True for headers such as "date", "Time", "timestamp", "period", "YEAR", "date_approx", and
-// "ds" (Prophet's name for the date column).
+// True for headers such as "date", "Time", "timestamp", "period", "YEAR", "date_approx", "Datum",
+// "Fecha", and "ds" (Prophet's name for the date column).
 bool header_names_a_date(std::string_view name);
 
 // The index of the column called `name`: an exact match, else the only one that differs in case;

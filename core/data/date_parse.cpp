@@ -137,6 +137,23 @@ std::optional<double> parse_calendar_form(std::string_view text) {
   return midnight + *time;
 }
 
+// "01.07.2016" or "1.7.2016", then an optional time of day: day first with dots, as spreadsheets
+// write dates in German, Russian, Polish, Czech or Finnish settings. Only four-digit years: "01.07.16"
+// would leave the century to a guess.
+std::optional<double> parse_dotted_day_first_form(std::string_view text) {
+  Cursor c{text};
+  std::int64_t day = 0, month = 0, year = 0;
+  if (!c.digits(1, 2, day) || !c.accept('.') || !c.digits(1, 2, month) || !c.accept('.') || !c.digits(4, 4, year))
+    return std::nullopt;
+  if (month < 1 || month > 12 || day < 1 || day > days_in_month(year, int(month))) return std::nullopt;
+  const double midnight = double(days_from_civil(year, int(month), int(day))) * seconds_per_day;
+  if (c.done()) return midnight;
+  if (!c.accept(' ')) return std::nullopt;
+  const std::optional<double> time = parse_time_of_day(c);
+  if (!time || !c.done()) return std::nullopt;
+  return midnight + *time;
+}
+
 // 1 for "jan" or "January", ..., 0 for anything else.
 int month_from_name(std::string_view name) {
   static constexpr std::string_view names[] = {"january", "february", "march",     "april",   "may",      "june",
@@ -234,6 +251,7 @@ std::optional<double> parse_numeric_form(std::string_view text) {
 std::optional<double> parse_non_numeric_date_time(std::string_view text) {
   text = trim(text);
   if (std::optional<double> calendar = parse_calendar_form(text)) return calendar;
+  if (std::optional<double> dotted = parse_dotted_day_first_form(text)) return dotted;
   return parse_month_name_form(text);
 }
 

@@ -8,6 +8,7 @@
 //   Jul-1-2016, 1-Jul-2016, July 1, 2016    English month names (then an optional time of day)
 //   2016-07, Jul 2016                       a month (its first day)
 //   2016-Q3                                 a quarter (its first day)
+//   01.07.2016, 1.7.2016 13:00              day first with dots (German and other European settings)
 //   20160701                                YYYYMMDD (exactly eight digits)
 //   2016, -6000                             a year (its first day)
 //   1991.49615                              a decimal year: the year plus that fraction of its length

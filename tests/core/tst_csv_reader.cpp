@@ -513,6 +513,9 @@ class TestCsvReader : public QObject {
     QTest::newRow("Sept") << "Sept 5 2001" << qt_seconds(2001, 9, 5);
     QTest::newRow("month name with time") << "01 Jul 2016 13:00" << qt_seconds(2016, 7, 1, 13 * 3600);
     QTest::newRow("month name and year") << "Jul 2016" << qt_seconds(2016, 7, 1);
+    QTest::newRow("day first with dots") << "01.07.2016" << qt_seconds(2016, 7, 1);
+    QTest::newRow("day first with dots, short") << "1.7.2016" << qt_seconds(2016, 7, 1);
+    QTest::newRow("day first with dots and time") << "31.12.1999 23:59:30" << qt_seconds(1999, 12, 31, 86370);
   }
 
   void dates_parse() {
@@ -528,7 +531,8 @@ class TestCsvReader : public QObject {
     for (const char* text : {"", "abc", "2016-02-30", "2015-02-29", "2016-13", "2016-00-10", "2016-Q5", "2016-Q0",
                              "2016-07-01 25:00", "2016-07-01 12:60", "2016-07-01T", "2016-07-01 12", "20161301",
                              "1234567", "1991.5e3", "2016/07", "2016-07-01 12:00:00 UTC", "1,5", "--2016", "Foo-1-1995",
-                             "Feb-30-1995", "Jan-1995-1", "Ja-1-1995", "May"})
+                             "Feb-30-1995", "Jan-1995-1", "Ja-1-1995", "May", "30.02.2016", "01.13.2016", "01.07.16",
+                             "1.234.567", "01.07.2016T13:00"})
       QTest::newRow(text) << text;
   }
 
@@ -543,6 +547,8 @@ class TestCsvReader : public QObject {
     QVERIFY(!parse_non_numeric_date_time("20160701").has_value());
     QVERIFY(parse_non_numeric_date_time("2016-07").has_value());
     QVERIFY(header_names_a_date("Date"));
+    QVERIFY(header_names_a_date("Datum"));
+    QVERIFY(header_names_a_date("Fecha"));
     QVERIFY(header_names_a_date("date_approx"));
     QVERIFY(header_names_a_date("Timestamp"));
     QVERIFY(header_names_a_date("YEAR"));

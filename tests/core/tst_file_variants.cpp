@@ -103,6 +103,9 @@ class TestFileVariants : public QObject {
     QTest::newRow("Excel de-DE: semicolons and decimal commas")
         << QByteArray("Datum;Wert;Temperatur\n2020-01-01;1,5;-2,25\n2020-01-02;2,75;3\n") << "" << ';' << ','
         << QByteArray("Wert|Temperatur") << std::vector<double>{1.5, -2.25, 2.75, 3};
+    QTest::newRow("Excel de-DE with German dates")
+        << QByteArray("Datum;Umsatz\n01.07.2016;1.234,50\n02.07.2016;987,25\n") << "" << ';' << ','
+        << QByteArray("Umsatz") << std::vector<double>{1234.5, 987.25};
     QTest::newRow("decimal commas without a header")
         << QByteArray("1,5;2,25\n3,5;4,25\n5,5;6,25\n") << "" << ';' << ',' << QByteArray("column 1|column 2")
         << std::vector<double>{1.5, 2.25, 3.5, 4.25, 5.5, 6.25};
@@ -273,6 +276,14 @@ class TestFileVariants : public QObject {
     QFETCH(QByteArray, head);
     const std::optional<std::string> why = describe_non_text(std::string_view(head.constData(), std::size_t(head.size())));
     QVERIFY2(!why, why ? why->c_str() : "");
+  }
+
+  // The dates of a German export are the date column, day first.
+  void dotted_dates_are_the_date_column() {
+    const TimeSeriesTable table = parse_time_series_csv("Datum;Wert\n31.12.2019;1,5\n01.01.2020 06:00;2,5\n", "de.csv");
+    QCOMPARE(table.date_column_name, std::string("Datum"));
+    QCOMPARE(table.times.size(), std::size_t(2));
+    QCOMPARE(table.times[1] - table.times[0], 30.0 * 3600.0);
   }
 
   void event_logs_read_decimal_commas() {
