@@ -1,5 +1,6 @@
 #include "core/attention/prefix_attention.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <vector>
@@ -20,16 +21,22 @@ template <class T>
 void prefix_attention_forward(T* o, T* log_z, const T* q, const T* k, const T* v, int n, int d, int dv,
                               T scale, int ld_k, int ld_v, int ld_o) {
   const ConstVector<T> qv(q, d);
-  // The running (m, u, w) summary of the prefix, updated in place token by token. w is kept per
-  // thread so that repeated calls (every head of every training sample) do not allocate.
+  // The running (m, u, w) summary of the prefix, updated in place token by token. w lives on the
+  // stack for the head sizes models use, so that calls (every head of every training sample) never
+  // allocate, not even once per thread: a thread's first call may come late in training. Wider
+  // values take a buffer kept per thread.
   T m = -std::numeric_limits<T>::infinity();
   T u = 0;
-  thread_local std::vector<T> w_buffer;
-  w_buffer.assign(std::size_t(dv), T(0));
-  const ConstVector<T> w(w_buffer.data(), dv);
+  constexpr int kStackValueDims = 256;
+  T stack_w[kStackValueDims];
+  thread_local std::vector<T> heap_w;
+  if (dv > kStackValueDims) heap_w.resize(std::size_t(dv));
+  T* w_data = dv > kStackValueDims ? heap_w.data() : stack_w;
+  std::fill(w_data, w_data + dv, T(0));
+  const ConstVector<T> w(w_data, dv);
   for (int i = 0; i < n; ++i) {
     const T s = scale * qv.dot(ConstVector<T>(k + std::size_t(i) * std::size_t(ld_k), d));
-    fold_token(m, u, w_buffer.data(), s, v + std::size_t(i) * std::size_t(ld_v), dv);
+    fold_token(m, u, w_data, s, v + std::size_t(i) * std::size_t(ld_v), dv);
     Vector<T>(o + std::size_t(i) * std::size_t(ld_o), dv) = w * (T(1) / u);
     if (log_z) log_z[i] = m + std::log(u);
   }
