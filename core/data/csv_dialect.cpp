@@ -197,7 +197,17 @@ CsvDetection detect_from_sample(std::string_view sample, bool sample_is_whole_in
   const std::size_t first_row = d.has_header ? 1 : 0;
   const std::vector<std::string>& first = records.front().fields;
   if (d.has_header) {
-    d.column_names = unique_names(first, d.warnings);
+    // Excel's "CSV" in Western European settings is Windows-1252: its accented names are shown
+    // and matched as UTF-8.
+    std::vector<std::string> header = first;
+    bool recoded = false;
+    for (std::string& name : header) {
+      if (is_valid_utf8(name)) continue;
+      name = utf8_from_windows_1252(name);
+      recoded = true;
+    }
+    d.column_names = unique_names(header, d.warnings);
+    if (recoded) d.warnings.push_back("the header is not UTF-8; its names were read as Windows-1252 (Latin-1)");
   } else {
     for (std::size_t j = 0; j < first.size(); ++j) d.column_names.push_back(unnamed_column(int(j)));
   }

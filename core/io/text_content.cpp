@@ -124,6 +124,45 @@ std::optional<std::string> describe_non_text(std::string_view head) {
   return std::nullopt;
 }
 
+bool is_valid_utf8(std::string_view text) {
+  for (std::size_t i = 0; i < text.size();) {
+    const auto lead = static_cast<unsigned char>(text[i]);
+    const std::size_t length = lead < 0x80 ? 1 : lead >= 0xc2 && lead <= 0xdf ? 2 : lead >= 0xe0 && lead <= 0xef ? 3
+                               : lead >= 0xf0 && lead <= 0xf4                ? 4
+                                                                             : 0;
+    if (length == 0 || i + length > text.size()) return false;
+    for (std::size_t k = 1; k < length; ++k)
+      if ((static_cast<unsigned char>(text[i + k]) & 0xc0) != 0x80) return false;
+    i += length;
+  }
+  return true;
+}
+
+std::string utf8_from_windows_1252(std::string_view text) {
+  // 0x80-0x9F; 0 where Windows-1252 leaves the byte undefined (then read as Latin-1's control).
+  static constexpr char16_t kHigh[32] = {0x20AC, 0, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021, 0x02C6, 0x2030, 0x0160,
+                                         0x2039, 0x0152, 0, 0x017D, 0, 0, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022,
+                                         0x2013, 0x2014, 0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0, 0x017E, 0x0178};
+  std::string out;
+  out.reserve(text.size() + text.size() / 4);
+  for (const char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    char16_t code = byte;
+    if (byte >= 0x80 && byte < 0xA0 && kHigh[byte - 0x80] != 0) code = kHigh[byte - 0x80];
+    if (code < 0x80) {
+      out += char(code);
+    } else if (code < 0x800) {
+      out += char(0xC0 | (code >> 6));
+      out += char(0x80 | (code & 0x3F));
+    } else {
+      out += char(0xE0 | (code >> 12));
+      out += char(0x80 | ((code >> 6) & 0x3F));
+      out += char(0x80 | (code & 0x3F));
+    }
+  }
+  return out;
+}
+
 void require_text(std::string_view text, const std::string& name) {
   if (const std::optional<std::string> why = describe_non_text(text))
     throw std::runtime_error(name + " is not a text file " + *why);

@@ -18,6 +18,12 @@ inline constexpr std::size_t kTextCheckBytes = 8192;
 // nullopt for text, and for an empty head.
 std::optional<std::string> describe_non_text(std::string_view head);
 
+bool is_valid_utf8(std::string_view text);
+
+// Text in Windows-1252 (Latin-1 with printable characters in 0x80-0x9F), as Excel writes CSV in
+// Western European settings, re-encoded as UTF-8: "Temp\xe9rature" becomes "Température".
+std::string utf8_from_windows_1252(std::string_view text);
+
 // Throws std::runtime_error "NAME is not a text file (it starts like a PNG image)" when
 // describe_non_text finds a reason; looks at no more than kTextCheckBytes of `text`.
 void require_text(std::string_view text, const std::string& name);

@@ -6,6 +6,7 @@
 
 #include <QTemporaryDir>
 
+#include <algorithm>
 #include <fstream>
 #include <optional>
 #include <stdexcept>
@@ -124,7 +125,7 @@ class TestFileVariants : public QObject {
         << QByteArray("\xEF\xBB\xBF" "date;value\r\n2020-01-01;1,5\r\n2020-01-02;2,5\r\n") << "" << ';' << ','
         << QByteArray("value") << std::vector<double>{1.5, 2.5};
     QTest::newRow("Latin-1 header (Windows-1252 export)")
-        << QByteArray("Temp\xe9rature;D\xfc" "bel\n1,5;2\n2,5;3\n") << "" << ';' << ',' << QByteArray("Temp\xe9rature|D\xfc" "bel")
+        << QByteArray("Temp\xe9rature;D\xfc" "bel\n1,5;2\n2,5;3\n") << "" << ';' << ',' << QByteArray("Temp\xc3\xa9rature|D\xc3\xbc" "bel")
         << std::vector<double>{1.5, 2, 2.5, 3};
     QTest::newRow("plain integers with semicolons") << QByteArray("a;b\n1;2\n3;4\n") << "" << ';' << '.' << QByteArray("a|b")
                                                     << std::vector<double>{1, 2, 3, 4};
@@ -284,6 +285,35 @@ class TestFileVariants : public QObject {
     QCOMPARE(table.date_column_name, std::string("Datum"));
     QCOMPARE(table.times.size(), std::size_t(2));
     QCOMPARE(table.times[1] - table.times[0], 30.0 * 3600.0);
+  }
+
+  void windows_1252_becomes_utf8_data() {
+    QTest::addColumn<QByteArray>("single_byte");
+    QTest::addColumn<QByteArray>("utf8");
+    QTest::newRow("ASCII") << QByteArray("plain") << QByteArray("plain");
+    QTest::newRow("Latin-1 letters") << QByteArray("Temp\xe9rature D\xfc" "bel") << QByteArray("Temp\xc3\xa9rature D\xc3\xbc" "bel");
+    QTest::newRow("euro sign and dashes") << QByteArray("\x80 \x96 \x97") << QByteArray("\xe2\x82\xac \xe2\x80\x93 \xe2\x80\x94");
+  }
+
+  void windows_1252_becomes_utf8() {
+    QFETCH(QByteArray, single_byte);
+    QFETCH(QByteArray, utf8);
+    const std::string converted = utf8_from_windows_1252(single_byte.toStdString());
+    QCOMPARE(QByteArray::fromStdString(converted), utf8);
+    QVERIFY(is_valid_utf8(converted));
+    QCOMPARE(is_valid_utf8(single_byte.toStdString()), single_byte == utf8);
+    QVERIFY(!is_valid_utf8("abc\xc3"));  // cut inside a character
+  }
+
+  // The warning says why the names look other than the bytes of the file.
+  void a_windows_1252_header_is_named_in_utf8_with_a_remark() {
+    const TimeSeriesTable table = parse_time_series_csv("Temp\xe9rature;x\n1,5;2\n2,5;3\n", "fr.csv");
+    QCOMPARE(table.channel_names.front(), std::string("Temp\xc3\xa9rature"));
+    QVERIFY(std::find(table.warnings.begin(), table.warnings.end(),
+                      "the header is not UTF-8; its names were read as Windows-1252 (Latin-1)") != table.warnings.end());
+    CsvReadOptions by_name;
+    by_name.columns = {"Temp\xc3\xa9rature"};
+    QCOMPARE(parse_time_series_csv("Temp\xe9rature;x\n1,5;2\n", "fr.csv", by_name).values.data, std::vector<double>{1.5});
   }
 
   void event_logs_read_decimal_commas() {
