@@ -270,6 +270,11 @@ std::string_view to_string(ColumnKind kind) {
   return "unknown";
 }
 
+void require_clear_decimal_mark(const CsvDetection& detection, const std::string& name) {
+  if (!detection.decimal_mark_ambiguity.empty())
+    throw AmbiguousDecimalMark(name + ": " + detection.decimal_mark_ambiguity + "; say which decimal mark the file uses");
+}
+
 bool header_names_a_date(std::string_view name) {
   // With the words of European spreadsheets' exports: Datum (German, Dutch, Swedish), fecha, Zeit.
   static const std::set<std::string> date_words = {"date",  "time",  "timestamp", "datetime", "period",

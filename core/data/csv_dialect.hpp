@@ -52,6 +52,10 @@ CsvDetection detect_csv_text(std::string_view text, const std::string& source,
 CsvDetection detect_csv_file(const std::string& path, const CsvDialectOverrides& overrides = {},
                              int max_rows = default_detection_rows);
 
+// Throws AmbiguousDecimalMark "NAME: <why>; say which decimal mark the file uses" when the
+// detection left the mark open: the readers refuse to guess.
+void require_clear_decimal_mark(const CsvDetection& detection, const std::string& name);
+
 // True for headers such as "date", "Time", "timestamp", "period", "YEAR", "date_approx", "Datum",
 // "Fecha", and "ds" (Prophet's name for the date column).
 bool header_names_a_date(std::string_view name);

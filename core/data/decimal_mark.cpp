@@ -26,10 +26,9 @@ struct Example {
 
 }  // namespace
 
-std::string check_decimal_mark(char mark) {
+void check_decimal_mark(char mark) {
   if (mark != '.' && mark != ',')
     throw std::invalid_argument(std::string("the decimal mark must be '.' or ',', not '") + mark + "'");
-  return std::string{'\'', mark, '\''};
 }
 
 DecimalMarkGuess guess_decimal_mark(const std::vector<CsvRecord>& records, std::size_t first_row,

@@ -28,7 +28,7 @@ struct DecimalMarkGuess {
 DecimalMarkGuess guess_decimal_mark(const std::vector<CsvRecord>& records, std::size_t first_row,
                                     const std::vector<int>& columns, char delimiter);
 
-// "'.'" or "','" as messages quote a mark; throws std::invalid_argument for any other character.
-std::string check_decimal_mark(char mark);
+// Throws std::invalid_argument for a mark other than '.' or ','.
+void check_decimal_mark(char mark);
 
 }  // namespace aaren

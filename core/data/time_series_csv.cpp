@@ -122,8 +122,7 @@ TimeSeriesTable read_table(CsvRecordReader& reader, const CsvDetection& d, const
   table.source = source;
   table.warnings = d.warnings;
   if (d.has_header && d.preview_rows.empty()) throw std::runtime_error(name + ": the file has a header but no data rows");
-  if (!d.decimal_mark_ambiguity.empty())
-    throw AmbiguousDecimalMark(name + ": " + d.decimal_mark_ambiguity + "; say which decimal mark the file uses");
+  require_clear_decimal_mark(d, name);
   table.decimal_mark = d.decimal_mark;
   const ColumnPlan plan = plan_columns(d, options, name, table);
   const std::size_t channels = plan.channel_columns.size();

@@ -16,7 +16,6 @@
 #include "core/data/csv_dialect.hpp"
 #include "core/data/csv_records.hpp"
 #include "core/data/date_parse.hpp"
-#include "core/data/decimal_mark.hpp"
 #include "core/io/file_line_error.hpp"
 
 namespace aaren {
@@ -405,8 +404,7 @@ EventLog read_events(CsvRecordReader& reader, const CsvDetection& d, const Event
   if (feature) log.feature_name = plan.columns.mark;
   const std::size_t width = d.column_names.size();
 
-  if (!d.decimal_mark_ambiguity.empty())
-    throw AmbiguousDecimalMark(name + ": " + d.decimal_mark_ambiguity + "; say which decimal mark the file uses");
+  require_clear_decimal_mark(d, name);
   log.decimal_mark = d.decimal_mark;
   CsvRecord record;
   if (d.has_header && !reader.next(record)) throw std::runtime_error(name + ": the file is empty");

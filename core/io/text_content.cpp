@@ -71,19 +71,22 @@ bool is_binary_control(unsigned char c) {
   return (c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f' && c != 0x1a) || c == 0x7f;
 }
 
-// The length of the valid UTF-8 sequence at `at`, or 0. A sequence cut off by the end of the head
-// counts as valid: the head ends wherever kTextCheckBytes falls.
-std::size_t utf8_sequence_length(std::string_view text, std::size_t at) {
-  const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(text[i]); };
-  const unsigned char lead = byte(at);
-  std::size_t length = 0;
-  if (lead >= 0xc2 && lead <= 0xdf) length = 2;
-  else if (lead >= 0xe0 && lead <= 0xef) length = 3;
-  else if (lead >= 0xf0 && lead <= 0xf4) length = 4;
-  else return 0;
+// How many bytes the UTF-8 character starting with `lead` has; 0 for a byte no character starts with.
+std::size_t utf8_length_from_lead(unsigned char lead) {
+  if (lead < 0x80) return 1;
+  if (lead >= 0xc2 && lead <= 0xdf) return 2;
+  if (lead >= 0xe0 && lead <= 0xef) return 3;
+  if (lead >= 0xf0 && lead <= 0xf4) return 4;
+  return 0;
+}
+
+// The length of the valid UTF-8 sequence at `at`, or 0. With `cut_is_valid`, a sequence cut off by
+// the end of the text counts as valid (a head ends wherever kTextCheckBytes falls).
+std::size_t utf8_sequence_length(std::string_view text, std::size_t at, bool cut_is_valid) {
+  const std::size_t length = utf8_length_from_lead(static_cast<unsigned char>(text[at]));
   for (std::size_t i = 1; i < length; ++i) {
-    if (at + i >= text.size()) return text.size() - at;
-    if ((byte(at + i) & 0xc0) != 0x80) return 0;
+    if (at + i >= text.size()) return cut_is_valid ? text.size() - at : 0;
+    if ((static_cast<unsigned char>(text[at + i]) & 0xc0) != 0x80) return 0;
   }
   return length;
 }
@@ -111,7 +114,7 @@ std::optional<std::string> describe_non_text(std::string_view head) {
       ++i;
       continue;
     }
-    const std::size_t length = utf8_sequence_length(head, i);
+    const std::size_t length = utf8_sequence_length(head, i, true);
     if (length == 0) ++invalid;
     i += length == 0 ? 1 : length;
   }
@@ -126,13 +129,8 @@ std::optional<std::string> describe_non_text(std::string_view head) {
 
 bool is_valid_utf8(std::string_view text) {
   for (std::size_t i = 0; i < text.size();) {
-    const auto lead = static_cast<unsigned char>(text[i]);
-    const std::size_t length = lead < 0x80 ? 1 : lead >= 0xc2 && lead <= 0xdf ? 2 : lead >= 0xe0 && lead <= 0xef ? 3
-                               : lead >= 0xf0 && lead <= 0xf4                ? 4
-                                                                             : 0;
-    if (length == 0 || i + length > text.size()) return false;
-    for (std::size_t k = 1; k < length; ++k)
-      if ((static_cast<unsigned char>(text[i + k]) & 0xc0) != 0x80) return false;
+    const std::size_t length = utf8_sequence_length(text, i, false);
+    if (length == 0) return false;
     i += length;
   }
   return true;

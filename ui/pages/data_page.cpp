@@ -21,7 +21,6 @@
 #include <QPushButton>
 #include <QScopedValueRollback>
 #include <QScrollArea>
-#include <QScrollBar>
 #include <QSplitter>
 #include <QStandardItemModel>
 #include <QTabWidget>
@@ -611,7 +610,7 @@ void DataPage::startLoading() {
                       stillLoadedNote(path_, *dataset_));
     return;
   }
-  if (!detection_.decimal_mark_ambiguity.empty() && !overrides_.decimal_mark) {
+  if (!detection_.decimal_mark_ambiguity.empty()) {  // never set where the user chose a mark
     // The reader refuses to guess, so the file is not read until the user says.
     stopLoading();
     reportFailure(path_, MessageBar::Level::warning,
