@@ -6,6 +6,7 @@
 
 #include "app/cli_args.hpp"
 #include "app/commands.hpp"
+#include "app/train_cli.hpp"
 #include "core/data/decimal_mark.hpp"
 #include "gpu/device_info.hpp"
 
@@ -70,6 +71,12 @@ int main(int argc, char** argv) {
     return 2;
   } catch (const aaren::AmbiguousDecimalMark& e) {
     std::cerr << "aaren: error: " << e.what() << " (--decimal-mark . or --decimal-mark ,)\n";
+    return 1;
+  } catch (const aaren::PlanError& e) {
+    std::cerr << "aaren: error: " << aaren::cli::describe_for_cli(e) << "\n";
+    return 1;
+  } catch (const aaren::TrainingMemoryError& e) {
+    std::cerr << "aaren: error: " << aaren::cli::describe_for_cli(e) << "\n";
     return 1;
   } catch (const std::exception& e) {
     std::cerr << "aaren: error: " << e.what() << "\n";

@@ -143,7 +143,7 @@ int run_forecast(const Arguments& arguments) {
   }
   if (args.has("window") && args.flag("last")) throw UsageError("give either --window K or --last, not both");
   const ComputeDevice device = choose_device(args.text("device", "cpu"));
-  const LoadedRun run = load_run(args.required("run"));
+  const LoadedRun run = load_run(single_model_run(args.required("run")));
   const std::string out_path = args.required("out");
   const ForecastData data = prepare_run_data(run.config, args.required("data"));
   const bool test_metrics = args.flag("test-metrics");

@@ -2,9 +2,9 @@
 // --device cpu|cuda|auto for the commands that can run on the GPU.
 #include <string>
 
-namespace aaren::cli {
+#include "core/util/compute_device.hpp"
 
-enum class ComputeDevice { cpu, cuda };
+namespace aaren::cli {
 
 // "cpu", "cuda", or "auto" (cuda where a device can be used, else cpu). Another name is a
 // UsageError; "cuda" where none can be used is a std::runtime_error that says why (no CUDA at build

@@ -21,6 +21,7 @@
 #include "core/events/event_run.hpp"
 #include "core/io/atomic_file.hpp"
 #include "core/io/matrix_csv.hpp"
+#include "core/runs/run_catalog.hpp"
 
 namespace aaren::cli {
 
@@ -282,7 +283,7 @@ int run_train_events(const Arguments& arguments) {
   for (const ModelKind kind : kinds) {
     const std::string name(to_string(kind));
     request.model.backbone.kind = kind;
-    request.out_dir = kinds.size() > 1 ? (fs::path(out) / name).string() : out;
+    request.out_dir = kinds.size() > 1 ? side_by_side_model_dir(out, kind) : out;
     request.on_data_read = [&](const EventLog& log, const EventSplit& split) {
       if (outcomes.empty()) print_data_summary(log, split, request);
     };
@@ -322,11 +323,7 @@ int run_forecast_events(const Arguments& arguments) {
     std::cout << kForecastEventsHelp;
     return 0;
   }
-  const std::string dir = args.required("run");
-  if (!fs::exists(fs::path(dir) / "config.json") &&
-      (fs::exists(fs::path(dir) / "aaren" / "config.json") || fs::exists(fs::path(dir) / "transformer" / "config.json")))
-    throw UsageError(dir + " holds the runs of --model both: give --run " + (fs::path(dir) / "aaren").string() +
-                     " or --run " + (fs::path(dir) / "transformer").string());
+  const std::string dir = single_model_run(args.required("run"));
   std::optional<PointProcess> truth;
   if (args.has("true-process")) {
     truth = reference_process(args.text("true-process", ""));

@@ -1,6 +1,9 @@
 #include "app/train_cli.hpp"
 
 #include <cstdio>
+#include <filesystem>
+
+#include "core/runs/run_catalog.hpp"
 
 namespace aaren::cli {
 
@@ -49,6 +52,37 @@ void print_train_progress(const TrainProgress& p, bool terminal) {
                 p.step, p.steps_per_epoch, p.train_loss, p.samples_per_second, p.eta_seconds);
   }
   std::fflush(stdout);
+}
+
+}  // namespace aaren::cli
+
+namespace aaren::cli {
+
+std::string describe_for_cli(const PlanError& error) {
+  const PlanProblem& problem = error.problem();
+  if (problem.code == PlanErrorCode::window_length_below_one) return describe_problem(problem);
+  const char* remedy = "";
+  switch (problem.part) {
+    case SplitPart::training: remedy = "lower --seq-len/--horizon or use a longer file"; break;
+    case SplitPart::validation:
+      remedy = "lower --horizon, give validation a larger fraction or use a longer file";
+      break;
+    case SplitPart::test: remedy = "lower --horizon, give the test part a larger fraction or use a longer file"; break;
+  }
+  return describe_problem(problem) + "; " + remedy;
+}
+
+std::string describe_for_cli(const TrainingMemoryError& error) {
+  return describe_memory_shortfall(error.check(), error.kind()) +
+         ". Use a shorter --seq-len, a smaller --d-model, --d-ff or --layers, or fewer --threads";
+}
+
+std::string single_model_run(const std::string& dir) {
+  if (!is_side_by_side_run(dir)) return dir;
+  const std::vector<std::string>& models = side_by_side_model_folders();
+  const std::filesystem::path run(dir);
+  throw UsageError(dir + " holds the runs of --model both: give --run " + (run / models.front()).string() +
+                   " or --run " + (run / models.back()).string());
 }
 
 }  // namespace aaren::cli

@@ -1,7 +1,7 @@
 #pragma once
 // The layers of both models on the GPU, batched: the CUDA twins of core/nn/*.hpp and of the
 // element-wise glue in core/model/*.cpp, each checked against its CPU reference in
-// tests/core/tst_gpu_layers.cpp. Plain C++: callable without nvcc.
+// tests/gpu/tst_gpu_layers.cpp. Plain C++: callable without nvcc.
 //
 // All pointers are device memory (gpu/device_buffer.hpp), float32, row-major with the shapes in
 // the comments. As on the CPU, activation gradients are written (=) and parameter gradients

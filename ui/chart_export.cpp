@@ -9,7 +9,6 @@
 #include <QPageSize>
 #include <QPainter>
 #include <QPdfWriter>
-#include <QSaveFile>
 #include <QSet>
 #include <QSvgGenerator>
 #include <QXYSeries>
@@ -17,6 +16,7 @@
 #include <stdexcept>
 
 #include "core/io/matrix_csv.hpp"
+#include "ui/atomic_write.hpp"
 #include "ui/chart_panel.hpp"
 #include "ui/chart_view.hpp"
 #include "ui/page.hpp"
@@ -29,17 +29,6 @@ constexpr qreal kMetersPerInch = 0.0254;
 constexpr int kMaxSlugLength = 80;
 
 [[noreturn]] void fail(const QString& message) { throw std::runtime_error(message.toStdString()); }
-
-
-// The temporary file lives beside the target; when write throws or the rename fails, QSaveFile
-// removes it and the target stays as it was.
-template <class Write>
-void writeAtomically(const QString& path, Write&& write) {
-  QSaveFile file(path);
-  if (!file.open(QIODevice::WriteOnly)) fail(QObject::tr("Cannot write '%1': %2").arg(path, file.errorString()));
-  write(file);
-  if (!file.commit()) fail(QObject::tr("Cannot write '%1': %2").arg(path, file.errorString()));
-}
 
 // The chart is laid out in the view's logical pixels, with fonts measured at the screen's DPI.
 qreal layoutDpi(const ChartPanel& chart) { return chart.view()->logicalDpiX(); }
@@ -111,7 +100,6 @@ QColor backgroundColorOf(const QChart* chart) {
   return brush.color();
 }
 
-
 QString suffixOf(ExportFormat format) {
   switch (format) {
     case ExportFormat::png: return QStringLiteral("png");
@@ -155,7 +143,7 @@ void exportPng(ChartPanel& chart, const QString& path, const ImageOptions& optio
   const int dotsPerMeter = qRound(options.dpi / kMetersPerInch);
   image.setDotsPerMeterX(dotsPerMeter);
   image.setDotsPerMeterY(dotsPerMeter);
-  writeAtomically(path, [&](QSaveFile& file) {
+  writeFileAtomically(path, [&](QIODevice& file) {
     if (!image.save(&file, "PNG")) fail(QObject::tr("Cannot encode the PNG image '%1'.").arg(path));
   });
 }
@@ -163,7 +151,7 @@ void exportPng(ChartPanel& chart, const QString& path, const ImageOptions& optio
 void exportSvg(ChartPanel& chart, const QString& path, const ImageOptions& options) {
   checkImageOptions(options, QObject::tr("image"));
   const QSizeF size = logicalSize(chart, options);
-  writeAtomically(path, [&](QSaveFile& file) {
+  writeFileAtomically(path, [&](QIODevice& file) {
     QSvgGenerator generator;
     generator.setOutputDevice(&file);
     generator.setSize(size.toSize());
@@ -179,7 +167,7 @@ void exportSvg(ChartPanel& chart, const QString& path, const ImageOptions& optio
 void exportPdf(ChartPanel& chart, const QString& path, const ImageOptions& options) {
   checkImageOptions(options, QObject::tr("image"));
   const QSizeF size = logicalSize(chart, options);
-  writeAtomically(path, [&](QSaveFile& file) {
+  writeFileAtomically(path, [&](QIODevice& file) {
     QPdfWriter writer(&file);
     writer.setResolution(qRound(layoutDpi(chart)));
     const QSizeF inches = QSizeF(options.pixelSize) / options.dpi;
@@ -225,9 +213,7 @@ QString chartCsv(const ChartPanel& chart) {
 
 void exportCsv(const ChartPanel& chart, const QString& path) {
   const QByteArray bytes = chartCsv(chart).toUtf8();
-  writeAtomically(path, [&](QSaveFile& file) {
-    if (file.write(bytes) != bytes.size()) fail(QObject::tr("Cannot write '%1': %2").arg(path, file.errorString()));
-  });
+  writeFileAtomically(path, [&](QIODevice& file) { file.write(bytes); });
 }
 
 void exportChart(ChartPanel& chart, const QString& path, ExportFormat format, const ImageOptions& options) {

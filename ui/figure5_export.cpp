@@ -11,12 +11,12 @@
 #include <QPageSize>
 #include <QPainter>
 #include <QPdfWriter>
-#include <QSaveFile>
 #include <QSvgGenerator>
 #include <QWidget>
 #include <algorithm>
 #include <stdexcept>
 
+#include "ui/atomic_write.hpp"
 #include "ui/chart_panel.hpp"
 #include "ui/chart_view.hpp"
 #include "ui/stream_charts.hpp"
@@ -31,15 +31,6 @@ constexpr qreal kCaptionPadding = 10;  // above and below it
 constexpr qreal kMinChartHeight = 120;
 
 [[noreturn]] void fail(const QString& message) { throw std::runtime_error(message.toStdString()); }
-
-
-template <class Write>
-void writeAtomically(const QString& path, Write&& write) {
-  QSaveFile file(path);
-  if (!file.open(QIODevice::WriteOnly)) fail(QObject::tr("Cannot write '%1': %2").arg(path, file.errorString()));
-  write(file);
-  if (!file.commit()) fail(QObject::tr("Cannot write '%1': %2").arg(path, file.errorString()));
-}
 
 // Lays the chart out at the target's size, paints it there, and gives it back its own size.
 void renderChartAt(ChartPanel& panel, QPainter& painter, const QRectF& target) {
@@ -139,13 +130,13 @@ void exportFigure5(ChartPanel& memory, ChartPanel& cumulativeTime, const QString
     const int dotsPerMeter = qRound(options.dpi / kMetersPerInch);
     image.setDotsPerMeterX(dotsPerMeter);
     image.setDotsPerMeterY(dotsPerMeter);
-    writeAtomically(path, [&](QSaveFile& file) {
+    writeFileAtomically(path, [&](QIODevice& file) {
       if (!image.save(&file, "PNG")) fail(QObject::tr("Cannot encode the PNG image '%1'.").arg(path));
     });
     return;
   }
   if (*format == ExportFormat::svg) {
-    writeAtomically(path, [&](QSaveFile& file) {
+    writeFileAtomically(path, [&](QIODevice& file) {
       QSvgGenerator generator;
       generator.setOutputDevice(&file);
       generator.setSize(size.toSize());
@@ -158,7 +149,7 @@ void exportFigure5(ChartPanel& memory, ChartPanel& cumulativeTime, const QString
     });
     return;
   }
-  writeAtomically(path, [&](QSaveFile& file) {
+  writeFileAtomically(path, [&](QIODevice& file) {
     QPdfWriter writer(&file);
     writer.setResolution(qRound(layoutDpi));
     const QSizeF inches = QSizeF(options.pixelSize) / options.dpi;

@@ -38,27 +38,30 @@ std::optional<Theme> themeFromName(const QString& name) {
 
 QPalette paletteFor(Theme theme) {
   const Colors c = colorsFor(theme);
+  const std::pair<QPalette::ColorRole, QColor> roles[] = {
+      {QPalette::Window, c.window},
+      {QPalette::WindowText, c.text},
+      {QPalette::Base, c.base},
+      {QPalette::AlternateBase, c.alternateBase},
+      {QPalette::Text, c.text},
+      {QPalette::PlaceholderText, c.mutedText},
+      {QPalette::Button, c.button},
+      {QPalette::ButtonText, c.text},
+      {QPalette::BrightText, QColor(Qt::white)},
+      {QPalette::Highlight, c.highlight},
+      {QPalette::HighlightedText, c.highlightedText},
+      {QPalette::Link, c.link},
+      {QPalette::LinkVisited, c.link},
+      {QPalette::ToolTipBase, c.base},
+      {QPalette::ToolTipText, c.text},
+      {QPalette::Light, c.button.lighter(120)},
+      {QPalette::Midlight, c.button.lighter(110)},
+      {QPalette::Mid, c.border},
+      {QPalette::Dark, c.border.darker(130)},
+      {QPalette::Shadow, QColor(0, 0, 0, 90)},
+  };
   QPalette p;
-  p.setColor(QPalette::Window, c.window);
-  p.setColor(QPalette::WindowText, c.text);
-  p.setColor(QPalette::Base, c.base);
-  p.setColor(QPalette::AlternateBase, c.alternateBase);
-  p.setColor(QPalette::Text, c.text);
-  p.setColor(QPalette::PlaceholderText, c.mutedText);
-  p.setColor(QPalette::Button, c.button);
-  p.setColor(QPalette::ButtonText, c.text);
-  p.setColor(QPalette::BrightText, Qt::white);
-  p.setColor(QPalette::Highlight, c.highlight);
-  p.setColor(QPalette::HighlightedText, c.highlightedText);
-  p.setColor(QPalette::Link, c.link);
-  p.setColor(QPalette::LinkVisited, c.link);
-  p.setColor(QPalette::ToolTipBase, c.base);
-  p.setColor(QPalette::ToolTipText, c.text);
-  p.setColor(QPalette::Light, c.button.lighter(120));
-  p.setColor(QPalette::Midlight, c.button.lighter(110));
-  p.setColor(QPalette::Mid, c.border);
-  p.setColor(QPalette::Dark, c.border.darker(130));
-  p.setColor(QPalette::Shadow, QColor(0, 0, 0, 90));
+  for (const auto& [role, color] : roles) p.setColor(role, color);
   const QColor disabled = theme == Theme::dark ? c.mutedText.darker(140) : c.mutedText.lighter(150);
   for (QPalette::ColorRole role : {QPalette::WindowText, QPalette::Text, QPalette::ButtonText})
     p.setColor(QPalette::Disabled, role, disabled);

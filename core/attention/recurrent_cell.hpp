@@ -6,6 +6,8 @@
 //   o_k = a_k / c_k
 // Starting at m_0 = -inf is the correct choice; the paper prints m_0 = 0, which makes every
 // exp(s_k - m_k) underflow to 0 (and o = 0/0) once all scores are below about -104 in float32.
+// With u = c and w = a this is fold_token (core/scan/state.hpp), the form the models use; see the
+// formula-to-function index, docs/DESIGN.md section 8.
 #include <span>
 #include <vector>
 

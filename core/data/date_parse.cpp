@@ -100,6 +100,19 @@ std::optional<double> parse_time_of_day(Cursor& c) {
   return seconds;
 }
 
+// The rest of a date whose day is read: nothing (midnight), or a separator allowed by
+// `time_separators` and a time of day, which must end the text.
+std::optional<double> date_then_time(Cursor& c, std::int64_t year, int month, int day,
+                                     std::string_view time_separators) {
+  const double midnight = double(days_from_civil(year, month, day)) * seconds_per_day;
+  if (c.done()) return midnight;
+  if (time_separators.find(c.peek()) == std::string_view::npos) return std::nullopt;
+  ++c.at;
+  const std::optional<double> time = parse_time_of_day(c);
+  if (!time || !c.done()) return std::nullopt;
+  return midnight + *time;
+}
+
 // Every form whose year is followed by '-', '/' or " Q": days, date-times, months, quarters.
 std::optional<double> parse_calendar_form(std::string_view text) {
   Cursor c{text};
@@ -129,12 +142,7 @@ std::optional<double> parse_calendar_form(std::string_view text) {
   std::int64_t day = 0;
   if (!c.accept(separator) || !c.digits(1, 2, day) || day < 1 || day > days_in_month(year, int(month)))
     return std::nullopt;
-  const double midnight = double(days_from_civil(year, int(month), int(day))) * seconds_per_day;
-  if (c.done()) return midnight;
-  if (!c.accept(' ') && !c.accept('T')) return std::nullopt;
-  const std::optional<double> time = parse_time_of_day(c);
-  if (!time || !c.done()) return std::nullopt;
-  return midnight + *time;
+  return date_then_time(c, year, int(month), int(day), " T");
 }
 
 // "01.07.2016" or "1.7.2016", then an optional time of day: day first with dots, as spreadsheets
@@ -146,12 +154,7 @@ std::optional<double> parse_dotted_day_first_form(std::string_view text) {
   if (!c.digits(1, 2, day) || !c.accept('.') || !c.digits(1, 2, month) || !c.accept('.') || !c.digits(4, 4, year))
     return std::nullopt;
   if (month < 1 || month > 12 || day < 1 || day > days_in_month(year, int(month))) return std::nullopt;
-  const double midnight = double(days_from_civil(year, int(month), int(day))) * seconds_per_day;
-  if (c.done()) return midnight;
-  if (!c.accept(' ')) return std::nullopt;
-  const std::optional<double> time = parse_time_of_day(c);
-  if (!time || !c.done()) return std::nullopt;
-  return midnight + *time;
+  return date_then_time(c, year, int(month), int(day), " ");
 }
 
 // 1 for "jan" or "January", ..., 0 for anything else.
@@ -205,12 +208,7 @@ std::optional<double> parse_month_name_form(std::string_view text) {
     if (!month || !skip_separator(c) || !c.digits(4, 4, year)) return std::nullopt;
   }
   if (day < 1 || day > days_in_month(year, month)) return std::nullopt;
-  const double midnight = double(days_from_civil(year, month, int(day))) * seconds_per_day;
-  if (c.done()) return midnight;
-  if (!c.accept(' ') && !c.accept('T')) return std::nullopt;
-  const std::optional<double> time = parse_time_of_day(c);
-  if (!time || !c.done()) return std::nullopt;
-  return midnight + *time;
+  return date_then_time(c, year, month, int(day), " T");
 }
 
 // YYYYMMDD, a year, or a decimal year.

@@ -33,8 +33,9 @@ struct ForecastData {
   std::vector<std::string> warnings;  // the table's, then the preparation's
 };
 
-// Throws std::invalid_argument with a remedy when a part is too short for the windows, e.g.
-// "the test part has 40 rows but horizon 96 needs at least 96; ...".
+// Throws PlanError (core/planning/plan_error.hpp) when the lengths are below 1 or a part is too
+// short for the windows (window_problem says which, without preparing anything), and
+// std::invalid_argument for a table without data or a split that does not fit it.
 ForecastData prepare_forecast_data(TimeSeriesTable table, const ForecastDataOptions& options);
 
 }  // namespace aaren

@@ -12,6 +12,7 @@
 #include "core/data/csv_dialect.hpp"
 #include "core/data/csv_records.hpp"
 #include "core/data/date_parse.hpp"
+#include "core/data/record_width.hpp"
 #include "core/io/file_line_error.hpp"
 
 namespace aaren {
@@ -137,14 +138,6 @@ TimeSeriesTable read_table(CsvRecordReader& reader, const CsvDetection& d, const
   std::size_t rows = 0;
   int first_unordered_line = 0;
   std::size_t unordered_rows = 0;
-  const auto check_cancel = [&] {
-    if (options.cancel && options.cancel->load(std::memory_order_relaxed))
-      throw CsvReadCancelled("reading " + name + " was cancelled");
-  };
-  const auto report_progress = [&](double fraction) {
-    check_cancel();
-    if (options.progress) options.progress(std::min(1.0, fraction));
-  };
   // Rows still to come, as the bytes read so far imply, with a little to spare; growing by
   // doubling instead would briefly hold up to three times the table.
   const auto reserve_for_the_rest = [&] {
@@ -157,18 +150,12 @@ TimeSeriesTable read_table(CsvRecordReader& reader, const CsvDetection& d, const
       table.times.reserve(capacity);
     }
   };
-  check_cancel();
+  options.throw_if_cancelled(name);
 
   while (reader.next(record)) {
     const std::vector<std::string>& fields = record.fields;
     const std::string line = name + ", line " + std::to_string(record.line);
-    const bool extra_fields_hold_data =
-        std::any_of(fields.begin() + std::ptrdiff_t(std::min(width, fields.size())), fields.end(),
-                    [](const std::string& f) { return !trim_blanks(f).empty(); });
-    if (fields.size() < width || extra_fields_hold_data)
-      throw FileLineError(line + ": " + plural(fields.size(), "field") +
-                               (d.has_header ? ", the header has " : ", the first row has ") +
-                               std::to_string(width), record.line);
+    require_record_width(record, width, d.has_header, line);
     const auto at_column = [&](int j) { return line + ", column '" + d.column_names[j] + "'"; };
 
     if (plan.date_column >= 0) {
@@ -204,7 +191,7 @@ TimeSeriesTable read_table(CsvRecordReader& reader, const CsvDetection& d, const
     ++rows;
     if (rows % kRowsBetweenProgressReports == 0) {
       if (rows == kRowsBetweenProgressReports && total_bytes > 0) reserve_for_the_rest();
-      report_progress(total_bytes > 0 ? double(reader.bytes_consumed()) / double(total_bytes) : 0.0);
+      options.report(total_bytes > 0 ? double(reader.bytes_consumed()) / double(total_bytes) : 0.0, name);
     }
   }
 
@@ -222,7 +209,7 @@ TimeSeriesTable read_table(CsvRecordReader& reader, const CsvDetection& d, const
   table.values.rows = int(rows);
   table.values.cols = int(channels);
   table.values.data = std::move(values);
-  report_progress(1.0);
+  options.report(1.0, name);
   return table;
 }
 

@@ -6,8 +6,6 @@
 // not double as they grow. The dialect (delimiter, header, date column) is detected from its first
 // lines unless the caller says otherwise. Errors name the file, the line and the column, e.g.
 //   "co2.csv, line 8, column 'co2': the value is missing (use interpolation to fill gaps)".
-#include <atomic>
-#include <functional>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -15,6 +13,7 @@
 #include <vector>
 
 #include "core/data/decimal_mark.hpp"
+#include "core/util/cancel_token.hpp"
 #include "core/util/matrix.hpp"
 
 namespace aaren {
@@ -31,7 +30,9 @@ struct TimeSeriesTable {
   std::vector<std::string> warnings;       // filled gaps, columns left out, dates out of order
 };
 
-struct CsvReadOptions {
+// The inherited CancelToken stops the read with ReadCancelled and hears the fraction of the bytes
+// read, every thousand rows or so.
+struct CsvReadOptions : CancelToken {
   std::optional<char> delimiter;           // detected when unset
   std::optional<bool> has_header;          // detected when unset
   std::optional<std::string> date_column;  // detected when unset; "" = none
@@ -39,16 +40,6 @@ struct CsvReadOptions {
   std::vector<std::string> columns;        // empty = every numeric column except the date
   std::string target;                      // "" = none
   enum class Missing { error, interpolate } missing = Missing::error;
-  // Called from the reading thread with the fraction of the bytes read so far: rising, and 1 last.
-  std::function<void(double fraction)> progress;
-  // Set (from any thread) to stop the read with CsvReadCancelled; checked as often as progress is
-  // reported, every thousand rows or so.
-  const std::atomic<bool>* cancel = nullptr;
-};
-
-// A read stopped by CsvReadOptions::cancel, as opposed to one that failed.
-struct CsvReadCancelled : std::runtime_error {
-  using std::runtime_error::runtime_error;
 };
 
 // Messages name the file by its file name. Throws std::runtime_error for unreadable or malformed

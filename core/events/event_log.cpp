@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cerrno>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -16,6 +17,7 @@
 #include "core/data/csv_dialect.hpp"
 #include "core/data/csv_records.hpp"
 #include "core/data/date_parse.hpp"
+#include "core/data/record_width.hpp"
 #include "core/io/file_line_error.hpp"
 
 namespace aaren {
@@ -24,6 +26,8 @@ namespace {
 
 // More labels than this in the first rows reads as names or notes, not as event types.
 constexpr int max_detected_mark_labels = 64;
+// Progress is reported, and cancellation checked, this often.
+constexpr std::size_t kRecordsBetweenProgressReports = 1024;
 
 std::vector<std::string> header_words(std::string_view name) {
   std::vector<std::string> words;
@@ -87,10 +91,6 @@ bool names_a_non_finite_number(std::string_view cell) {
 }
 
 bool is_integer(double value) { return std::floor(value) == value && std::abs(value) < 9.0e15; }
-
-std::string plural(long count, const std::string& noun) {
-  return std::to_string(count) + " " + noun + (count == 1 ? "" : "s");
-}
 
 // The first data rows, which the column choices are made from.
 class Sample {
@@ -193,10 +193,11 @@ bool parses_as_dates(const CsvDetection& d, int j) {
 }
 
 int choose_sequence(const CsvDetection& d, const EventLogOptions& options, const std::string& name,
-                    std::string& reason) {
+                    std::string& reason, ColumnReason& why) {
   if (options.sequence_column) {
     if (options.sequence_column->empty()) return -1;
     reason = "chosen";
+    why = ColumnReason::chosen;
     return column_by_name(d, *options.sequence_column, "sequence", name);
   }
   const Sample sample(d, -1);
@@ -207,6 +208,7 @@ int choose_sequence(const CsvDetection& d, const EventLogOptions& options, const
     if (!options.time_column.empty() && find_column(d.column_names, options.time_column) == j) continue;
     if (sample.distinct(j) < sample.values(j).size()) {
       reason = "named like a sequence id, with values that repeat";
+      why = ColumnReason::named_like_sequence;
       return j;
     }
   }
@@ -214,12 +216,13 @@ int choose_sequence(const CsvDetection& d, const EventLogOptions& options, const
 }
 
 int choose_time(const CsvDetection& d, const Sample& sample, int sequence, const EventLogOptions& options,
-                const std::string& name, std::string& reason) {
+                const std::string& name, std::string& reason, ColumnReason& why) {
   if (!options.time_column.empty()) {
     const int j = column_by_name(d, options.time_column, "time", name);
     if (j == sequence)
       throw std::invalid_argument(name + ": column '" + d.column_names[j] + "' cannot be both the time and the sequence id");
     reason = "chosen";
+    why = ColumnReason::chosen;
     return j;
   }
   const int columns = int(d.column_names.size());
@@ -233,12 +236,14 @@ int choose_time(const CsvDetection& d, const Sample& sample, int sequence, const
   for (int j = 0; j < columns; ++j) {
     if (usable(j) && names_a_time(d.column_names[j]) && orders_events(j)) {
       reason = "named like a time, with values that never decrease";
+      why = ColumnReason::named_like_time_and_ordered;
       return j;
     }
   }
   for (int j = 0; j < columns; ++j) {
     if (usable(j) && orders_events(j)) {
       reason = "the first column whose values never decrease" + std::string(sequence >= 0 ? " within a sequence" : "");
+      why = ColumnReason::first_ordered;
       return j;
     }
   }
@@ -246,6 +251,7 @@ int choose_time(const CsvDetection& d, const Sample& sample, int sequence, const
   for (int j = 0; j < columns; ++j) {
     if (j != sequence && d.column_kinds[j] != ColumnKind::empty && names_a_time(d.column_names[j])) {
       reason = "named like a time";
+      why = ColumnReason::named_like_time;
       return j;
     }
   }
@@ -254,46 +260,47 @@ int choose_time(const CsvDetection& d, const Sample& sample, int sequence, const
                            join_names(d.column_names) + ". Choose the time column.");
 }
 
-// Why a column cannot be the mark, or "" with the use it would have.
+// Why a column cannot be the mark (in words and as a code), or "" with the use it would have.
 struct MarkFit {
   std::string why_not;
+  ColumnReason code = ColumnReason::none;
   MarkUse use = MarkUse::none;
 };
 
 MarkFit fit_as_mark(const CsvDetection& d, const Sample& sample, int j, const std::optional<std::vector<double>>& times,
                     MarkUse wanted) {
   const ColumnKind kind = d.column_kinds[j];
-  if (kind == ColumnKind::date_time) return {"holds dates", MarkUse::none};
+  if (kind == ColumnKind::date_time) return {"holds dates", ColumnReason::holds_dates};
   if (kind == ColumnKind::empty)
-    return {d.sampled_whole_file ? "is empty" : "is empty in the first rows", MarkUse::none};
+    return {d.sampled_whole_file ? "is empty" : "is empty in the first rows", ColumnReason::is_empty};
   const bool named = names_a_mark(d.column_names[j]);
-  if (d.missing_cells[j] > 0 && !named) return {"has empty cells", MarkUse::none};
+  if (d.missing_cells[j] > 0 && !named) return {"has empty cells", ColumnReason::has_empty_cells};
   const std::size_t values = sample.values(j).size();
   const std::size_t distinct = sample.distinct(j);
-  if (distinct < 2) return {"holds a single value", MarkUse::none};
+  if (distinct < 2) return {"holds a single value", ColumnReason::holds_a_single_value};
   // A mark's labels recur; a column named like one is believed even in a few rows that do not show it.
   const bool few_labels = distinct <= std::size_t(max_detected_mark_labels) && (named || distinct < values);
   const std::string too_many_labels = "has " + std::to_string(distinct) + " different values in " +
                                       std::to_string(values) + " rows, too many to be event types";
   if (kind == ColumnKind::text) {
-    if (wanted == MarkUse::feature) return {"holds text, not numbers", MarkUse::none};
-    if (!few_labels) return {too_many_labels, MarkUse::none};
-    return {"", MarkUse::categorical};
+    if (wanted == MarkUse::feature) return {"holds text, not numbers", ColumnReason::holds_text};
+    if (!few_labels) return {too_many_labels, ColumnReason::has_too_many_values};
+    return {"", ColumnReason::none, MarkUse::categorical};
   }
   const std::optional<std::vector<double>> numbers = sample.numbers(j);
-  if (numbers && sample.counts_rows(*numbers)) return {"counts the events", MarkUse::none};
-  if (numbers && times && sample.repeats_gaps(*numbers, *times)) return {"holds the gaps between events", MarkUse::none};
-  if (wanted == MarkUse::feature) return {"", MarkUse::feature};
+  if (numbers && sample.counts_rows(*numbers)) return {"counts the events", ColumnReason::counts_the_events};
+  if (numbers && times && sample.repeats_gaps(*numbers, *times)) return {"holds the gaps between events", ColumnReason::holds_the_gaps};
+  if (wanted == MarkUse::feature) return {"", ColumnReason::none, MarkUse::feature};
   const std::vector<std::string_view> cells = sample.values(j);
   const bool integers = std::all_of(cells.begin(), cells.end(), [&](std::string_view cell) {
     const std::optional<double> value = parse_number_cell(cell, d.decimal_mark);
     return value && is_integer(*value);
   });
   if (wanted == MarkUse::categorical) {
-    if (!few_labels) return {too_many_labels, MarkUse::none};
-    return {"", MarkUse::categorical};
+    if (!few_labels) return {too_many_labels, ColumnReason::has_too_many_values};
+    return {"", ColumnReason::none, MarkUse::categorical};
   }
-  return {"", integers && few_labels ? MarkUse::categorical : MarkUse::feature};
+  return {"", ColumnReason::none, integers && few_labels ? MarkUse::categorical : MarkUse::feature};
 }
 
 MarkUse use_of_chosen_mark(const CsvDetection& d, const Sample& sample, int j, MarkUse wanted) {
@@ -310,15 +317,16 @@ ColumnPlan plan_columns(const CsvDetection& d, const EventLogOptions& options, c
   if (d.preview_rows.empty()) throw std::runtime_error(name + ": the file has a header but no events");
   ColumnPlan plan;
   EventLogColumns& c = plan.columns;
-  plan.sequence = choose_sequence(d, options, name, c.sequence_reason);
+  plan.sequence = choose_sequence(d, options, name, c.sequence_reason, c.sequence_why);
   const Sample sample(d, plan.sequence);
-  plan.time = choose_time(d, sample, plan.sequence, options, name, c.time_reason);
+  plan.time = choose_time(d, sample, plan.sequence, options, name, c.time_reason, c.time_why);
   c.time_is_date = parses_as_dates(d, plan.time);
   const std::optional<std::vector<double>> numeric_times =
       c.time_is_date ? std::nullopt : sample.numbers(plan.time);
 
   const int columns = int(d.column_names.size());
   std::vector<std::string> why_not(std::size_t(columns), "marks are not read");
+  std::vector<ColumnReason> why_not_code(std::size_t(columns), ColumnReason::marks_not_read);
   if (options.mark_use == MarkUse::none) {
     if (!options.mark_column.empty())
       throw std::invalid_argument(name + ": a mark column ('" + options.mark_column +
@@ -330,6 +338,7 @@ ColumnPlan plan_columns(const CsvDetection& d, const EventLogOptions& options, c
                                   (plan.mark == plan.time ? "time" : "sequence id") + "; choose another mark column");
     c.mark_use = use_of_chosen_mark(d, sample, plan.mark, options.mark_use);
     c.mark_reason = "chosen";
+    c.mark_why = ColumnReason::chosen;
   } else {
     std::vector<int> candidates;
     std::vector<MarkUse> uses(std::size_t(columns), MarkUse::none);
@@ -337,6 +346,7 @@ ColumnPlan plan_columns(const CsvDetection& d, const EventLogOptions& options, c
       if (j == plan.time || j == plan.sequence) continue;
       const MarkFit fit = fit_as_mark(d, sample, j, numeric_times, options.mark_use);
       why_not[j] = fit.why_not;
+      why_not_code[j] = fit.code;
       uses[j] = fit.use;
       if (fit.why_not.empty()) candidates.push_back(j);
     }
@@ -345,14 +355,17 @@ ColumnPlan plan_columns(const CsvDetection& d, const EventLogOptions& options, c
     if (named != candidates.end()) {
       plan.mark = *named;
       c.mark_reason = "named like a mark";
+      c.mark_why = ColumnReason::named_like_mark;
     } else if (candidates.size() == 1) {
       plan.mark = candidates.front();
       c.mark_reason = "the only other column that could be one";
+      c.mark_why = ColumnReason::only_possible_mark;
     } else if (candidates.size() > 1) {
       std::vector<std::string> names;
       for (int j : candidates) {
         names.push_back(d.column_names[j]);
         why_not[j] = "could be the mark; choose it to use it";
+        why_not_code[j] = ColumnReason::could_be_the_mark;
       }
       plan.warnings.push_back("columns " + join_names(names) + " could each be the mark; none is used until one is chosen");
     }
@@ -365,6 +378,7 @@ ColumnPlan plan_columns(const CsvDetection& d, const EventLogOptions& options, c
   for (int j = 0; j < columns; ++j) {
     if (j == plan.time || j == plan.sequence || j == plan.mark) continue;
     c.left_out.push_back(d.column_names[j] + ": " + why_not[j]);
+    c.left_out_why.push_back(why_not_code[j]);
   }
   return plan;
 }
@@ -389,8 +403,9 @@ void number_integer_labels(std::vector<std::string>& labels, std::vector<EventSe
   for (long long value : sorted) labels.push_back(std::to_string(value));
 }
 
+// total_bytes: the size of the text, for the progress reported through options; 0 when unknown.
 EventLog read_events(CsvRecordReader& reader, const CsvDetection& d, const EventLogOptions& options,
-                     const std::string& name) {
+                     const std::string& name, std::uint64_t total_bytes) {
   const ColumnPlan plan = plan_columns(d, options, name);
   EventLog log;
   log.source = name;
@@ -416,16 +431,15 @@ EventLog read_events(CsvRecordReader& reader, const CsvDetection& d, const Event
   int previous_line = 0;
   long duplicate_times = 0;
   int first_duplicate_line = 0;
+  std::size_t records = 0;
+  options.throw_if_cancelled(name);
 
   while (reader.next(record)) {
+    if (++records % kRecordsBetweenProgressReports == 0)
+      options.report(total_bytes > 0 ? double(reader.bytes_consumed()) / double(total_bytes) : 0.0, name);
     const std::vector<std::string>& fields = record.fields;
     const std::string line = name + ", line " + std::to_string(record.line);
-    const bool extra_fields_hold_data =
-        std::any_of(fields.begin() + std::ptrdiff_t(std::min(width, fields.size())), fields.end(),
-                    [](const std::string& f) { return !trim_blanks(f).empty(); });
-    if (fields.size() < width || extra_fields_hold_data)
-      throw FileLineError(line + ": " + plural(long(fields.size()), "field") +
-                               (d.has_header ? ", the header has " : ", the first row has ") + std::to_string(width), record.line);
+    require_record_width(record, width, d.has_header, line);
     const auto at_column = [&](int j) { return line + ", column '" + d.column_names[j] + "': "; };
     const auto cell = [&](int j) { return std::string(trim_blanks(fields[std::size_t(j)])); };
 
@@ -492,6 +506,7 @@ EventLog read_events(CsvRecordReader& reader, const CsvDetection& d, const Event
     previous_line = record.line;
   }
 
+  options.report(1.0, name);
   if (log.sequences.empty()) throw std::runtime_error(name + ": the file has a header but no events");
   for (EventSequence& sequence : log.sequences) sequence.origin = sequence.times.front();
   if (categorical) number_integer_labels(log.mark_names, log.sequences);
@@ -567,14 +582,16 @@ EventLog read_event_log(const std::string& path, const EventLogOptions& options)
   const std::string name = std::filesystem::path(path).filename().string();
   std::ifstream in(path, std::ios::binary);
   if (!in) throw std::runtime_error(path + ": cannot open (" + std::strerror(errno) + ")");
+  std::error_code ec;
+  const std::uintmax_t size = std::filesystem::file_size(path, ec);
   CsvRecordReader reader(in, detection.delimiter, name);
-  return read_events(reader, detection, options, name);
+  return read_events(reader, detection, options, name, ec ? 0 : std::uint64_t(size));
 }
 
 EventLog parse_event_log(std::string_view text, const std::string& source, const EventLogOptions& options) {
   const CsvDetection detection = detect_csv_text(text, source, dialect_overrides(options));
   CsvRecordReader reader(text, detection.delimiter, source);
-  return read_events(reader, detection, options, source);
+  return read_events(reader, detection, options, source, text.size());
 }
 
 }  // namespace aaren

@@ -10,6 +10,8 @@
 #include <string_view>
 #include <vector>
 
+#include "core/util/cancel_token.hpp"
+
 namespace aaren {
 
 struct EventSequence {
@@ -38,14 +40,42 @@ std::string_view to_string(MarkUse use);
 std::string_view to_string(TimeUnit unit);  // "seconds", ..., "years"
 double seconds_per(TimeUnit unit);
 
+// Why the detection took a column for a role or left it out, for code that decides by it (the
+// Data page's choice of reader); the *_reason texts say the same to people.
+enum class ColumnReason {
+  none,                         // no column has the role
+  chosen,                       // named in the options
+  named_like_sequence,          // with values that repeat
+  named_like_time_and_ordered,  // with values that never decrease
+  first_ordered,                // the first column whose values never decrease
+  named_like_time,              // though its values are not in order (the reader then says where)
+  named_like_mark,
+  only_possible_mark,           // the only other column that could be the mark
+  // Left out:
+  marks_not_read,
+  holds_dates,
+  is_empty,
+  has_empty_cells,
+  holds_a_single_value,
+  has_too_many_values,  // too many different values to be event types
+  holds_text,           // where a numeric feature was asked for
+  counts_the_events,    // rises by one per event
+  holds_the_gaps,       // repeats the gaps between the numeric times
+  could_be_the_mark,    // one of several candidates, none of them named like a mark
+};
+
 // What was taken from which column, and why: for the import preview and for the user to correct.
 struct EventLogColumns {
   std::string time, time_reason;
+  ColumnReason time_why = ColumnReason::none;
   bool time_is_date = false;              // date-times measured from the first event; else numbers as written
   std::string sequence, sequence_reason;  // "" = the whole file is one sequence
+  ColumnReason sequence_why = ColumnReason::none;
   std::string mark, mark_reason;          // "" = no mark
+  ColumnReason mark_why = ColumnReason::none;
   MarkUse mark_use = MarkUse::none;       // categorical or feature when there is a mark column
   std::vector<std::string> left_out;      // "waiting_min: the gaps between events", one per unused column
+  std::vector<ColumnReason> left_out_why; // the reason of each entry of left_out, in the same order
 };
 
 struct EventLog {
@@ -66,8 +96,9 @@ struct EventLog {
 
 // Columns are given by name (an exact match, else the only one that differs in case). Marks that
 // are text are numbered by first appearance; when every label is an integer they are numbered in
-// increasing numeric order (labels 3, 1, 2 -> marks 2, 0, 1).
-struct EventLogOptions {
+// increasing numeric order (labels 3, 1, 2 -> marks 2, 0, 1). The inherited CancelToken stops a
+// read with ReadCancelled and hears the fraction of the bytes read, every thousand events or so.
+struct EventLogOptions : CancelToken {
   std::string time_column;                     // "" = detect
   std::optional<std::string> sequence_column;  // detected when unset; "" = the whole file is one sequence
   std::string mark_column;                     // "" = detect, unless mark_use is none

@@ -1,7 +1,6 @@
 #include "core/events/event_run.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <map>
 #include <random>
@@ -15,6 +14,7 @@
 #include "core/events/event_task.hpp"
 #include "core/events/event_windows.hpp"
 #include "core/model/parameter_init.hpp"
+#include "core/train/train_with_checkpoints.hpp"
 
 namespace aaren {
 
@@ -160,38 +160,27 @@ EventRunOutcome train_event_run(const EventRunRequest& request, const TrainCallb
   metrics.test = not_measured(test_windows.scored_events());
 
   Trainer trainer(layout, params, request.train);
-  TrainCallbacks with_checkpoints = callbacks;
-  with_checkpoints.on_best = [&](const std::vector<float>& best, const EpochRecord& record) {
-    write_event_checkpoint(request.out_dir, config, best);
-    metrics.epochs.push_back(record);  // so that metrics.json on disk matches the checkpoint
-    metrics.best_epoch = record.epoch;
-    metrics.stop = "running";
-    metrics.message = "training; best epoch so far " + std::to_string(record.epoch);
-    // The validation loss is the NLL per event with gaps in units of s; + log s puts it in the data's.
-    metrics.validation.nll_per_event = record.val_loss + std::log(config.model.time_scale);
-    write_event_run_metrics(request.out_dir, config, metrics);
-    if (callbacks.on_best) callbacks.on_best(best, record);
-  };
-  const auto start = std::chrono::steady_clock::now();
-  const TrainResult result = trainer.train(train_task, val_task, with_checkpoints);
-  metrics.train_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  metrics.samples_per_second = metrics.train_seconds > 0 ? double(result.samples) / metrics.train_seconds : 0;
-  metrics.epochs = result.epochs;
-  metrics.best_epoch = result.best_epoch;
-  metrics.stop = to_string(result.stop);
-  metrics.message = result.message;
-  // The trainer restored the best weights; before any epoch finished, these are the last finite
-  // ones, so the folder always ends with a loadable model.
-  write_event_checkpoint(request.out_dir, config, params);
-  metrics.validation = event_metrics(trainer, val_task);
-  metrics.test = event_metrics(trainer, test_task);
-  write_event_run_metrics(request.out_dir, config, metrics);
+  const CheckpointedRun run{
+      metrics,
+      [&](const std::vector<float>& weights) { write_event_checkpoint(request.out_dir, config, weights); },
+      [&] { write_event_run_metrics(request.out_dir, config, metrics); },
+      [&](const EpochRecord& best) {
+        // The validation loss is the NLL per event with gaps in units of s; + log s puts it in the data's.
+        metrics.validation.nll_per_event = best.val_loss + std::log(config.model.time_scale);
+      },
+      [&] {
+        metrics.validation = event_metrics(trainer, val_task);
+        metrics.test = event_metrics(trainer, test_task);
+      }};
+  train_with_checkpoints(trainer, params, train_task, val_task, run, callbacks);
   return outcome;
 }
 
-EventRunData prepare_event_run_data(const EventRunConfig& config, const std::string& data_path) {
+EventRunData prepare_event_run_data(const EventRunConfig& config, const std::string& data_path,
+                                    const CancelToken& token) {
   const EventDataPreparation& d = config.data;
   EventLogOptions options;
+  static_cast<CancelToken&>(options) = token;
   options.time_column = d.time_column;
   options.sequence_column = d.sequence_column;
   options.mark_column = d.mark_column;

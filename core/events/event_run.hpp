@@ -51,7 +51,9 @@ struct EventRunData {
 
 // Throws std::runtime_error when the file does not fit the run (a column missing, a time column of
 // another kind, a mark the run was not trained on) or cannot be split as the run was.
-EventRunData prepare_event_run_data(const EventRunConfig& config, const std::string& data_path);
+// `token` stops the read (ReadCancelled) and hears its progress.
+EventRunData prepare_event_run_data(const EventRunConfig& config, const std::string& data_path,
+                                    const CancelToken& token = {});
 
 // The model's distribution of the next event after `last_time`.
 struct NextEventDistribution {

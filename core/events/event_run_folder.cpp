@@ -1,41 +1,22 @@
 #include "core/events/event_run_folder.hpp"
 
-#include <charconv>
 #include <cmath>
-#include <filesystem>
 #include <limits>
-#include <map>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
 #include "core/io/atomic_file.hpp"
-#include "core/io/checksum.hpp"
 #include "core/io/json_fields.hpp"
-#include "core/io/matrix_csv.hpp"
-#include "core/io/safetensors.hpp"
-#include "core/io/text_file.hpp"
 #include "core/model/parameter_layout.hpp"
-#include "core/train/checkpoint.hpp"
 
 namespace aaren {
 
-namespace fs = std::filesystem;
 using nlohmann::json;
 
 namespace {
 
-using Metadata = std::map<std::string, std::string>;
-
-std::string join(const std::string& dir, const char* name) { return (fs::path(dir) / name).string(); }
-
 [[noreturn]] void fail(const std::string& source, const std::string& problem) {
   throw std::runtime_error(source + ": " + problem);
-}
-
-const json& object_field(const json& obj, const char* field, const std::string& source) {
-  const auto it = obj.find(field);
-  if (it == obj.end() || !it->is_object()) fail(source, std::string("section '") + field + "' is missing or not an object");
-  return *it;
 }
 
 template <class Enum, std::size_t N>
@@ -53,34 +34,6 @@ constexpr TimeUnit kTimeUnits[] = {TimeUnit::seconds, TimeUnit::minutes, TimeUni
                                    TimeUnit::years};
 constexpr MarkUse kStoredMarkUses[] = {MarkUse::categorical, MarkUse::feature, MarkUse::none};
 constexpr EventSplitMethod kSplitMethods[] = {EventSplitMethod::by_sequence, EventSplitMethod::by_time};
-
-json training_json(const TrainSettings& t) {
-  return {{"epochs", t.epochs},
-          {"batch", t.batch},
-          {"lr", t.lr},
-          {"weight_decay", t.adamw.weight_decay},
-          {"schedule", t.schedule == LrSchedule::cosine ? "cosine" : "constant"},
-          {"warmup_fraction", t.warmup_fraction},
-          {"clip_norm", t.clip_norm},
-          {"patience", t.patience},
-          {"seed", t.seed}};
-}
-
-TrainSettings parse_training(const json& t, const std::string& ts) {
-  TrainSettings s;
-  s.epochs = json_int(t, "epochs", ts, 1, 1000000);
-  s.batch = json_int(t, "batch", ts, 1, 1 << 20);
-  s.lr = json_number(t, "lr", ts, 0, 10);
-  s.adamw.weight_decay = json_number(t, "weight_decay", ts, 0, 10);
-  const std::string schedule = json_string(t, "schedule", ts);
-  if (schedule != "cosine" && schedule != "constant") fail(ts, "field 'schedule' must be 'cosine' or 'constant'");
-  s.schedule = schedule == "cosine" ? LrSchedule::cosine : LrSchedule::constant;
-  s.warmup_fraction = json_number(t, "warmup_fraction", ts, 0, 1);
-  s.clip_norm = json_number(t, "clip_norm", ts, 0, 1e9);
-  s.patience = json_int(t, "patience", ts, 0, 1000000);
-  s.seed = unsigned(json_number(t, "seed", ts, 0, 4294967295.0));
-  return s;
-}
 
 // NaN (a mark metric of an unmarked model) is left out rather than written as null.
 void put_number(json& obj, const char* field, double value) {
@@ -109,10 +62,6 @@ EventEvalMetrics parse_eval(const json& obj, const std::string& source) {
   return m;
 }
 
-std::string count_of(int count, const char* noun) {
-  return std::to_string(count) + " " + noun + (count == 1 ? "" : "s");
-}
-
 std::string describe(const EventModelConfig& c) {
   const ModelConfig& b = c.backbone;
   return std::string(b.kind == ModelKind::aaren ? "an Aaren event model" : "a Transformer event model") +
@@ -120,12 +69,6 @@ std::string describe(const EventModelConfig& c) {
          count_of(b.layers, "layer") + ", d_ff " + std::to_string(b.d_ff) + ", window " + std::to_string(b.seq_len) +
          ", " + count_of(c.marks, "mark type") + ", " + count_of(c.mixture_components, "mixture component") + ", " +
          count_of(c.time_frequencies, "time frequency") + (c.feature ? " and a feature" : " and no feature");
-}
-
-std::string differ(const std::vector<std::string>& fields) {
-  std::string text;
-  for (const std::string& field : fields) text += (text.empty() ? "" : ", ") + field;
-  return text + (fields.size() == 1 ? " differs" : " differ");
 }
 
 std::vector<std::string> model_differences(const EventModelConfig& a, const EventModelConfig& b) {
@@ -161,38 +104,11 @@ std::vector<std::string> preparation_differences(const EventRunConfig& a, const 
   return fields;
 }
 
-const std::string& required(const Metadata& metadata, const std::string& key, const std::string& source) {
-  const auto it = metadata.find(key);
-  if (it == metadata.end())
-    fail(source, "the header's metadata has no '" + key + "' (a damaged header, or not a checkpoint of a run)");
-  return it->second;
-}
-
-void check_event_checkpoint_provenance(const Metadata& metadata, const std::string& source,
-                                       const EventRunConfig& config) {
-  if (metadata.empty())
-    fail(source, "the header has no metadata: not a checkpoint of an Aaren Studio run (another program wrote it?)");
-  if (required(metadata, "format", source) != kRunFormat)
-    fail(source, "not a checkpoint of an Aaren Studio run (its metadata says format '" + metadata.at("format") +
-                     "', not '" + kRunFormat + "')");
-  const std::string& version_text = required(metadata, "version", source);
-  int version = 0;
-  const auto [end, error] = std::from_chars(version_text.data(), version_text.data() + version_text.size(), version);
-  if (error != std::errc() || end != version_text.data() + version_text.size() || version < 1)
-    fail(source, "the metadata's 'version' must be a whole number, got '" + version_text + "' (a damaged header)");
-  if (version > kRunFormatVersion)
-    fail(source, "written by run format version " + version_text + ", a newer Aaren Studio: this one reads " +
-                     std::to_string(kOldestEventRunFormatVersion) + " to " + std::to_string(kRunFormatVersion));
-  if (version != config.version)
-    fail(source, "written by run format version " + version_text + ", but config.json beside it is version " +
-                     std::to_string(config.version) + ": the folder holds the files of two different runs");
-  const auto task = metadata.find("task");
-  if (task == metadata.end() || task->second != kEventRunTask)
-    fail(source, "the checkpoint of a forecasting model, but config.json beside it describes an event model: the "
-                 "folder holds the files of two different runs");
-
+// Whether the checkpoint was written for the run config.json describes: the config it carries
+// must describe the same model trained on data prepared the same way.
+void check_written_for(const CheckpointMetadata& metadata, const std::string& source, const EventRunConfig& config) {
   const EventRunConfig written =
-      parse_event_run_config(required(metadata, "config", source), source + " (its copy of config.json)");
+      parse_event_run_config(required_metadata(metadata, "config", source), source + " (its copy of config.json)");
   if (const std::vector<std::string> fields = model_differences(written.model, config.model); !fields.empty())
     fail(source, "written for " + describe(written.model) + ", but this run's config.json describes " +
                      describe(config.model) + ": a model of another shape (" + differ(fields) + ")");
@@ -202,32 +118,19 @@ void check_event_checkpoint_provenance(const Metadata& metadata, const std::stri
                      "train again, or use another folder");
 }
 
-EventRunMetrics parse_event_metrics(std::string_view text, const std::string& source) {
-  const json root = parse_json_text(text, source);
-  if (!root.is_object()) fail(source, "not a JSON object");
+}  // namespace
+
+EventRunMetrics parse_event_run_metrics(std::string_view text, const std::string& source) {
   EventRunMetrics m;
-  const auto it = root.find("epochs");
-  if (it == root.end() || !it->is_array()) fail(source, "field 'epochs' must be a list");
-  for (const json& e : *it) {
-    if (!e.is_object()) fail(source, "every entry of 'epochs' must be an object");
-    m.epochs.push_back({json_int(e, "epoch", source, 1, 1 << 30), json_number(e, "train_loss", source, -1e300, 1e300),
-                        json_number(e, "val_loss", source, -1e300, 1e300), json_number(e, "seconds", source, 0, 1e12)});
-  }
-  m.best_epoch = json_int(root, "best_epoch", source, 0, 1 << 30);
-  m.stop = json_string(root, "stop", source);
-  m.message = json_string(root, "message", source);
-  m.validation = parse_eval(object_field(root, "validation", source), source + " (validation)");
-  m.test = parse_eval(object_field(root, "test", source), source + " (test)");
-  const json& poisson = object_field(root, "poisson_baseline", source);
+  const json root = parse_training_history(text, source, m);
+  m.validation = parse_eval(json_section(root, "validation", source), source + " (validation)");
+  m.test = parse_eval(json_section(root, "test", source), source + " (test)");
+  const json& poisson = json_section(root, "poisson_baseline", source);
   m.poisson_rate = json_number(poisson, "rate", source, 0, 1e300);
   m.poisson_test_nll_per_event = json_number_or(poisson, "test_time_nll_per_event", source, -1e300, 1e300,
                                                 std::numeric_limits<double>::quiet_NaN());
-  m.train_seconds = json_number(root, "train_seconds", source, 0, 1e12);
-  m.samples_per_second = json_number(root, "samples_per_second", source, 0, 1e15);
   return m;
 }
-
-}  // namespace
 
 std::string_view to_string(EventSplitMethod method) {
   return method == EventSplitMethod::by_time ? "by_time" : "by_sequence";
@@ -238,56 +141,27 @@ std::string event_run_config_json(const EventRunConfig& c) {
   const EventDataPreparation& d = c.data;
   SplitSpec split;
   split.fractions = d.split;
-  const json out = {
-      {"format", kRunFormat},
-      {"version", kRunFormatVersion},
-      {"task", kEventRunTask},
-      {"model",
-       {{"kind", std::string(to_string(m.backbone.kind))}, {"d_model", m.backbone.d_model},
-        {"heads", m.backbone.heads}, {"layers", m.backbone.layers}, {"d_ff", m.backbone.d_ff},
-        {"window", m.backbone.seq_len}, {"marks", m.marks}, {"mixture_components", m.mixture_components},
-        {"time_frequencies", m.time_frequencies}, {"feature", m.feature}, {"time_scale", m.time_scale}}},
-      {"data",
-       {{"file", d.data_file}, {"time_column", d.time_column}, {"time_is_date", d.time_is_date},
-        {"date_unit", std::string(to_string(d.date_unit))}, {"time_unit", d.time_unit},
-        {"decimal_mark", std::string(1, d.decimal_mark)},
-        {"sequence_column", d.sequence_column}, {"mark_column", d.mark_column},
-        {"mark_use", std::string(to_string(d.mark_use))}, {"mark_names", d.mark_names},
-        {"feature_mean", d.feature_mean}, {"feature_std", d.feature_std}, {"split", to_string(split)},
-        {"split_method", std::string(to_string(d.split_method))}}},
-      {"training", training_json(c.train)},
-  };
-  return out.dump(2) + "\n";
+  json model = backbone_json(m.backbone);
+  model.update({{"window", m.backbone.seq_len}, {"marks", m.marks}, {"mixture_components", m.mixture_components},
+                {"time_frequencies", m.time_frequencies}, {"feature", m.feature}, {"time_scale", m.time_scale}});
+  const json data = {{"file", d.data_file}, {"time_column", d.time_column}, {"time_is_date", d.time_is_date},
+                     {"date_unit", std::string(to_string(d.date_unit))}, {"time_unit", d.time_unit},
+                     {"decimal_mark", std::string(1, d.decimal_mark)},
+                     {"sequence_column", d.sequence_column}, {"mark_column", d.mark_column},
+                     {"mark_use", std::string(to_string(d.mark_use))}, {"mark_names", d.mark_names},
+                     {"feature_mean", d.feature_mean}, {"feature_std", d.feature_std}, {"split", to_string(split)},
+                     {"split_method", std::string(to_string(d.split_method))}};
+  return run_config_text(kEventModelRuns, model, data, c.train);
 }
 
 EventRunConfig parse_event_run_config(std::string_view text, const std::string& source) {
-  const json root = parse_json_text(text, source);
-  if (!root.is_object()) fail(source, "not a JSON object");
-  if (json_string_or(root, "format", source, "") != kRunFormat)
-    fail(source, "not an Aaren Studio run configuration (field 'format' should be '" + std::string(kRunFormat) + "')");
-  const std::string task = json_string_or(root, "task", source, "forecast");
-  if (task != kEventRunTask)
-    fail(source, (task == "forecast" ? std::string("a forecasting run") : "a run of task '" + task + "'") +
-                     ", not an event-model run (its config.json has no 'task': 'events')");
-  const int version = json_int(root, "version", source, 0, 1 << 20);
-  if (version < kOldestEventRunFormatVersion || version > kRunFormatVersion)
-    fail(source, "written by run format version " + std::to_string(version) + "; this Aaren Studio reads event runs of "
-                     "versions " + std::to_string(kOldestEventRunFormatVersion) + " to " +
-                     std::to_string(kRunFormatVersion));
+  const RunConfigDocument document = parse_run_config_document(text, source, kEventModelRuns);
+  const json& root = document.root;
   EventRunConfig c;
-  c.version = version;
-
-  const json& m = object_field(root, "model", source);
-  const std::string ms = source + " (model)";
-  const std::string kind = json_string(m, "kind", ms);
-  const auto parsed = model_kind_from_string(kind);
-  if (!parsed) fail(ms, "field 'kind' must be 'aaren' or 'transformer', got '" + kind + "'");
+  c.version = document.version;
   EventModelConfig& model = c.model;
-  model.backbone.kind = *parsed;
-  model.backbone.d_model = json_int(m, "d_model", ms, 1, 8192);
-  model.backbone.heads = json_int(m, "heads", ms, 1, 1024);
-  model.backbone.layers = json_int(m, "layers", ms, 1, 256);
-  model.backbone.d_ff = json_int(m, "d_ff", ms, 1, 65536);
+  const std::string ms = source + " (model)";
+  const json& m = parse_backbone(root, source, ms, model.backbone);
   model.backbone.seq_len = json_int(m, "window", ms, 2, 1 << 20);
   model.marks = json_int(m, "marks", ms, 0, 1 << 16);
   model.mixture_components = json_int(m, "mixture_components", ms, 1, 256);
@@ -300,7 +174,7 @@ EventRunConfig parse_event_run_config(std::string_view text, const std::string& 
     fail(ms, e.what());
   }
 
-  const json& d = object_field(root, "data", source);
+  const json& d = json_section(root, "data", source);
   const std::string ds = source + " (data)";
   EventDataPreparation& data = c.data;
   data.data_file = json_string(d, "file", ds);
@@ -334,7 +208,7 @@ EventRunConfig parse_event_run_config(std::string_view text, const std::string& 
     fail(ds, "mark use '" + std::string(to_string(data.mark_use)) + "' does not fit a model " +
                  (model.feature ? "that reads a feature" : "without a feature"));
 
-  c.train = parse_training(object_field(root, "training", source), source + " (training)");
+  c.train = parse_train_settings(json_section(root, "training", source), source + " (training)");
   return c;
 }
 
@@ -348,83 +222,38 @@ std::string serialize_event_checkpoint(const EventRunConfig& config, const std::
 
 std::vector<float> parse_event_checkpoint(std::string_view bytes, const std::string& source,
                                           const EventRunConfig& config) {
-  const SafetensorsContent content = parse_safetensors(bytes, source);
-  // Damage before provenance: changed values must not be explained as anything else.
-  if (const auto stored = content.metadata.find("data_fnv1a64"); stored != content.metadata.end()) {
-    Fnv1a64 checksum;
-    for (const Tensor& tensor : content.tensors) checksum.add_little_endian(tensor.data);
-    if (checksum.hex() != stored->second)
-      fail(source, "the tensor values do not match the checksum stored with them: the file was damaged after it was "
-                   "written (train again, or restore it from a copy)");
-  }
-  check_event_checkpoint_provenance(content.metadata, source, config);
-  required(content.metadata, "data_fnv1a64", source);
-
-  const ParameterLayout layout = ParameterLayout::for_events(config.model);
-  std::vector<ExpectedTensor> expected;
-  for (const ParameterEntry& e : layout.entries()) expected.push_back({e.name, e.shape});
-  check_tensors(content, expected, source);
-  std::vector<float> params(layout.total(), 0.0f);
-  for (const ParameterEntry& e : layout.entries()) {
-    const Tensor* tensor = content.find(e.name);
-    std::copy(tensor->data.begin(), tensor->data.end(), params.begin() + std::ptrdiff_t(e.offset));
-  }
-  return params;
+  const auto check_config = [&](const CheckpointMetadata& metadata, int) {
+    check_written_for(metadata, source, config);
+  };
+  return parse_run_parameters(bytes, source, kEventModelRuns, config.version, ParameterLayout::for_events(config.model),
+                              check_config);
 }
 
 void write_event_run_config(const std::string& dir, const EventRunConfig& config) {
-  write_file_atomically(join(dir, "config.json"), event_run_config_json(config));
+  write_file_atomically(run_file(dir, kRunConfigFile), event_run_config_json(config));
 }
 
 void write_event_checkpoint(const std::string& dir, const EventRunConfig& config, const std::vector<float>& params) {
-  write_file_atomically(join(dir, "model.safetensors"), serialize_event_checkpoint(config, params));
+  write_file_atomically(run_file(dir, kRunCheckpointFile), serialize_event_checkpoint(config, params));
 }
 
 void write_event_run_metrics(const std::string& dir, const EventRunConfig& config, const EventRunMetrics& m) {
   const double log_scale = std::log(config.model.time_scale);
-  json epochs = json::array();
-  std::string csv = "epoch,train_loss,val_loss\n";
-  for (const EpochRecord& e : m.epochs) {
-    epochs.push_back({{"epoch", e.epoch},
-                      {"train_loss", e.train_loss},
-                      {"val_loss", e.val_loss},
-                      {"val_nll_per_event", e.val_loss + log_scale},
-                      {"seconds", e.seconds}});
-    csv += std::to_string(e.epoch) + "," + format_number(e.train_loss) + "," + format_number(e.val_loss) + "\n";
-  }
+  json out = training_history_json(
+      m, [&](json& epoch, const EpochRecord& e) { epoch["val_nll_per_event"] = e.val_loss + log_scale; });
   json poisson = {{"rate", m.poisson_rate}};
   put_number(poisson, "test_time_nll_per_event", m.poisson_test_nll_per_event);
-  const json out = {{"task", kEventRunTask},
-                    {"time_unit", config.data.time_unit},
-                    {"epochs", epochs},
-                    {"best_epoch", m.best_epoch},
-                    {"stop", m.stop},
-                    {"message", m.message},
-                    {"validation", eval_json(m.validation)},
-                    {"test", eval_json(m.test)},
-                    {"poisson_baseline", poisson},
-                    {"train_seconds", m.train_seconds},
-                    {"samples_per_second", m.samples_per_second}};
-  write_file_atomically(join(dir, "metrics.json"), out.dump(2) + "\n");
-  write_file_atomically(join(dir, "loss.csv"), csv);
+  out.update({{"task", kEventRunTask},
+              {"time_unit", config.data.time_unit},
+              {"validation", eval_json(m.validation)},
+              {"test", eval_json(m.test)},
+              {"poisson_baseline", poisson}});
+  write_run_metrics_files(dir, out, m.epochs);
 }
 
 LoadedEventRun load_event_run(const std::string& dir) {
-  if (!fs::is_directory(dir)) throw std::runtime_error(dir + ": no such run folder");
-  LoadedEventRun run;
-  run.dir = dir;
-  const std::string config_path = join(dir, "config.json");
-  run.config = parse_event_run_config(read_text_file(config_path), config_path);
-  const std::string model_path = join(dir, "model.safetensors");
-  if (!fs::exists(model_path))
-    throw std::runtime_error(model_path + ": missing (the run has not finished an epoch yet?)");
-  run.params = parse_event_checkpoint(read_text_file(model_path), model_path, run.config);
-  const std::string metrics_path = join(dir, "metrics.json");
-  if (fs::exists(metrics_path)) {
-    run.metrics = parse_event_metrics(read_text_file(metrics_path), metrics_path);
-    run.has_metrics = true;
-  }
-  return run;
+  return load_run_folder<EventRunConfig, EventRunMetrics>(dir, parse_event_run_config, parse_event_checkpoint,
+                                                          parse_event_run_metrics);
 }
 
 }  // namespace aaren

@@ -1,6 +1,6 @@
 #pragma once
-// The run folder of an event model, the counterpart of a forecasting run (core/train/run_folder.hpp)
-// with the same four files, each written whole through a temporary file:
+// The run folder of an event model. Its four files and how they are written and checked are every
+// task's (core/train/run_folder_format.hpp); what is the event model's own:
 //   config.json        "task": "events", the architecture, how the log was read and prepared
 //                      (columns, mark use and names, time unit and scale, feature standardization,
 //                      split), and the training settings
@@ -20,14 +20,12 @@
 #include "core/events/event_model_config.hpp"
 #include "core/events/event_split.hpp"
 #include "core/events/event_task.hpp"
-#include "core/train/run_folder.hpp"
+#include "core/train/run_folder_format.hpp"
 #include "core/train/trainer.hpp"
 
 namespace aaren {
 
-inline constexpr const char* kEventRunTask = "events";
-// Event runs began with run format version 2 (checksummed checkpoints carrying their config).
-inline constexpr int kOldestEventRunFormatVersion = 2;
+inline constexpr const char* kEventRunTask = "events";  // config.json's "task" (kEventModelRuns)
 
 // How the log was read and prepared; a file with the same columns is read and prepared the same way.
 struct EventDataPreparation {
@@ -53,16 +51,11 @@ struct EventRunConfig {
   TrainSettings train;
 };
 
-struct EventRunMetrics {
-  std::vector<EpochRecord> epochs;  // losses in units of the time scale (see above)
-  int best_epoch = 0;
-  std::string stop;  // running, completed, early_stopped, cancelled, diverged
-  std::string message;
+// The epochs' losses are in units of the time scale (see above); samples_per_second counts windows.
+struct EventRunMetrics : TrainingHistory {
   EventEvalMetrics validation, test;  // of the best weights
   double poisson_rate = 0;            // fitted to the training part (events per time unit)
   double poisson_test_nll_per_event = 0;  // time NLL over the test part's scored events
-  double train_seconds = 0;
-  double samples_per_second = 0;  // windows per second
 };
 
 std::string_view to_string(EventSplitMethod method);  // "by_sequence", "by_time"
@@ -83,14 +76,10 @@ void write_event_run_config(const std::string& dir, const EventRunConfig& config
 void write_event_checkpoint(const std::string& dir, const EventRunConfig& config, const std::vector<float>& params);
 // metrics.json and loss.csv.
 void write_event_run_metrics(const std::string& dir, const EventRunConfig& config, const EventRunMetrics& metrics);
+// metrics.json's text; throws std::runtime_error naming `source` and the field.
+EventRunMetrics parse_event_run_metrics(std::string_view text, const std::string& source);
 
-struct LoadedEventRun {
-  std::string dir;
-  EventRunConfig config;
-  std::vector<float> params;
-  bool has_metrics = false;
-  EventRunMetrics metrics;
-};
+using LoadedEventRun = LoadedRunFolder<EventRunConfig, EventRunMetrics>;
 
 // Validates the folder, the configuration and the checkpoint against each other, as load_run does
 // for forecasting; a forecasting run folder is refused with a message saying so.

@@ -42,7 +42,7 @@ class EventTask::Worker : public TaskWorker {
 };
 
 EventTask::EventTask(const EventModelConfig& config, const EventWindows& windows)
-    : config_(config), layout_(ParameterLayout::for_events(config)), windows_(windows) {}
+    : WindowedTask(config, ParameterLayout::for_events(config), windows) {}
 
 std::unique_ptr<TaskWorker> EventTask::make_worker() const { return std::make_unique<Worker>(*this); }
 

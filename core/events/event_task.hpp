@@ -34,24 +34,17 @@ enum EventMetricSum { kTimeNllSum, kMarkNllSum, kSquaredErrorSum, kCorrectMarksS
 // From the sums (time NLL in units of s, as event_loss gives it) to the reported numbers.
 EventEvalMetrics event_eval_metrics(std::span<const double> sums /*(kEventMetricSums)*/, const EventModelConfig& config);
 
-class EventTask : public TrainingTask {
+class EventTask : public WindowedTask<EventModelConfig, EventWindows> {
  public:
   // Refers to `windows`, which must outlive the task and its workers.
   EventTask(const EventModelConfig& config, const EventWindows& windows);
 
-  long size() const override { return windows_.size(); }
-  std::size_t parameter_count() const override { return layout_.total(); }
   std::unique_ptr<TaskWorker> make_worker() const override;
   // time_nll, mark_nll, squared_error, correct_marks, predictions (see EventMetricSum).
   std::vector<std::string> metric_names() const override;
 
-  const EventModelConfig& config() const { return config_; }
-
  private:
   class Worker;
-  EventModelConfig config_;
-  ParameterLayout layout_;
-  const EventWindows& windows_;
 };
 
 // The metrics of every window of the task under the trainer's parameters. Its nll_per_event is the

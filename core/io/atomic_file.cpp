@@ -35,8 +35,7 @@ std::string what_to_do(int error) {
 [[noreturn]] void fail(const std::string& path, bool existed, int error) {
   std::string reason = std::strerror(error);
   if (const std::string remedy = what_to_do(error); !remedy.empty()) reason += ": " + remedy;
-  throw std::runtime_error(path + ": cannot write (" + reason + ")" +
-                           (existed ? "; the previous version is kept" : ""));
+  throw FileWriteError(path, reason, existed);
 }
 
 // Makes the rename itself durable. A failure here is not reported: the new file is in place and

@@ -3,14 +3,28 @@
 // ("TARGET.tmp-XXXXXX"), are flushed to the disk, and only then renamed over it. A crash, a kill or
 // a full disk leaves the old file intact; at worst a temporary file remains, which no reader opens
 // and remove_stale_temporary_files clears.
+#include <stdexcept>
 #include <string>
 #include <string_view>
 
 namespace aaren {
 
-// Throws std::runtime_error naming the path, the reason and what to do about it:
-// "runs/a/model.safetensors: cannot write (File too large: a file size limit was reached or the
-// disk is full); the previous version is kept".
+// what(): "runs/a/model.safetensors: cannot write (File too large: a file size limit was reached
+// or the disk is full); the previous version is kept". reason() is the same without the path, for
+// callers that name the file their own way: "File too large: ...; the previous version is kept".
+class FileWriteError : public std::runtime_error {
+ public:
+  FileWriteError(const std::string& path, const std::string& cause, bool previous_kept)
+      : std::runtime_error(path + ": cannot write (" + cause + ")" + kept(previous_kept)),
+        reason_(cause + kept(previous_kept)) {}
+  const std::string& reason() const { return reason_; }
+
+ private:
+  static std::string kept(bool previous_kept) { return previous_kept ? "; the previous version is kept" : ""; }
+  std::string reason_;
+};
+
+// Throws FileWriteError naming the path, the reason and what to do about it.
 void write_file_atomically(const std::string& path, std::string_view bytes);
 
 // True for the names write_file_atomically gives its temporary files.

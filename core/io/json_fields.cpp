@@ -207,6 +207,13 @@ double json_number_or(const nlohmann::json& obj, const std::string& field, const
   return value == nullptr ? fallback : to_number(*value, field, source, min, max);
 }
 
+const nlohmann::json& json_section(const nlohmann::json& obj, const std::string& field, const std::string& source) {
+  const auto it = obj.find(field);
+  if (it == obj.end() || !it->is_object())
+    throw std::runtime_error(source + ": section '" + field + "' is missing or not an object");
+  return *it;
+}
+
 std::string json_string_or(const nlohmann::json& obj, const std::string& field, const std::string& source,
                            const std::string& fallback) {
   const nlohmann::json* value = find_field(obj, field, source);

@@ -37,6 +37,9 @@ bool json_bool(const nlohmann::json& obj, const std::string& field, const std::s
 std::vector<std::string> json_string_list(const nlohmann::json& obj, const std::string& field,
                                           const std::string& source);
 
+// A required nested object: "config.json: section 'model' is missing or not an object".
+const nlohmann::json& json_section(const nlohmann::json& obj, const std::string& field, const std::string& source);
+
 // Optional fields: a missing field gives `fallback`; a present field must still be valid.
 int json_int_or(const nlohmann::json& obj, const std::string& field, const std::string& source, int min, int max,
                 int fallback);

@@ -40,6 +40,8 @@ inline void combine(T& m_out, T& u_out, std::span<T> w_out, T m_a, T u_a, std::s
 // Folds one token (score s, value v) into the running summary (m, u, w) of a prefix: the
 // sequential scan's step and the streaming update. A new maximum rescales the old summary down
 // (exp(-inf) = 0 for the first token), so no exponent is ever positive.
+// It is RecurrentCell::update (core/attention/recurrent_cell.hpp) with c = u and a = w; see the
+// formula-to-function index, docs/DESIGN.md section 8.
 template <class T>
 inline void fold_token(T& m, T& u, T* w, T s, const T* v, int dv) {
   if (s > m) {

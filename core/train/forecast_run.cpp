@@ -1,14 +1,13 @@
 #include "core/train/forecast_run.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
-#include <filesystem>
 #include <random>
 #include <stdexcept>
 
 #include "core/train/forecast_task.hpp"
 #include "core/train/forecast_windows.hpp"
+#include "core/train/train_with_checkpoints.hpp"
 
 namespace aaren {
 
@@ -57,37 +56,23 @@ ForecastRunOutcome train_forecast_run(const ForecastRunRequest& request, const T
       test_task(config.model, test_set);
   Trainer trainer(layout, params, request.train);
   trainer.use_engine(engine.get());
-  TrainCallbacks with_checkpoints = callbacks;
   RunMetrics& metrics = outcome.metrics;
-  with_checkpoints.on_best = [&](const std::vector<float>& best, const EpochRecord& record) {
-    write_checkpoint(request.out_dir, config, best);
-    metrics.epochs.push_back(record);  // so that metrics.json on disk matches the checkpoint
-    metrics.best_epoch = record.epoch;
-    metrics.stop = "running";
-    metrics.message = "training; best epoch so far " + std::to_string(record.epoch);
-    metrics.validation = {record.val_loss, 0, val_set.size()};
-    write_run_metrics(request.out_dir, metrics);
-    if (callbacks.on_best) callbacks.on_best(best, record);
-  };
-  const auto start = std::chrono::steady_clock::now();
-  const TrainResult result = trainer.train(train_task, val_task, with_checkpoints);
-  metrics.train_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  metrics.samples_per_second = metrics.train_seconds > 0 ? double(result.samples) / metrics.train_seconds : 0;
-  metrics.epochs = result.epochs;
-  metrics.best_epoch = result.best_epoch;
-  metrics.stop = to_string(result.stop);
-  metrics.message = result.message;
-  // The trainer restored the best weights; before any epoch finished, these are the last finite
-  // ones, so the folder always ends with a loadable model.
-  write_checkpoint(request.out_dir, config, params);
-  metrics.validation = forecast_metrics(trainer, val_task);
-  metrics.test = forecast_metrics(trainer, test_task);
-  write_run_metrics(request.out_dir, metrics);
+  const CheckpointedRun run{
+      metrics,
+      [&](const std::vector<float>& weights) { write_checkpoint(request.out_dir, config, weights); },
+      [&] { write_run_metrics(request.out_dir, metrics); },
+      [&](const EpochRecord& best) { metrics.validation = {best.val_loss, 0, val_set.size()}; },
+      [&] {
+        metrics.validation = forecast_metrics(trainer, val_task);
+        metrics.test = forecast_metrics(trainer, test_task);
+      }};
+  train_with_checkpoints(trainer, params, train_task, val_task, run, callbacks);
   return outcome;
 }
 
-ForecastData prepare_run_data(const RunConfig& config, const std::string& data_path) {
+ForecastData prepare_run_data(const RunConfig& config, const std::string& data_path, const CancelToken& token) {
   CsvReadOptions csv;
+  static_cast<CancelToken&>(csv) = token;
   csv.columns = config.channels;
   csv.target = config.target;
   csv.date_column = config.date_column;

@@ -50,7 +50,8 @@ ForecastRunOutcome train_forecast_run(const ForecastRunRequest& request, const T
 
 // The run's view of a data set: the same columns and preparation, scaled with the run's own
 // (saved) scaler rather than one refitted to this file.
-ForecastData prepare_run_data(const RunConfig& config, const std::string& data_path);
+// `token` stops the read (ReadCancelled) and hears its progress.
+ForecastData prepare_run_data(const RunConfig& config, const std::string& data_path, const CancelToken& token = {});
 
 struct WindowForecast {
   int window = -1;                      // test window index; -1 for the forecast beyond the data

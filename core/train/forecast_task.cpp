@@ -57,7 +57,7 @@ class ForecastTask::Worker : public TaskWorker {
 };
 
 ForecastTask::ForecastTask(const ModelConfig& config, const WindowSet& windows)
-    : config_(config), layout_(config), windows_(windows) {}
+    : WindowedTask(config, ParameterLayout(config), windows) {}
 
 std::unique_ptr<TaskWorker> ForecastTask::make_worker() const { return std::make_unique<Worker>(*this); }
 

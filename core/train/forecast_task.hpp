@@ -20,22 +20,17 @@ struct EvalMetrics {
   long windows = 0;
 };
 
-class ForecastTask : public TrainingTask {
+class ForecastTask : public WindowedTask<ModelConfig, WindowSet> {
  public:
   // Refers to `windows`, which must outlive the task and its workers.
   ForecastTask(const ModelConfig& config, const WindowSet& windows);
 
-  long size() const override { return windows_.size(); }
-  std::size_t parameter_count() const override { return layout_.total(); }
   std::unique_ptr<TaskWorker> make_worker() const override;
   // squared_error, absolute_error, values (every window has horizon * channels of them).
   std::vector<std::string> metric_names() const override;
 
  private:
   class Worker;
-  ModelConfig config_;
-  ParameterLayout layout_;
-  const WindowSet& windows_;
 };
 
 // MSE and MAE over every value of every window of the task under the trainer's parameters (zero

@@ -48,19 +48,30 @@ std::string describe(const TrainingMemoryCheck& check) {
   return text;
 }
 
-void check_training_memory(const TrainingMemoryCheck& check, const ModelConfig& model) {
+std::string describe_memory_shortfall(const TrainingMemoryCheck& check, ModelKind kind) {
   const TrainingMemoryEstimate& e = check.estimate;
-  if (!check.available || e.total_bytes() <= *check.available) return;
-  const bool quadratic = model.kind == ModelKind::transformer;
-  throw std::runtime_error(
-      "training needs about " + format_bytes(double(e.total_bytes())) + " of memory, but only " +
-      format_bytes(double(*check.available)) + " is available: " + format_bytes(double(e.parameter_bytes)) + " for " +
-      std::to_string(e.parameters) + " parameters with their gradients and optimizer state, and " +
-      format_bytes(double(e.workers) * double(e.bytes_per_worker)) + " for " + std::to_string(e.workers) +
-      " sets of activations (" + std::to_string(kWorkerSetsPerThread) + " per thread, " +
-      format_bytes(double(e.bytes_per_worker)) + " each" +
-      (quadratic ? "; a Transformer's attention weights grow with the square of the look-back" : "") +
-      "). Use a shorter --seq-len, a smaller --d-model, --d-ff or --layers, or fewer --threads");
+  const std::string available = check.available ? format_bytes(double(*check.available)) : "an unknown amount";
+  return "training needs about " + format_bytes(double(e.total_bytes())) + " of memory, but only " + available +
+         " is available: " + format_bytes(double(e.parameter_bytes)) + " for " + std::to_string(e.parameters) +
+         " parameters with their gradients and optimizer state, and " +
+         format_bytes(double(e.workers) * double(e.bytes_per_worker)) + " for " + std::to_string(e.workers) +
+         " sets of activations (" + std::to_string(kWorkerSetsPerThread) + " per thread, " +
+         format_bytes(double(e.bytes_per_worker)) + " each" +
+         (kind == ModelKind::transformer ? "; a Transformer's attention weights grow with the square of the look-back"
+                                         : "") +
+         ")";
+}
+
+TrainingMemoryError::TrainingMemoryError(const TrainingMemoryCheck& check, ModelKind kind)
+    : std::runtime_error(describe_memory_shortfall(check, kind) +
+                         ". Use a shorter look-back, a smaller model (width, feed-forward size or layers), or fewer "
+                         "threads"),
+      check_(check),
+      kind_(kind) {}
+
+void check_training_memory(const TrainingMemoryCheck& check, const ModelConfig& model) {
+  if (!check.available || check.estimate.total_bytes() <= *check.available) return;
+  throw TrainingMemoryError(check, model.kind);
 }
 
 TrainingMemoryCheck require_training_memory(const ModelConfig& model, int threads) {

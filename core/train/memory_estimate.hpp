@@ -12,6 +12,7 @@
 // excludes it.
 #include <cstddef>
 #include <optional>
+#include <stdexcept>
 #include <string>
 
 #include "core/model/model_config.hpp"
@@ -40,8 +41,26 @@ struct TrainingMemoryCheck {
 // "about 45 MiB of memory (21 GiB available)": for the start of a run.
 std::string describe(const TrainingMemoryCheck& check);
 
-// Throws std::runtime_error when the estimate exceeds what is available, with both numbers, what
-// the memory goes to, and which settings reduce it. Does nothing when availability is unknown.
+// "training needs about 3.1 GiB of memory, but only 2 GiB is available: ... (... each)": the facts
+// of a shortfall without a remedy, the same for every front end.
+std::string describe_memory_shortfall(const TrainingMemoryCheck& check, ModelKind kind);
+
+// A run that does not fit in memory, as its numbers, so that each front end names its own settings
+// for the remedy: the command line its flags (--seq-len, --d-model), the Train page its fields.
+// what() is describe_memory_shortfall with a remedy that names neither.
+class TrainingMemoryError : public std::runtime_error {
+ public:
+  TrainingMemoryError(const TrainingMemoryCheck& check, ModelKind kind);
+  const TrainingMemoryCheck& check() const { return check_; }
+  ModelKind kind() const { return kind_; }
+
+ private:
+  TrainingMemoryCheck check_;
+  ModelKind kind_;
+};
+
+// Throws TrainingMemoryError when the estimate exceeds what is available. Does nothing when
+// availability is unknown.
 void check_training_memory(const TrainingMemoryCheck& check, const ModelConfig& model);
 
 // The estimate for this configuration against this machine's available memory; throws as

@@ -1,27 +1,23 @@
 #pragma once
-// A run folder, as `aaren train` and the app write it and `aaren forecast` reads it:
-//   config.json        every setting needed to rebuild the model and the data preparation
-//   model.safetensors  the best weights, by the names of docs/DESIGN.md section 4
-//   metrics.json       per-epoch losses, how training ended, test MSE and MAE (scaled data)
-//   loss.csv           epoch, train_loss, val_loss
-// Every file is written whole through a temporary file, so no file of a run folder is ever
-// half-written; the checkpoint carries a copy of config.json, so a folder that mixes the files of
-// two runs (a second run into it stopped before its first checkpoint) is recognized as such.
+// A forecasting run folder, as `aaren train` and the app write it and `aaren forecast` reads it.
+// Its four files and how they are written and checked are every task's (run_folder_format.hpp);
+// what is forecasting's own:
+//   config.json        the architecture, how the data was prepared (columns, target, dates, gaps,
+//                      decimal mark, split, the scaler fitted on the training rows), the training
+//   model.safetensors  the weights by the names of docs/DESIGN.md section 4
+//   metrics.json       validation and test MSE and MAE (scaled data), and the device it trained on
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/data/scaler.hpp"
 #include "core/data/split.hpp"
 #include "core/model/model_config.hpp"
 #include "core/train/forecast_task.hpp"
+#include "core/train/run_folder_format.hpp"
 #include "core/train/trainer.hpp"
 
 namespace aaren {
-
-inline constexpr const char* kRunFormat = "aaren-studio-run";
-// Version 2 added the checkpoint's checksum and its copy of config.json; version 1 runs still load.
-inline constexpr int kRunFormatVersion = 2;
-inline constexpr int kOldestRunFormatVersion = 1;
 
 struct RunConfig {
   int version = kRunFormatVersion;    // of the files it was read from; files are written in the current one
@@ -38,14 +34,8 @@ struct RunConfig {
   TrainSettings train;
 };
 
-struct RunMetrics {
-  std::vector<EpochRecord> epochs;
-  int best_epoch = 0;
-  std::string stop;     // completed, early_stopped, cancelled, diverged
-  std::string message;
+struct RunMetrics : TrainingHistory {
   EvalMetrics validation, test;  // of the best weights, on scaled data
-  double train_seconds = 0;
-  double samples_per_second = 0;
   std::string device = "cpu";  // where it trained: "cpu" or the engine's device ("cuda: <GPU name>")
 };
 
@@ -55,21 +45,13 @@ RunConfig parse_run_config(std::string_view text, const std::string& source);
 void write_run_config(const std::string& dir, const RunConfig& config);
 void write_checkpoint(const std::string& dir, const RunConfig& config, const std::vector<float>& params);
 void write_run_metrics(const std::string& dir, const RunMetrics& metrics);  // metrics.json and loss.csv
+// metrics.json's text; throws std::runtime_error naming `source` and the field.
+RunMetrics parse_run_metrics(std::string_view text, const std::string& source);
 
-struct LoadedRun {
-  std::string dir;
-  RunConfig config;
-  std::vector<float> params;
-  bool has_metrics = false;
-  RunMetrics metrics;
-};
+using LoadedRun = LoadedRunFolder<RunConfig, RunMetrics>;
 
 // Validates the folder, the configuration and the checkpoint against each other; messages say
 // which file and what is wrong ("model.safetensors: 'blocks.1.mixer.q0' is missing ...").
 LoadedRun load_run(const std::string& dir);
-
-// Creates the folder (and its parents) or explains why it cannot be written, and removes the
-// temporary files that writes cut short by a killed process left in it.
-void prepare_run_folder(const std::string& dir);
 
 }  // namespace aaren

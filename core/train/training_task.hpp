@@ -6,7 +6,10 @@
 #include <cstddef>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
+
+#include "core/model/parameter_layout.hpp"
 
 namespace aaren {
 
@@ -39,6 +42,26 @@ class TrainingTask {
   // A worker refers to its task, which must outlive it.
   virtual std::unique_ptr<TaskWorker> make_worker() const = 0;
   virtual std::vector<std::string> metric_names() const = 0;
+};
+
+// A task whose examples are the windows of a `Windows` set (size() of them) for a model of `Config`
+// with its parameters laid out by `layout`: what the forecasting and event tasks share. A derived
+// task adds its workers and metric names.
+template <class Config, class Windows>
+class WindowedTask : public TrainingTask {
+ public:
+  long size() const override { return windows_.size(); }
+  std::size_t parameter_count() const override { return layout_.total(); }
+  const Config& config() const { return config_; }
+
+ protected:
+  // Refers to `windows`, which must outlive the task and its workers.
+  WindowedTask(const Config& config, ParameterLayout layout, const Windows& windows)
+      : config_(config), layout_(std::move(layout)), windows_(windows) {}
+
+  Config config_;
+  ParameterLayout layout_;
+  const Windows& windows_;
 };
 
 }  // namespace aaren

@@ -4,6 +4,7 @@
 // the run and forecasts from it, and the next run into the folder clears the temporary files.
 #include <QtTest>
 
+#include <QDeadlineTimer>
 #include <QDir>
 #include <QFile>
 #include <QProcess>
@@ -73,11 +74,14 @@ class TestCliKillTraining : public QObject {
     } else if (moment == "rewritten") {
       QTRY_VERIFY_WITH_TIMEOUT(checkpointedEpochs(dir) >= 4, kWaitMs);
     } else {
-      // Watched without pause, to catch the moment a temporary file exists; if no write is caught
-      // within 300 checkpoints, the kill still lands between writes and the checks below apply.
+      // Looked at every millisecond, to catch the moment a temporary file exists, while blocked on
+      // the process in between so the training keeps the CPU; if no write is caught within 300
+      // checkpoints (or the time limit), the kill still lands between writes and the checks below apply.
       QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(dir + "/model.safetensors"), kWaitMs);
-      while (!holdsATemporaryFile(dir) && checkpointedEpochs(dir) < 300 && training.state() == QProcess::Running) {
-      }
+      const QDeadlineTimer deadline(kWaitMs);
+      while (!holdsATemporaryFile(dir) && checkpointedEpochs(dir) < 300 && training.state() == QProcess::Running &&
+             !deadline.hasExpired())
+        training.waitForFinished(1);
     }
     QVERIFY2(training.state() == QProcess::Running, training.readAllStandardError().constData());
     training.kill();

@@ -12,19 +12,11 @@
 
 #include "core/io/atomic_file.hpp"
 #include "core/io/text_file.hpp"
+#include "support/error_message.hpp"
 
 using namespace aaren;
 
 namespace {
-
-QString error_of(const std::function<void()>& action) {
-  try {
-    action();
-  } catch (const std::runtime_error& error) {
-    return QString::fromStdString(error.what());
-  }
-  return {};
-}
 
 QStringList files_in(const QTemporaryDir& dir) { return QDir(dir.path()).entryList(QDir::Files, QDir::Name); }
 

@@ -12,71 +12,13 @@
 #include <vector>
 
 #include "core/nn/causal_attention.hpp"
+#include "support/numeric_comparison.hpp"
 
 namespace {
-
-using Buffer = std::vector<double>;
 
 constexpr double gradient_tolerance = 1e-6;
 constexpr double float_tolerance = 1e-5;
 constexpr double finite_difference_step = 1e-5;
-
-// Values a float holds exactly, so the float and double runs start from the same numbers.
-Buffer random_buffer(std::mt19937& rng, long n, double scale = 1) {
-  std::uniform_real_distribution<double> dist(-scale, scale);
-  Buffer b(static_cast<std::size_t>(n));
-  for (double& x : b) x = double(float(dist(rng)));
-  return b;
-}
-
-template <class T>
-std::vector<T> as(const Buffer& b) {
-  return std::vector<T>(b.begin(), b.end());
-}
-
-template <class T>
-Buffer to_double(const std::vector<T>& v) {
-  return Buffer(v.begin(), v.end());
-}
-
-struct Mismatch {
-  double error = 0;
-  long index = -1;
-  double got = 0;
-  double expected = 0;
-};
-
-double relative_error(double a, double b) { return std::abs(a - b) / std::max(1e-8, std::abs(a) + std::abs(b)); }
-
-Mismatch worst_relative_error(const Buffer& got, const Buffer& expected) {
-  Mismatch worst;
-  if (got.size() != expected.size()) return {std::numeric_limits<double>::infinity(), -1, 0, 0};
-  for (std::size_t i = 0; i < got.size(); ++i) {
-    const double e = std::isnan(got[i]) ? std::numeric_limits<double>::infinity() : relative_error(got[i], expected[i]);
-    if (e > worst.error || worst.index < 0) worst = {e, long(i), got[i], expected[i]};
-  }
-  return worst;
-}
-
-// Float rounding is relative to the tensor's scale, not to entries that happen to be near zero.
-Mismatch worst_error_relative_to_scale(const Buffer& got, const Buffer& expected) {
-  double scale = 0;
-  for (double x : expected) scale = std::max(scale, std::abs(x));
-  Mismatch worst;
-  if (got.size() != expected.size()) return {std::numeric_limits<double>::infinity(), -1, 0, 0};
-  for (std::size_t i = 0; i < got.size(); ++i) {
-    const double e = std::isnan(got[i]) ? std::numeric_limits<double>::infinity()
-                                        : std::abs(got[i] - expected[i]) / std::max(scale, 1e-30);
-    if (e > worst.error || worst.index < 0) worst = {e, long(i), got[i], expected[i]};
-  }
-  return worst;
-}
-
-QByteArray describe(const QByteArray& what, const Mismatch& m, const char* got_name, const char* expected_name) {
-  return what + ": worst error " + QByteArray::number(m.error, 'g', 3) + " at entry " +
-         QByteArray::number(qlonglong(m.index)) + " (" + got_name + " " + QByteArray::number(m.got, 'g', 17) + ", " +
-         expected_name + " " + QByteArray::number(m.expected, 'g', 17) + ")";
-}
 
 struct AttentionCase {
   int L = 0, C = 0, H = 0;
@@ -87,9 +29,9 @@ struct AttentionCase {
 AttentionCase random_case(int L, int C, int H, unsigned seed, double input_scale = 1) {
   std::mt19937 rng(seed);
   AttentionCase a{L, C, H, {}, {}, {}, {}};
-  a.q = random_buffer(rng, long(L) * C, input_scale);
-  a.k = random_buffer(rng, long(L) * C, input_scale);
-  a.v = random_buffer(rng, long(L) * C, input_scale);
+  a.q = random_buffer(rng, long(L) * C, -input_scale, input_scale);
+  a.k = random_buffer(rng, long(L) * C, -input_scale, input_scale);
+  a.v = random_buffer(rng, long(L) * C, -input_scale, input_scale);
   a.dout = random_buffer(rng, long(L) * C);
   return a;
 }
@@ -244,7 +186,7 @@ class TestCausalAttention : public QObject {
       AttentionCase changed = a;
       for (Buffer* x : {&changed.q, &changed.k, &changed.v})
         for (std::size_t i = std::size_t(t + 1) * std::size_t(a.C); i < x->size(); ++i)
-          (*x)[i] = random_buffer(rng, 1, 3)[0];
+          (*x)[i] = random_buffer(rng, 1, -3, 3)[0];
       const AttentionResults after = run_attention<double>(changed);
       QCOMPARE(rows(after.out, 0, t + 1, a.C), rows(original.out, 0, t + 1, a.C));
       for (int h = 0; h < a.H; ++h)

@@ -5,12 +5,9 @@
 #include <QtTest>
 
 #include <QTemporaryDir>
-#include <bit>
 #include <cstdint>
 #include <fstream>
-#include <functional>
 #include <nlohmann/json.hpp>
-#include <random>
 #include <stdexcept>
 
 #include "core/io/atomic_file.hpp"
@@ -21,6 +18,9 @@
 #include "core/model/parameter_layout.hpp"
 #include "core/train/checkpoint.hpp"
 #include "core/train/run_folder.hpp"
+#include "support/error_message.hpp"
+#include "support/numeric_comparison.hpp"
+#include "support/small_runs.hpp"
 
 using namespace aaren;
 
@@ -28,49 +28,8 @@ namespace {
 
 const std::string kSource = "model.safetensors";
 
-RunConfig small_run(ModelKind kind = ModelKind::aaren, int d_model = 8) {
-  RunConfig c;
-  c.model.kind = kind;
-  c.model.d_model = d_model;
-  c.model.heads = 2;
-  c.model.layers = 1;
-  c.model.d_ff = 16;
-  c.model.seq_len = 12;
-  c.model.horizon = 4;
-  c.model.channels = 2;
-  c.data_file = "series.csv";
-  c.channels = {"load", "temperature"};
-  c.target = "load";
-  c.date_column = "date";
-  c.scaler.mean = {1.5, -2.25};
-  c.scaler.stddev = {0.5, 3.0};
-  c.train.epochs = 7;
-  return c;
-}
-
 std::vector<float> initial_params(const ModelConfig& model, unsigned seed = 3) {
-  std::vector<float> params;
-  std::mt19937 rng(seed);
-  init_parameters(params, ParameterLayout(model), rng);
-  return params;
-}
-
-bool same_bits(const std::vector<float>& a, const std::vector<float>& b) {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i)
-    if (std::bit_cast<std::uint32_t>(a[i]) != std::bit_cast<std::uint32_t>(b[i])) return false;
-  return true;
-}
-
-// The message of the std::runtime_error that `action` throws; "" when it throws nothing. Any other
-// exception escapes and fails the test.
-QString error_of(const std::function<void()>& action) {
-  try {
-    action();
-  } catch (const std::runtime_error& error) {
-    return QString::fromStdString(error.what());
-  }
-  return {};
+  return initial_parameters(ParameterLayout(model), seed);
 }
 
 std::uint64_t header_length(const std::string& file) {
@@ -121,7 +80,7 @@ class TestCheckpoint : public QObject {
 
  private slots:
   void roundTripKeepsEveryBitAndSaysWhereItCameFrom() {
-    const RunConfig config = small_run();
+    const RunConfig config = small_forecast_run();
     const std::vector<float> params = initial_params(config.model);
     const std::string bytes = serialize_checkpoint(config, params);
     QVERIFY(same_bits(parse_checkpoint(bytes, kSource, config), params));
@@ -142,7 +101,7 @@ class TestCheckpoint : public QObject {
   // or changes nothing that is loaded: only the text of the metadata that no check depends on (the
   // writer's name, and the copy of config.json's training settings and data path) may take it.
   void everyBitFlipIsCaughtOrChangesNothingLoaded() {
-    const RunConfig config = small_run();
+    const RunConfig config = small_forecast_run();
     const std::vector<float> params = initial_params(config.model);
     const std::string original = serialize_checkpoint(config, params);
     const std::size_t data_begin = 8 + header_length(original);
@@ -184,7 +143,7 @@ class TestCheckpoint : public QObject {
   }
 
   void everyTruncationIsRefused() {
-    const RunConfig config = small_run();
+    const RunConfig config = small_forecast_run();
     const std::string original = serialize_checkpoint(config, initial_params(config.model));
     for (std::size_t length = 0; length < original.size(); ++length) {
       const QString message = error_of([&] { parse_checkpoint(original.substr(0, length), kSource, config); });
@@ -196,7 +155,7 @@ class TestCheckpoint : public QObject {
   }
 
   void oversizedHeaderIsRefusedBeforeAnythingIsRead() {
-    const RunConfig config = small_run();
+    const RunConfig config = small_forecast_run();
     std::string file = serialize_checkpoint(config, initial_params(config.model));
     const std::uint64_t huge = std::uint64_t(1) << 40;
     for (int i = 0; i < 8; ++i) file[std::size_t(i)] = char((huge >> (8 * i)) & 0xFF);
@@ -217,7 +176,7 @@ class TestCheckpoint : public QObject {
   void wrongShapesAndNamesAreRefused() {
     QFETCH(QString, edit);
     QFETCH(QString, problem);
-    const RunConfig config = small_run();
+    const RunConfig config = small_forecast_run();
     const std::vector<float> params = initial_params(config.model);
     std::vector<TensorView> tensors = views_of(config, params);
     const std::vector<float> extra{1, 2};
@@ -234,9 +193,9 @@ class TestCheckpoint : public QObject {
   }
 
   void anotherArchitectureSaysSo() {
-    const RunConfig transformer = small_run(ModelKind::transformer, 16);
+    const RunConfig transformer = small_forecast_run(ModelKind::transformer, 16);
     const std::string file = serialize_checkpoint(transformer, initial_params(transformer.model));
-    const QString message = error_of([&] { parse_checkpoint(file, kSource, small_run()); });
+    const QString message = error_of([&] { parse_checkpoint(file, kSource, small_forecast_run()); });
     QCOMPARE(message, QString("model.safetensors: written for a Transformer with d_model 16, 2 heads, 1 layer, d_ff 16, "
                               "look-back 12, horizon 4 and 2 channels, but this run's config.json describes an Aaren "
                               "model with d_model 8, 2 heads, 1 layer, d_ff 16, look-back 12, horizon 4 and 2 channels: "
@@ -244,7 +203,7 @@ class TestCheckpoint : public QObject {
   }
 
   void anotherVersionSaysSo() {
-    const RunConfig config = small_run();
+    const RunConfig config = small_forecast_run();
     const std::vector<float> params = initial_params(config.model);
     SafetensorsContent content = parse_safetensors(serialize_checkpoint(config, params), kSource);
     std::map<std::string, std::string> metadata = content.metadata;
@@ -275,7 +234,7 @@ class TestCheckpoint : public QObject {
     QTemporaryDir dir;
     const std::string run = dir.filePath("run").toStdString();
     prepare_run_folder(run);
-    const RunConfig first = small_run();
+    const RunConfig first = small_forecast_run();
     write_run_config(run, first);
     write_checkpoint(run, first, initial_params(first.model));
     QVERIFY(same_bits(load_run(run).params, initial_params(first.model)));
@@ -301,7 +260,7 @@ class TestCheckpoint : public QObject {
     QTemporaryDir dir;
     const std::string run = dir.filePath("old").toStdString();
     prepare_run_folder(run);
-    const RunConfig config = small_run();
+    const RunConfig config = small_forecast_run();
     const std::vector<float> params = initial_params(config.model);
     std::string text = run_config_json(config);
     const std::string current = "\"version\": " + std::to_string(kRunFormatVersion);
@@ -326,7 +285,7 @@ class TestCheckpoint : public QObject {
     QTemporaryDir dir;
     const std::string run = dir.filePath("run").toStdString();
     prepare_run_folder(run);
-    const RunConfig config = small_run();
+    const RunConfig config = small_forecast_run();
     write_run_config(run, config);
     write_checkpoint(run, config, initial_params(config.model));
     for (const char* name : {"model.safetensors.tmp-Ab12Cd", "metrics.json.tmp-zzzzzz", "notes.txt.tmp-Ab12Cd",

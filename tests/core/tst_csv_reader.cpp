@@ -18,19 +18,11 @@
 #include "core/data/csv_dialect.hpp"
 #include "core/data/date_parse.hpp"
 #include "core/data/time_series_csv.hpp"
+#include "support/test_files.hpp"
 
 using namespace aaren;
 
 namespace {
-
-std::string bundled(const std::string& name) { return std::string(AAREN_SOURCE_DIR) + "/datasets/" + name; }
-
-std::string write_file(const QTemporaryDir& dir, const std::string& name, const std::string& bytes) {
-  const std::string path = dir.filePath(QString::fromStdString(name)).toStdString();
-  std::ofstream out(path, std::ios::binary);
-  out << bytes;
-  return path;
-}
 
 std::string read_whole(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -49,12 +41,6 @@ std::string joined(const std::vector<std::string>& names) {
   std::string out;
   for (const std::string& name : names) out += (out.empty() ? "" : "|") + name;
   return out;
-}
-
-bool any_contains(const std::vector<std::string>& lines, const std::string& fragment) {
-  for (const std::string& line : lines)
-    if (line.find(fragment) != std::string::npos) return true;
-  return false;
 }
 
 // Seconds since 1970-01-01 UTC computed by Qt's calendar, independently of the code under test.
@@ -349,7 +335,7 @@ class TestCsvReader : public QObject {
       message.clear();
       try {
         (void)read_time_series_csv(path, options);
-      } catch (const CsvReadCancelled& e) {
+      } catch (const ReadCancelled& e) {
         cancelled = true;
         message = e.what();
       } catch (const std::exception& e) {
@@ -372,7 +358,7 @@ class TestCsvReader : public QObject {
 
     // Set before the read starts, the flag stops it before the first row.
     fractions.clear();
-    QVERIFY_THROWS_EXCEPTION(CsvReadCancelled, read_time_series_csv(path, options));
+    QVERIFY_THROWS_EXCEPTION(ReadCancelled, read_time_series_csv(path, options));
     QVERIFY(fractions.empty());
   }
 

@@ -4,7 +4,6 @@
 #include <QtTest>
 
 #include <cmath>
-#include <functional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -14,6 +13,7 @@
 #include "core/data/split.hpp"
 #include "core/data/time_series_csv.hpp"
 #include "core/data/windows.hpp"
+#include "support/error_message.hpp"
 
 using namespace aaren;
 
@@ -40,15 +40,6 @@ TimeSeriesTable synthetic_table(int rows, int channels, double spacing = hour) {
   for (int r = 0; r < rows; ++r)
     for (int c = 0; c < channels; ++c) table.values(r, c) = 10.0 * c + std::sin(0.01 * r * (c + 1)) + 0.001 * r;
   return table;
-}
-
-QString message_of(const std::function<void()>& action) {
-  try {
-    action();
-  } catch (const std::exception& e) {
-    return QString::fromStdString(e.what());
-  }
-  return {};
 }
 
 }  // namespace
@@ -106,13 +97,13 @@ class TestDataset : public QObject {
   void bad_split_specs_are_rejected() {
     QFETCH(QString, text);
     QFETCH(QString, expected);
-    const QString message = message_of([&] { parse_split_spec(text.toStdString()); });
+    const QString message = error_of<std::exception>([&] { parse_split_spec(text.toStdString()); });
     QVERIFY2(message.contains(expected), qPrintable(message));
   }
 
   void too_few_rows_for_three_parts() {
     QCOMPARE(split_by_fractions(5, {}).test.size(), 1);
-    const QString message = message_of([] { split_by_fractions(4, {}); });
+    const QString message = error_of<std::exception>([] { split_by_fractions(4, {}); });
     QVERIFY2(message.contains("4 rows are too few to split 0.7/0.1/0.2"), qPrintable(message));
   }
 
@@ -171,7 +162,7 @@ class TestDataset : public QObject {
     const std::vector<double> times = spacing > 0 ? evenly_spaced_times(rows, spacing) : std::vector<double>{};
     SplitSpec spec;
     spec.method = SplitSpec::Method::ett_months;
-    const QString message = message_of([&] { split_rows(spec, rows, times); });
+    const QString message = error_of<std::exception>([&] { split_rows(spec, rows, times); });
     QVERIFY2(message.contains(expected), qPrintable(message));
   }
 
@@ -320,7 +311,7 @@ class TestDataset : public QObject {
     QTest::addColumn<QString>("expected");
     QTest::newRow("training") << 200 << "0.7/0.1/0.2" << 96 << 96
                               << "the training part has 140 rows but look-back 96 + horizon 96 needs at least 192; "
-                                 "lower --seq-len/--horizon or use a longer file";
+                                 "lower the look-back or the horizon, or use a longer file";
     QTest::newRow("validation") << 1000 << "0.7/0.1/0.2" << 96 << 150
                                 << "the validation part has 100 rows but horizon 150";
     QTest::newRow("test") << 1000 << "0.6/0.3/0.1" << 96 << 200 << "the test part has 100 rows but horizon 200";
@@ -335,7 +326,7 @@ class TestDataset : public QObject {
     QFETCH(int, horizon);
     QFETCH(QString, expected);
     const ForecastDataOptions options{seq_len, horizon, parse_split_spec(split.toStdString())};
-    const QString message = message_of([&] { prepare_forecast_data(synthetic_table(rows, 2), options); });
+    const QString message = error_of<std::exception>([&] { prepare_forecast_data(synthetic_table(rows, 2), options); });
     QVERIFY2(message.contains(expected), qPrintable(message));
   }
 
@@ -366,7 +357,7 @@ class TestDataset : public QObject {
     QCOMPARE(prepare_forecast_data(table, {24, 12, {}}).test.segment, (RowRange{320 - 24, 400}));
     SplitSpec ett;
     ett.method = SplitSpec::Method::ett_months;
-    const QString message = message_of([&] { prepare_forecast_data(table, {24, 12, ett}); });
+    const QString message = error_of<std::exception>([&] { prepare_forecast_data(table, {24, 12, ett}); });
     QVERIFY2(message.contains("no date column"), qPrintable(message));
   }
 };

@@ -8,32 +8,17 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "core/events/event_log.hpp"
 #include "core/events/event_split.hpp"
+#include "support/test_files.hpp"
 
 using namespace aaren;
 
 namespace {
-
-std::string bundled(const std::string& name) { return std::string(AAREN_SOURCE_DIR) + "/datasets/" + name; }
-
-std::string write_file(const QTemporaryDir& dir, const std::string& name, const std::string& bytes) {
-  const std::string path = dir.filePath(QString::fromStdString(name)).toStdString();
-  std::ofstream out(path, std::ios::binary);
-  out << bytes;
-  return path;
-}
-
-bool any_contains(const std::vector<std::string>& lines, const std::string& fragment) {
-  for (const std::string& line : lines)
-    if (line.find(fragment) != std::string::npos) return true;
-  return false;
-}
 
 // Sequences "s0", "s1", ... of `events` each, times 0, 1, 2, ... within each.
 std::string sequences_csv(int sequences, int events) {
@@ -106,8 +91,12 @@ class TestEventLog : public QObject {
     const EventLogColumns columns = detect_event_columns(bundled("old_faithful_geyser.csv"));
     QCOMPARE(columns.time, std::string("t_start_min"));
     QCOMPARE(columns.time_reason, std::string("named like a time, with values that never decrease"));
+    QCOMPARE(columns.time_why, ColumnReason::named_like_time_and_ordered);
     QCOMPARE(columns.mark, std::string("duration_min"));
     QCOMPARE(columns.left_out.size(), std::size_t(2));
+    // The same reasons as codes, in the order of left_out ("eruption", then "waiting_min").
+    QCOMPARE(columns.left_out_why,
+             (std::vector<ColumnReason>{ColumnReason::counts_the_events, ColumnReason::holds_the_gaps}));
   }
 
   void duplicateTimesGiveOneWarning() {

@@ -10,7 +10,6 @@
 #include <QTemporaryDir>
 #include <cmath>
 #include <cstdio>
-#include <functional>
 #include <string>
 #include <vector>
 
@@ -22,6 +21,7 @@
 #include "core/io/safetensors.hpp"
 #include "core/io/text_file.hpp"
 #include "core/train/forecast_run.hpp"
+#include "support/error_message.hpp"
 
 using namespace aaren;
 
@@ -67,15 +67,6 @@ std::vector<SequenceForecast> forecast_test_part(const LoadedEventRun& run, cons
   std::vector<SequenceForecast> out;
   for (const EventSequence& s : data.split.test) out.push_back(forecast_event_sequence(run, s));
   return out;
-}
-
-QString message_of(const std::function<void()>& action) {
-  try {
-    action();
-  } catch (const std::exception& e) {
-    return QString::fromUtf8(e.what());
-  }
-  return {};
 }
 
 }  // namespace
@@ -133,7 +124,7 @@ class TestEventTraining : public QObject {
 
   void windowsNeedRoomToPredict() {
     const std::vector<EventSequence> sequences{sequence_of(5, false)};
-    QVERIFY(message_of([&] { cut_event_windows(sequences, 1); }).contains("at least 2"));
+    QVERIFY(error_of<std::exception>([&] { cut_event_windows(sequences, 1); }).contains("at least 2"));
   }
 
   void scoredNllLeavesOutTheFirstEvent() {
@@ -292,7 +283,7 @@ class TestEventTraining : public QObject {
     text.replace(text.rfind("aftershock"), 10, "tremor");
     const std::string other = (dir_.path() + "/marked-other.csv").toStdString();
     write_file_atomically(other, text);
-    const QString message = message_of([&] { prepare_event_run_data(run.config, other); });
+    const QString message = error_of<std::exception>([&] { prepare_event_run_data(run.config, other); });
     QVERIFY2(message.contains("'tremor'") && message.contains("'quake', 'aftershock'"), qPrintable(message));
   }
 
@@ -310,7 +301,7 @@ class TestEventTraining : public QObject {
     forecast.train.epochs = 1;
     forecast.out_dir = (dir_.path() + "/forecasting").toStdString();
     train_forecast_run(forecast);
-    const QString refused = message_of([&] { load_event_run(forecast.out_dir); });
+    const QString refused = error_of<std::exception>([&] { load_event_run(forecast.out_dir); });
     QVERIFY2(refused.contains("config.json") && refused.contains("a forecasting run, not an event-model run"),
              qPrintable(refused));
 
@@ -321,7 +312,7 @@ class TestEventTraining : public QObject {
     events.train.epochs = 1;
     events.out_dir = (dir_.path() + "/events-refused").toStdString();
     train_event_run(events);
-    const QString other_way = message_of([&] { load_run(events.out_dir); });
+    const QString other_way = error_of<std::exception>([&] { load_run(events.out_dir); });
     QVERIFY2(other_way.contains("an event-model run, not a forecasting run"), qPrintable(other_way));
 
     // A damaged value is caught by the checksum before anything else is said about the file.
@@ -333,13 +324,13 @@ class TestEventTraining : public QObject {
     QVERIFY(file.seek(file.size() - 2));
     file.write(QByteArray(1, char(last ^ 0x10)));
     file.close();
-    const QString damaged = message_of([&] { load_event_run(events.out_dir); });
+    const QString damaged = error_of<std::exception>([&] { load_event_run(events.out_dir); });
     QVERIFY2(damaged.contains("model.safetensors") && damaged.contains("checksum"), qPrintable(damaged));
 
     // A forecasting checkpoint beside an event run's config.json: two runs' files mixed.
     QVERIFY(QFile::remove(model));
     QVERIFY(QFile::copy(QString::fromStdString(forecast.out_dir) + "/model.safetensors", model));
-    const QString mixed = message_of([&] { load_event_run(events.out_dir); });
+    const QString mixed = error_of<std::exception>([&] { load_event_run(events.out_dir); });
     QVERIFY2(mixed.contains("two different runs"), qPrintable(mixed));
   }
 

@@ -1,26 +1,16 @@
 // Settings read from JSON: values come back as written, and every error names the file and the field.
 #include <QtTest>
-#include <functional>
 #include <limits>
 #include <stdexcept>
 
 #include "core/io/json_fields.hpp"
+#include "support/error_message.hpp"
 
 using namespace aaren;
 
 namespace {
 
 const std::string kSource = "config.json";
-
-// The message of the std::runtime_error that `action` throws; fails the test when it throws none.
-QString runtime_error_of(const std::function<void()>& action) {
-  try {
-    action();
-  } catch (const std::runtime_error& error) {
-    return QString::fromStdString(error.what());
-  }
-  return {};
-}
 
 nlohmann::json settings() {
   return nlohmann::json::parse(R"({
@@ -71,7 +61,7 @@ class TestJsonFields : public QObject {
   void syntaxErrorsNameLineAndColumn() {
     QFETCH(QString, text);
     QFETCH(QString, fragment);
-    const QString message = runtime_error_of([&] { parse_json_text(text.toStdString(), kSource); });
+    const QString message = error_of([&] { parse_json_text(text.toStdString(), kSource); });
     QVERIFY2(message.startsWith("config.json: not valid JSON (line "), qPrintable(message));
     QVERIFY2(message.contains(fragment), qPrintable(message));
   }
@@ -83,7 +73,7 @@ class TestJsonFields : public QObject {
   }
   void repeatedKeysAreErrors() {
     QFETCH(QString, text);
-    const QString message = runtime_error_of([&] { parse_json_text(text.toStdString(), kSource); });
+    const QString message = error_of([&] { parse_json_text(text.toStdString(), kSource); });
     QCOMPARE(message, QString("config.json: field 'd_model' appears twice"));
   }
 
@@ -189,7 +179,7 @@ class TestJsonFields : public QObject {
     QFETCH(QString, expected);
     const nlohmann::json obj = settings();
     const std::string name = field.toStdString();
-    const QString message = runtime_error_of([&] {
+    const QString message = error_of([&] {
       if (kind == "int") (void)json_int(obj, name, kSource, 100, 4096);
       if (kind == "number") (void)json_number(obj, name, kSource, 0.0, 1.0);
       if (kind == "string") (void)json_string(obj, name, kSource);
@@ -212,7 +202,7 @@ class TestJsonFields : public QObject {
     QFETCH(double, max);
     QFETCH(QString, requirement);
     const nlohmann::json obj = settings();
-    const QString message = runtime_error_of([&] { (void)json_number(obj, "d_model", kSource, min, max); });
+    const QString message = error_of([&] { (void)json_number(obj, "d_model", kSource, min, max); });
     QCOMPARE(message, "config.json: field 'd_model' " + requirement);
   }
 
@@ -231,23 +221,23 @@ class TestJsonFields : public QObject {
     QCOMPARE(json_string_list_or(obj, "columns", kSource, fallback), (std::vector<std::string>{"HUFL", "OT"}));
 
     // A present but invalid value is an error, never silently replaced by the default.
-    QCOMPARE(runtime_error_of([&] { (void)json_int_or(obj, "d_model", kSource, 1, 8, 4); }),
+    QCOMPARE(error_of([&] { (void)json_int_or(obj, "d_model", kSource, 1, 8, 4); }),
              QString("config.json: field 'd_model' must be a whole number between 1 and 8, got 64"));
-    QCOMPARE(runtime_error_of([&] { (void)json_number_or(obj, "name", kSource, 0.0, 1.0, 0.5); }),
+    QCOMPARE(error_of([&] { (void)json_number_or(obj, "name", kSource, 0.0, 1.0, 0.5); }),
              QString("config.json: field 'name' must be a number between 0 and 1, got \"etth1\""));
-    QCOMPARE(runtime_error_of([&] { (void)json_string_or(obj, "flag", kSource, "x"); }),
+    QCOMPARE(error_of([&] { (void)json_string_or(obj, "flag", kSource, "x"); }),
              QString("config.json: field 'flag' must be a string, got true"));
-    QCOMPARE(runtime_error_of([&] { (void)json_bool_or(obj, "nothing", kSource, true); }),
+    QCOMPARE(error_of([&] { (void)json_bool_or(obj, "nothing", kSource, true); }),
              QString("config.json: field 'nothing' must be true or false, got null"));
-    QCOMPARE(runtime_error_of([&] { (void)json_string_list_or(obj, "mixed", kSource, fallback); }),
+    QCOMPARE(error_of([&] { (void)json_string_list_or(obj, "mixed", kSource, fallback); }),
              QString("config.json: field 'mixed' must be a list of strings, but item 2 is 3"));
   }
 
   void fieldsNeedAnObject() {
     const nlohmann::json list = nlohmann::json::array({1, 2});
-    QCOMPARE(runtime_error_of([&] { (void)json_int(list, "d_model", kSource, 1, 8); }),
+    QCOMPARE(error_of([&] { (void)json_int(list, "d_model", kSource, 1, 8); }),
              QString("config.json: expected a JSON object holding field 'd_model', got array"));
-    QCOMPARE(runtime_error_of([&] { (void)json_bool_or(list, "flag", kSource, true); }),
+    QCOMPARE(error_of([&] { (void)json_bool_or(list, "flag", kSource, true); }),
              QString("config.json: expected a JSON object holding field 'flag', got array"));
   }
 };

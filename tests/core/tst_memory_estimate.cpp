@@ -7,7 +7,6 @@
 
 #include <QTemporaryDir>
 #include <fstream>
-#include <functional>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -16,6 +15,7 @@
 #include "core/train/forecast_run.hpp"
 #include "core/train/memory_estimate.hpp"
 #include "core/util/available_memory.hpp"
+#include "support/error_message.hpp"
 
 using namespace aaren;
 
@@ -63,15 +63,6 @@ ModelConfig model(ModelKind kind, int d_model, int layers, int d_ff, int seq_len
   m.horizon = horizon;
   m.channels = channels;
   return m;
-}
-
-QString error_of(const std::function<void()>& action) {
-  try {
-    action();
-  } catch (const std::runtime_error& error) {
-    return QString::fromStdString(error.what());
-  }
-  return {};
 }
 
 std::string write_series(const QTemporaryDir& dir, int rows) {
@@ -177,7 +168,7 @@ class TestMemoryEstimate : public QObject {
     const QString message = error_of([&] { train_forecast_run(request); });
     QVERIFY2(message.startsWith("training needs about ") && message.contains(" of memory, but only ") &&
                  message.contains(" is available: ") && message.contains("grow with the square of the look-back") &&
-                 message.contains("Use a shorter --seq-len"),
+                 message.contains("Use a shorter look-back") && !message.contains("--"),
              qPrintable(message));
     QVERIFY(!started);
     QCOMPARE(QDir(dir.filePath("run")).entryList(QDir::Files), QStringList{});
@@ -190,8 +181,8 @@ class TestMemoryEstimate : public QObject {
     const TrainingMemoryEstimate& e = check.estimate;
     QCOMPARE(message, QString("training needs about %1 of memory, but only 1.0 MiB is available: %2 for %3 parameters "
                               "with their gradients and optimizer state, and %4 for 6 sets of activations (2 per "
-                              "thread, %5 each). Use a shorter --seq-len, a smaller --d-model, --d-ff or --layers, or "
-                              "fewer --threads")
+                              "thread, %5 each). Use a shorter look-back, a smaller model (width, feed-forward size or "
+                              "layers), or fewer threads")
                           .arg(QString::fromStdString(format_bytes(double(e.total_bytes()))))
                           .arg(QString::fromStdString(format_bytes(double(e.parameter_bytes))))
                           .arg(e.parameters)
@@ -204,6 +195,22 @@ class TestMemoryEstimate : public QObject {
     QCOMPARE(describe(check), "about " + format_bytes(double(e.total_bytes())) + " of memory");
     check.available = std::size_t(3) << 30;
     QCOMPARE(describe(check), "about " + format_bytes(double(e.total_bytes())) + " of memory (3.0 GiB available)");
+  }
+
+  void refusalCarriesItsNumbersForEachFrontEnd() {
+    const ModelConfig m = model(ModelKind::transformer, 64, 2, 256, 512, 24, 1);
+    const TrainingMemoryCheck check{estimate_training_memory(m, 2), std::size_t(1) << 20};
+    try {
+      check_training_memory(check, m);
+      QFAIL("a run of this size fits in 1 MiB");
+    } catch (const TrainingMemoryError& error) {
+      QCOMPARE(error.kind(), ModelKind::transformer);
+      QCOMPARE(error.check().estimate.total_bytes(), check.estimate.total_bytes());
+      QCOMPARE(error.check().available, check.available);
+      const std::string facts = describe_memory_shortfall(check, ModelKind::transformer);
+      QVERIFY(facts.find("grow with the square of the look-back") != std::string::npos);
+      QVERIFY(std::string(error.what()).starts_with(facts + ". "));
+    }
   }
 
   void availableMemoryIsReadFromTheSystem() {

@@ -4,11 +4,12 @@
 #include <QtTest>
 #include <bit>
 #include <cstdint>
-#include <functional>
 #include <limits>
 #include <stdexcept>
 
 #include "core/io/safetensors.hpp"
+#include "support/error_message.hpp"
+#include "support/numeric_comparison.hpp"
 
 using namespace aaren;
 
@@ -70,24 +71,7 @@ std::string with_value(std::string file, std::size_t data_index, float value) {
   return file.replace(at, 4, little_endian_floats({value}));
 }
 
-template <class Error>
-QString error_of(const std::function<void()>& action) {
-  try {
-    action();
-  } catch (const Error& error) {
-    return QString::fromStdString(error.what());
-  }
-  return {};
-}
-
 std::string_view view_of(const QByteArray& bytes) { return {bytes.constData(), std::size_t(bytes.size())}; }
-
-bool same_bits(const std::vector<float>& a, const std::vector<float>& b) {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i)
-    if (std::bit_cast<std::uint32_t>(a[i]) != std::bit_cast<std::uint32_t>(b[i])) return false;
-  return true;
-}
 
 }  // namespace
 

@@ -463,21 +463,23 @@ void TestEventsView::bothModelsTrainOnTheLogWithNllCurves() {
   }
   QCOMPARE(page.lossChart()->yAxis()->titleText(), QStringLiteral("NLL per event"));
 
-  // The run list shows the event run with its metrics, and opening it shows its curves again.
-  const QList<RunInfo>& runs = page.runList()->runs();
-  QCOMPARE(runs.size(), 1);
-  QVERIFY2(runs.first().problem.isEmpty(), qPrintable(runs.first().problem));
-  QCOMPARE(runs.first().models.size(), 2);
-  for (const ModelRunInfo& model : runs.first().models) {
-    QVERIFY(model.events.has_value());
-    QVERIFY(model.events->has_metrics);
-    QVERIFY(std::isfinite(model.events->metrics.test.nll_per_event));
+  // The run list (read again off the GUI thread once training ended) shows the event run with its
+  // metrics, and opening it shows its curves again.
+  QTRY_VERIFY_WITH_TIMEOUT(!page.runList()->isListing(), kTrainingTimeoutMs);
+  const std::vector<aaren::RunEntry>& runs = page.runList()->runs();
+  QCOMPARE(runs.size(), std::size_t(1));
+  QVERIFY2(runs.front().problem.empty(), runs.front().problem.c_str());
+  QCOMPARE(runs.front().models.size(), std::size_t(2));
+  for (const aaren::ModelRunEntry& model : runs.front().models) {
+    QVERIFY(model.events());
+    QVERIFY(model.events()->metrics.has_value());
+    QVERIFY(std::isfinite(model.events()->metrics->test.nll_per_event));
     QVERIFY(!model.epochs().empty());
   }
   page.showRun(runDir_);
   QCOMPARE(page.lossChart()->yAxis()->titleText(), QStringLiteral("NLL per event"));
   const QXYSeries* validation = seriesNamed(*page.lossChart(), QStringLiteral("Transformer validation"));
-  QVERIFY(validation && validation->count() == int(runs.first().models.last().epochs().size()));
+  QVERIFY(validation && validation->count() == int(runs.front().models.back().epochs().size()));
   QVERIFY(!page.continueTraining());
   QVERIFY2(page.messageBar()->text().contains(QStringLiteral("fresh weights")), qPrintable(page.messageBar()->text()));
 }

@@ -41,6 +41,10 @@ namespace {
 constexpr int kScanView = 0;
 constexpr int kCellView = 1;
 constexpr int kFigureView = 2;
+// Generous bounds for work that takes well under a second, so a slow machine never fails a test
+// and a hang fails it instead of blocking the suite.
+constexpr int kPlaybackTimeoutMs = 30000;
+constexpr int kLoadTimeoutMs = 60000;
 
 QString exact(double x) { return QString::number(x, 'g', 9); }
 
@@ -599,7 +603,7 @@ void TestExplorePage::jumpingToTheEndEqualsPlayingThrough() {
   QSignalSpy moves(&controller, &StepController::positionChanged);
   controller.play();
   QVERIFY(controller.isPlaying());
-  while (controller.isPlaying()) QTest::qWait(5);
+  QTRY_VERIFY_WITH_TIMEOUT(!controller.isPlaying(), kPlaybackTimeoutMs);
   QCOMPARE(moves.count(), controller.count());  // one step at a time, none skipped
   QVERIFY(controller.atEnd());
   QCOMPARE(snapshot(*page_), jumped);
@@ -697,7 +701,7 @@ void TestExplorePage::aRunThatCannotBeLoadedIsExplained() {
   const QString missing = folder_.filePath(QStringLiteral("no-such-run"));
   panel.modelSource().loadRun(missing);
   QVERIFY(panel.modelSource().isLoading());
-  while (panel.modelSource().isLoading()) QTest::qWait(5);
+  QTRY_VERIFY_WITH_TIMEOUT(!panel.modelSource().isLoading(), kLoadTimeoutMs);
   QVERIFY2(panel.error().contains(QStringLiteral("no-such-run")), qPrintable(panel.error()));
   QVERIFY(!panel.modelSource().hasModel());
   QCOMPARE(panel.inputs().scores, before.scores);  // the page keeps showing what it showed

@@ -1,10 +1,12 @@
 // The Forecast page and the headless chart export, on a side-by-side run the test trains with the
 // core: history, truth and both forecasts with the lengths of the window, a slider over exactly the
-// test windows, one metrics row per model with the MSE and MAE the core reports; and
+// test windows, one metrics row per model with the MSE and MAE the core reports; the runs it offers,
+// listed on a worker thread for the last folder chosen, or taken from the Train page's list; and
 // `aaren-studio --export-charts` writes a PNG that decodes, an SVG that parses with the chart's
 // series, a PDF with a page and the CSV behind each chart, or says why it cannot.
 #include <QtTest>
 
+#include <QComboBox>
 #include <QImage>
 #include <QProcess>
 #include <QSlider>
@@ -15,9 +17,13 @@
 
 #include "core/train/forecast_run.hpp"
 #include "ui/chart_panel.hpp"
+#include "ui/main_window.hpp"
 #include "ui/pages/current_dataset.hpp"
 #include "ui/pages/forecast_page.hpp"
 #include "ui/pages/message_bar.hpp"
+#include "ui/pages/run_list_view.hpp"
+#include "ui/pages/studio_pages.hpp"
+#include "ui/pages/train_page.hpp"
 
 using namespace aaren::ui;
 
@@ -56,6 +62,12 @@ void trainRun(const QString& csv, const QString& dir, aaren::ModelKind kind) {
   aaren::train_forecast_run(request);
 }
 
+QStringList comboTexts(const QComboBox& combo) {
+  QStringList texts;
+  for (int i = 0; i < combo.count(); ++i) texts << combo.itemText(i);
+  return texts;
+}
+
 struct Run {
   int exitCode = -1;
   QString out, err;
@@ -70,6 +82,8 @@ class TestForecastPage : public QObject {
   void initTestCase();
   void chartSliderAndMetricsFollowTheRun();
   void aFolderThatIsNoRunIsReported();
+  void runsAreListedInTheBackgroundForTheLastFolderChosen();
+  void theTrainPagesListingIsOfferedWithoutReadingAgain();
   void exportChartsWritesEveryFormat();
   void exportChartsExplainsMistakes_data();
   void exportChartsExplainsMistakes();
@@ -164,6 +178,47 @@ void TestForecastPage::aFolderThatIsNoRunIsReported() {
   QCOMPARE(page.messageBar()->level(), MessageBar::Level::error);
   QVERIFY2(page.messageBar()->text().contains(QStringLiteral("not a run folder")), qPrintable(page.messageBar()->text()));
   QVERIFY(page.forecastChart()->dataSeries().isEmpty());
+}
+
+void TestForecastPage::runsAreListedInTheBackgroundForTheLastFolderChosen() {
+  const QString runs = folder_.filePath(QStringLiteral("runs"));
+  const QString empty = folder_.filePath(QStringLiteral("no-runs-here"));
+  QVERIFY(QDir().mkpath(empty));
+  CurrentDataset dataset;
+  ForecastPage page(&dataset);
+  const auto* combo = page.findChild<QComboBox*>(QStringLiteral("runCombo"));
+  QVERIFY(combo);
+  const QStringList none{QStringLiteral("No runs yet: train one on the Train page")};
+  const QStringList sideBySide{QStringLiteral("side-by-side  (Aaren + Transformer)")};
+
+  page.setRunsFolder(runs);
+  QVERIFY(page.isLoading());  // the list comes from a worker thread
+  QTRY_VERIFY_WITH_TIMEOUT(!page.isLoading(), kLoadTimeoutMs);
+  QCOMPARE(comboTexts(*combo), sideBySide);
+  QCOMPARE(combo->itemData(0).toString(), QDir(run_).absolutePath());
+
+  // Folders chosen while the runs of another are read: the runs of the last one are shown.
+  page.setRunsFolder(empty);
+  page.setRunsFolder(runs);
+  page.setRunsFolder(empty);
+  QTRY_VERIFY_WITH_TIMEOUT(!page.isLoading(), kLoadTimeoutMs);
+  QCOMPARE(comboTexts(*combo), none);
+}
+
+void TestForecastPage::theTrainPagesListingIsOfferedWithoutReadingAgain() {
+  MainWindow window;
+  const StudioPages pages = addStudioPages(window);
+  QSignalSpy listed(pages.train->runList(), &RunListView::listed);
+  const auto* combo = pages.forecast->findChild<QComboBox*>(QStringLiteral("runCombo"));
+  QVERIFY(combo);
+  pages.train->setRunsFolder(folder_.filePath(QStringLiteral("runs")));
+  QVERIFY(!pages.forecast->isLoading());  // the Forecast page does not list the runs itself
+  QTRY_VERIFY_WITH_TIMEOUT(!pages.isBusy(), kLoadTimeoutMs);
+  QVERIFY(!listed.isEmpty());
+  const SharedRunListing listing = listed.last().first().value<SharedRunListing>();
+  QVERIFY(listing && listing == pages.train->runList()->listing());
+  QCOMPARE(listing->runs.size(), std::size_t(1));
+  QCOMPARE(comboTexts(*combo), QStringList{QStringLiteral("side-by-side  (Aaren + Transformer)")});
 }
 
 void TestForecastPage::exportChartsWritesEveryFormat() {

@@ -5,7 +5,8 @@
 // device) and the Explore page's inputs; a new window brings every one of them back. They are saved
 // as they change too, so a window that never closes (a crash) loses nothing. A file opened on the
 // command line wins over the remembered one, and a remembered data set that has moved away is said
-// once, quietly, in the message bar.
+// once, quietly, in the message bar. Closing while a model trains keeps the window responsive while
+// the run folder is written, then closes it and saves the session.
 #include <QtTest>
 
 #include <QCheckBox>
@@ -15,7 +16,9 @@
 #include <functional>
 #include <memory>
 
+#include "core/train/run_folder.hpp"
 #include "gpu/device_info.hpp"
+#include "support/question_answerer.hpp"
 #include "ui/events/events_view.hpp"
 #include "ui/explore/explore_page.hpp"
 #include "ui/explore/input_panel.hpp"
@@ -133,6 +136,7 @@ class TestSession : public QObject {
   void choicesAreSavedAsTheyChange();
   void fileOpenedAtStartWinsOverTheRememberedOne();
   void movedDataSetIsSaidOnceQuietly();
+  void closingDuringTrainingWritesTheRunThenSaves();
 
  private:
   QTemporaryDir folder_;
@@ -393,6 +397,48 @@ void TestSession::movedDataSetIsSaidOnceQuietly() {
   Studio studio;
   QVERIFY(studio.pages.data->messageBar()->isHidden());
   QVERIFY(!studio.pages.dataset->isLoaded());
+}
+
+void TestSession::closingDuringTrainingWritesTheRunThenSaves() {
+  const QString csv = writeFile(folder_.filePath(QStringLiteral("closing.csv")), levels(false));
+  const QString runs = folder_.filePath(QStringLiteral("runs-closing"));
+  TrainingChoice training;
+  training.models = {aaren::ModelKind::aaren};
+  training.model.d_model = 8;
+  training.model.heads = 2;
+  training.model.layers = 1;
+  training.model.d_ff = 16;
+  training.model.seq_len = 16;
+  training.model.horizon = 8;
+  training.train.epochs = 100000;  // stopped long before
+  training.train.patience = 0;
+  QString run;
+  {
+    Studio studio;
+    DataPage& data = *studio.pages.data;
+    QVERIFY(loadWith(data, [&] { data.openCsv(csv); }));
+    TrainPage& train = *studio.pages.train;
+    train.setRunsFolder(runs);
+    train.settingsForm()->setChoice(training);
+    QSignalSpy progress(&train, &TrainPage::trainingProgress);
+    QVERIFY(train.startTraining());
+    QTRY_VERIFY_WITH_TIMEOUT(!progress.isEmpty(), kLoadTimeoutMs);
+    run = train.currentRun();
+
+    answerNextQuestion(QMessageBox::AcceptRole);
+    QVERIFY(!studio.window->close());  // back to the event loop while the run folder is written
+    QVERIFY(studio.window->isVisible());
+    QVERIFY(studio.pages.train->isTraining());
+    QTRY_VERIFY_WITH_TIMEOUT(!studio.window->isVisible(), kLoadTimeoutMs);
+    QVERIFY(!train.isTraining());
+  }
+  for (const char* name : {"config.json", "model.safetensors", "metrics.json", "loss.csv"})
+    QVERIFY2(QFileInfo(QDir(run).filePath(QLatin1String(name))).isFile(), name);
+  QCOMPARE(aaren::load_run(run.toStdString()).metrics.stop, std::string("cancelled"));
+
+  Studio studio;  // the close that followed saved the session
+  QVERIFY(settle(*studio.pages.data));
+  QCOMPARE(QFileInfo(studio.pages.dataset->path()), QFileInfo(csv));
 }
 
 QTEST_MAIN(TestSession)

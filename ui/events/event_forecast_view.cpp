@@ -81,9 +81,9 @@ int EventForecastView::currentStep() const { return set_ ? controller_->position
 void EventForecastView::openRun(const QString& runDir) {
   messages_->showMessage(MessageBar::Level::information,
                          tr("Loading %1 and predicting its test events…").arg(QFileInfo(runDir).fileName()));
-  loader_->start([runDir](JobContext&) {
+  loader_->start([runDir](JobContext& context) {
     return QVariant::fromValue(std::shared_ptr<const EventForecastSet>(
-        std::make_shared<EventForecastSet>(loadEventForecasts(runDir))));
+        std::make_shared<EventForecastSet>(loadEventForecasts(runDir, context.token()))));
   });
 }
 

@@ -36,12 +36,10 @@ struct EventForecastSet {
   const EventPrediction& prediction(int model, int step) const;
 };
 
-// Whether dir holds an event model's run, or a side-by-side run of event models (by config.json's "task").
-bool isEventRunFolder(const QString& dir);
-
 // Loads every model of the run, reads and prepares its data file as the run did, and forecasts the
-// test part. Throws std::runtime_error naming what cannot be read or does not fit.
-EventForecastSet loadEventForecasts(const QString& dir);
+// test part. Throws std::runtime_error naming what cannot be read or does not fit; `token` stops the
+// read of the data file (ReadCancelled).
+EventForecastSet loadEventForecasts(const QString& dir, const CancelToken& token = {});
 
 }  // namespace aaren::ui
 

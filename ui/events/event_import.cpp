@@ -3,32 +3,35 @@
 #include <algorithm>
 #include <exception>
 #include <string>
+#include <vector>
 
 namespace aaren::ui {
 
 namespace {
 
-// The reasons event_log.cpp gives for leaving a column out ("waiting_min: holds the gaps between events").
-bool leftOutBecause(const std::string& entry, const std::string& reason) {
-  return entry.size() > reason.size() && entry.compare(entry.size() - reason.size(), reason.size(), reason) == 0;
+// A column that repeats what the numeric times already say: an event counter or the gaps.
+bool derivedFromTimes(ColumnReason reason) {
+  switch (reason) {
+    case ColumnReason::counts_the_events:
+    case ColumnReason::holds_the_gaps: return true;
+    default: return false;
+  }
 }
 
 }  // namespace
 
 bool looksLikeEventLog(const EventLogColumns& columns) {
   if (!columns.sequence.empty()) return true;
-  const auto derivedFromTimes = [](const std::string& entry) {
-    return leftOutBecause(entry, ": counts the events") || leftOutBecause(entry, ": holds the gaps between events");
-  };
+  const std::vector<ColumnReason>& leftOut = columns.left_out_why;
   // Beside a date column, a column that rises by one per row is as likely a time series' counter.
-  if (!columns.time_is_date && std::any_of(columns.left_out.begin(), columns.left_out.end(), derivedFromTimes))
-    return true;
+  if (!columns.time_is_date && std::any_of(leftOut.begin(), leftOut.end(), derivedFromTimes)) return true;
   // A lone column of small integers beside the dates is more often a count measured per period
   // than an event type: only a column named like a mark is taken as one here.
-  if (columns.mark_use == MarkUse::feature || (!columns.mark.empty() && columns.mark_reason != "named like a mark"))
+  if (columns.mark_use == MarkUse::feature ||
+      (!columns.mark.empty() && columns.mark_why != ColumnReason::named_like_mark))
     return false;
-  return std::all_of(columns.left_out.begin(), columns.left_out.end(),
-                     [](const std::string& entry) { return leftOutBecause(entry, ": holds dates"); });
+  return std::all_of(leftOut.begin(), leftOut.end(),
+                     [](ColumnReason reason) { return reason == ColumnReason::holds_dates; });
 }
 
 bool looksLikeEventLog(const QString& path) {

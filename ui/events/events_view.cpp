@@ -153,8 +153,11 @@ void EventsView::detectAndLoad() {
   if (columns.mark.empty()) loading_.mark_use = MarkUse::none;
   const std::string path = path_.toStdString();
   const EventLogOptions options = loading_;
-  loader_->start([path, options](JobContext&) {
-    return QVariant::fromValue(std::shared_ptr<const EventLog>(std::make_shared<EventLog>(read_event_log(path, options))));
+  loader_->start([path, options](JobContext& context) {
+    EventLogOptions cancellable = options;
+    static_cast<CancelToken&>(cancellable) = context.token();  // cancelLoading() stops the read
+    return QVariant::fromValue(
+        std::shared_ptr<const EventLog>(std::make_shared<EventLog>(read_event_log(path, cancellable))));
   });
 }
 

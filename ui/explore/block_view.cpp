@@ -8,15 +8,6 @@
 
 namespace aaren::ui {
 
-namespace {
-
-QColor withAlpha(QColor color, int alpha) {
-  color.setAlpha(alpha);
-  return color;
-}
-
-}  // namespace
-
 BlockView::BlockView(QWidget* parent) : QWidget(parent) {
   setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
 }

@@ -42,6 +42,11 @@ ExploreColors exploreColors() {
   return c;
 }
 
+QColor withAlpha(QColor color, int alpha) {
+  color.setAlpha(alpha);
+  return color;
+}
+
 qreal explorePenWidth() { return 1.5 * Appearance::instance().chartScale(); }
 
 QFont exploreFont(const QFont& base, qreal factor, bool bold) {

@@ -29,6 +29,7 @@ struct ExploreColors {
 
 ExploreColors exploreColors();  // for the current theme
 qreal explorePenWidth();        // 1.5 px, scaled in presenter mode
+QColor withAlpha(QColor color, int alpha);  // the same colour, alpha 0-255 (fills behind text)
 QFont exploreFont(const QFont& base, qreal factor, bool bold = false);
 // The largest scale of font, at most maxFactor, at which every line fits in box one under the other;
 // never below minFactor (text may then overflow rather than become unreadable).

@@ -8,11 +8,11 @@
 #include <QPageSize>
 #include <QPainter>
 #include <QPdfWriter>
-#include <QSaveFile>
 #include <QSvgGenerator>
 #include <QWidget>
 #include <stdexcept>
 
+#include "ui/atomic_write.hpp"
 #include "ui/explore/step_controller.hpp"
 
 namespace aaren::ui {
@@ -20,14 +20,6 @@ namespace aaren::ui {
 namespace {
 
 [[noreturn]] void fail(const QString& message) { throw std::runtime_error(message.toStdString()); }
-
-template <class Write>
-void writeAtomically(const QString& path, Write&& write) {
-  QSaveFile file(path);
-  if (!file.open(QIODevice::WriteOnly)) fail(QObject::tr("Cannot write '%1': %2").arg(path, file.errorString()));
-  write(file);
-  if (!file.commit()) fail(QObject::tr("Cannot write '%1': %2").arg(path, file.errorString()));
-}
 
 void checkSize(const QWidget& view) {
   if (view.width() < 1 || view.height() < 1)
@@ -50,7 +42,7 @@ QImage renderImage(QWidget& view) {
 }
 
 void writePng(const QImage& image, const QString& path) {
-  writeAtomically(path, [&](QSaveFile& file) {
+  writeFileAtomically(path, [&](QIODevice& file) {
     if (!image.save(&file, "PNG")) fail(QObject::tr("Cannot encode the PNG image '%1'.").arg(path));
   });
 }
@@ -66,7 +58,7 @@ void exportView(QWidget& view, const QString& path, ExportFormat format) {
       writePng(renderImage(view), path);
       return;
     case ExportFormat::svg:
-      writeAtomically(path, [&](QSaveFile& file) {
+      writeFileAtomically(path, [&](QIODevice& file) {
         QSvgGenerator generator;
         generator.setOutputDevice(&file);
         generator.setSize(view.size());
@@ -78,7 +70,7 @@ void exportView(QWidget& view, const QString& path, ExportFormat format) {
       });
       return;
     case ExportFormat::pdf:
-      writeAtomically(path, [&](QSaveFile& file) {
+      writeFileAtomically(path, [&](QIODevice& file) {
         QPdfWriter writer(&file);
         writer.setResolution(dpi);
         writer.setPageSize(QPageSize(QSizeF(view.size()) / dpi, QPageSize::Inch, QString(), QPageSize::ExactMatch));

@@ -10,19 +10,16 @@
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QSpinBox>
-#include <QThread>
 #include <algorithm>
 #include <stdexcept>
-#include <variant>
 
 #include "core/model/attention_probe.hpp"
 #include "core/train/forecast_run.hpp"
+#include "ui/workers/background_job.hpp"
 
 namespace aaren::ui {
 
 namespace {
-
-using LoadResult = std::variant<std::shared_ptr<const LoadedModelData>, QString>;
 
 // The data file named in config.json, as given when training, or a file of that name beside the
 // run folder or in its parent (a run folder copied together with its data).
@@ -65,7 +62,8 @@ ModelSource::ModelSource(QWidget* parent)
       dataButton_(new QPushButton(tr("Data file…"), this)), runLabel_(new QLabel(tr("no run loaded"), this)),
       firstRow_(makeSpin(tr("First row of the window, in the data file (the first test window by default)"), this)),
       layer_(makeSpin(tr("Layer"), this)), head_(makeSpin(tr("Head"), this)),
-      tokens_(makeSpin(tr("The window's first N tokens"), this)), dims_(new QLineEdit(QStringLiteral("0"), this)) {
+      tokens_(makeSpin(tr("The window's first N tokens"), this)), dims_(new QLineEdit(QStringLiteral("0"), this)),
+      loader_(new BackgroundJob(this)) {
   runButton_->setObjectName(QStringLiteral("modelRunFolder"));
   dataButton_->setObjectName(QStringLiteral("modelDataFile"));
   dataButton_->setEnabled(false);
@@ -79,6 +77,15 @@ ModelSource::ModelSource(QWidget* parent)
   tokens_->setRange(kMinExploreTokens, kMaxExploreTokens);
   for (QSpinBox* spin : {firstRow_, layer_, head_, tokens_}) connect(spin, &QSpinBox::valueChanged, this, &ModelSource::probe);
   connect(dims_, &QLineEdit::editingFinished, this, &ModelSource::probe);
+  connect(loader_, &BackgroundJob::succeeded, this, [this](const QVariant& result) {
+    dataButton_->setEnabled(true);
+    setModel(result.value<std::shared_ptr<const LoadedModelData>>());
+  });
+  connect(loader_, &BackgroundJob::failed, this, [this](const QString& message) {
+    dataButton_->setEnabled(true);
+    runLabel_->setText(tr("not loaded"));
+    emit failed(message);
+  });
 
   runLabel_->setWordWrap(true);
   auto* files = new QHBoxLayout;
@@ -104,12 +111,7 @@ ModelSource::ModelSource(QWidget* parent)
   rows->addLayout(layout);
 }
 
-ModelSource::~ModelSource() {
-  if (loader_) {
-    loader_->wait();
-    delete loader_.data();
-  }
-}
+bool ModelSource::isLoading() const { return loader_->isRunning(); }
 
 void ModelSource::chooseRun() {
   const QString folder = QFileDialog::getExistingDirectory(this, tr("Choose a run folder"), runFolder_);
@@ -123,37 +125,16 @@ void ModelSource::chooseDataFile() {
 }
 
 void ModelSource::loadRun(const QString& runFolder, const QString& dataPath) {
-  if (loader_) return;
   runFolder_ = runFolder;
   runLabel_->setText(tr("loading %1…").arg(QFileInfo(runFolder).fileName()));
-  runButton_->setEnabled(false);
-  auto result = std::make_shared<LoadResult>();
-  QThread* thread = QThread::create([runFolder, dataPath, result] {
-    try {
-      auto model = std::make_shared<LoadedModelData>();
-      model->run = load_run(runFolder.toStdString());
-      const QString path = dataPath.isEmpty() ? resolveDataFile(model->run, runFolder) : dataPath;
-      model->data = prepare_run_data(model->run.config, path.toStdString());
-      model->name = QFileInfo(runFolder).fileName();
-      *result = std::shared_ptr<const LoadedModelData>(std::move(model));
-    } catch (const std::exception& error) {
-      *result = QString::fromUtf8(error.what());
-    }
+  loader_->start([runFolder, dataPath](JobContext& context) {
+    auto model = std::make_shared<LoadedModelData>();
+    model->run = load_run(runFolder.toStdString());
+    const QString path = dataPath.isEmpty() ? resolveDataFile(model->run, runFolder) : dataPath;
+    model->data = prepare_run_data(model->run.config, path.toStdString(), context.token());
+    model->name = QFileInfo(runFolder).fileName();
+    return QVariant::fromValue(std::shared_ptr<const LoadedModelData>(std::move(model)));
   });
-  loader_ = thread;
-  connect(thread, &QThread::finished, this, [this, thread, result] {
-    loader_.clear();
-    thread->deleteLater();
-    runButton_->setEnabled(true);
-    dataButton_->setEnabled(true);
-    if (const auto* model = std::get_if<std::shared_ptr<const LoadedModelData>>(result.get())) {
-      setModel(*model);
-    } else {
-      runLabel_->setText(tr("not loaded"));
-      emit failed(std::get<QString>(*result));
-    }
-  });
-  thread->start();
 }
 
 void ModelSource::setModel(std::shared_ptr<const LoadedModelData> model) {

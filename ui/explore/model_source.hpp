@@ -3,8 +3,7 @@
 // file are loaded off the GUI thread; then one head of one layer is probed on a window of the
 // scaled data (core/model/attention_probe.hpp) and its actual scores and values become the page's
 // inputs. The first row, layer, head, value dimensions and token count can be changed at will.
-#include <QPointer>
-#include <QThread>
+// Choosing another run while one loads cancels that load: the newest choice wins.
 #include <QWidget>
 #include <memory>
 
@@ -20,6 +19,8 @@ class QSpinBox;
 
 namespace aaren::ui {
 
+class BackgroundJob;
+
 struct LoadedModelData {
   LoadedRun run;
   ForecastData data;
@@ -31,15 +32,15 @@ class ModelSource : public QWidget {
 
  public:
   explicit ModelSource(QWidget* parent = nullptr);
-  ~ModelSource() override;
 
-  // Starts loading; the result arrives as loaded() or failed(). A data path that is empty means
+  // Starts loading, cancelling a load still running; the result arrives as modelLoaded() or
+  // failed(). A data path that is empty means
   // the file named in the run's config.json (as given, or beside the run folder).
   void loadRun(const QString& runFolder, const QString& dataPath = {});
   // Adopts an already loaded run (what loadRun delivers) and probes it.
   void setModel(std::shared_ptr<const LoadedModelData> model);
   bool hasModel() const { return model_ != nullptr; }
-  bool isLoading() const { return loader_ != nullptr; }
+  bool isLoading() const;
   QString runFolder() const { return runFolder_; }  // the last one loaded or being loaded; empty when none
 
   void setTokens(int tokens);  // N: the window's first N tokens, capped by the model's window length
@@ -63,7 +64,7 @@ class ModelSource : public QWidget {
   QSpinBox* head_;
   QSpinBox* tokens_;
   QLineEdit* dims_;
-  QPointer<QThread> loader_;
+  BackgroundJob* loader_;
   std::shared_ptr<const LoadedModelData> model_;
   QString runFolder_;
 };

@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "ui/appearance.hpp"
+#include "ui/explore/arrow.hpp"
 #include "ui/explore/explore_style.hpp"
 #include "ui/explore/scan_run.hpp"
 
@@ -22,32 +23,6 @@ constexpr qreal kLargestTextScale = 1.35;  // of the widget font, when the boxes
 constexpr qreal kSmallestTextScale = 0.62;  // of the normal font
 constexpr int kMaxListedWeights = 16;
 constexpr int kBoxDigits = 3;  // significant digits inside a box; the tool tip has them all
-
-QColor withAlpha(QColor color, int alpha) {
-  color.setAlpha(alpha);
-  return color;
-}
-
-void drawArrow(QPainter& p, QPointF from, QPointF to, const QPen& pen, qreal head) {
-  p.setPen(pen);
-  p.drawLine(from, to);
-  const QPointF d = to - from;
-  const qreal length = std::hypot(d.x(), d.y());
-  if (length < 1e-6) return;
-  const QPointF unit = d / length, normal(-unit.y(), unit.x());
-  QPainterPath tip;
-  tip.moveTo(to);
-  tip.lineTo(to - unit * head + normal * head * 0.5);
-  tip.lineTo(to - unit * head - normal * head * 0.5);
-  tip.closeSubpath();
-  p.fillPath(tip, pen.color());
-}
-
-// How much text fits in a box: three lines (m, u, w), one line (m), or none (colour only).
-struct BoxText {
-  int lines = 0;
-  QFont font;
-};
 
 bool contiguous(const std::vector<int>& tokens) {
   return tokens.empty() || tokens.back() - tokens.front() + 1 == int(tokens.size());
@@ -93,6 +68,10 @@ void ScanTreeView::setStep(int step) {
 void ScanTreeView::setSelectedCombine(int index) {
   selectedCombine_ = std::max(0, index);
   update();
+}
+
+int ScanTreeView::selectedCombineIndex() const {
+  return std::clamp(selectedCombine_, 0, std::max(0, int(run_->combines(step_).size()) - 1));
 }
 
 void ScanTreeView::setFocused(bool focused) {
@@ -278,97 +257,41 @@ QSize ScanTreeView::sizeHint() const {
   return QSize(48 * em, 30 * em);
 }
 
-void ScanTreeView::paintEvent(QPaintEvent*) {
-  QPainter p(this);
-  p.setRenderHint(QPainter::Antialiasing);
-  p.setRenderHint(QPainter::TextAntialiasing);
-  const ExploreColors colors = exploreColors();
-  p.fillRect(rect(), colors.background);
-  if (focused_) {
-    p.setPen(QPen(withAlpha(colors.result, 90), explorePenWidth()));
-    p.drawRect(QRectF(rect()).adjusted(0.5, 0.5, -0.5, -0.5));
-  }
-  if (!run_) return;
-
-  const Layout l = layout();
-  const qreal pen = explorePenWidth();
-  const QFontMetricsF fm(font());
-  const qreal em = fm.height();
-  const int n = run_->tokens();
-
-  // Header: the algorithm on the left, its counters on the right.
-  const QFont titleFont = exploreFont(font(), 1.1, true);
-  p.setFont(fittedFont(titleFont, {title_}, QSizeF(l.header.width(), QFontMetricsF(titleFont).height()), 1.0, 0.7));
-  p.setPen(colors.text);
-  p.drawText(l.header, Qt::AlignLeft | Qt::AlignTop, title_);
-  p.setFont(exploreFont(font(), 1.0));
-  p.setPen(colors.muted);
-  p.drawText(l.header, (l.headerLines == 2 ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignBottom, countersText());
-
-  // Row labels.
-  // Labels keep a readable height even when the rows are thinner than a line (many steps).
-  const auto labelRect = [&](int rowIndex) {
-    const qreal height = std::max(l.boxHeight, 1.2 * em);
-    const qreal center = l.top + l.row * rowIndex + l.boxHeight / 2;
-    return QRectF(l.left - l.labelWidth, center - height / 2, l.labelWidth - 0.4 * em, height);
+// What every step of painting shares: the painter, the geometry and the measures of this frame.
+struct ScanTreeView::PaintContext {
+  // How much text fits in a box: three lines (m, u, w), one line (m), or none (colour only).
+  struct BoxText {
+    int lines = 0;
+    QFont font;
   };
-  p.setFont(font());
-  p.setPen(colors.muted);
-  const bool roomForOffsets = l.boxHeight >= 1.9 * em;
-  p.drawText(labelRect(0), Qt::AlignRight | Qt::AlignVCenter, l.compactLabels ? QStringLiteral("x") : tr("tokens"));
-  for (int level = 1; level <= run_->stepCount(); ++level) {
-    p.setPen(level == step_ ? colors.result : colors.muted);
-    p.setFont(exploreFont(font(), 1.0, level == step_));
-    const QString name = l.compactLabels ? QString::number(level) : tr("step %1").arg(level);
-    const QString label = roomForOffsets ? tr("%1\n+%2").arg(name).arg(run_->offset(level)) : name;
-    const bool thin = l.row < 1.2 * em;
-    if (!thin || level == step_ || level == 1 || level == run_->stepCount())
-      p.drawText(labelRect(level), Qt::AlignRight | Qt::AlignVCenter, label);
-  }
-  p.setFont(font());
-  p.setPen(colors.muted);
-  p.drawText(labelRect(l.levels + 1), Qt::AlignRight | Qt::AlignVCenter,
-             l.compactLabels ? QStringLiteral("o") : tr("o = w / u"));
 
-  // Which text fits: measured once for the tree so that every box uses the same font.
-  BoxText boxText;
-  {
-    qreal widest = 0, widestM = 0;
-    const auto consider = [&](const QString& line, bool isM) {
-      const qreal width = fm.horizontalAdvance(line);
-      widest = std::max(widest, width);
-      if (isM) widestM = std::max(widestM, width);
-    };
-    for (int level = 0; level <= run_->stepCount(); ++level) {
-      const StateArray<float>& s = run_->states(level);
-      for (int i = 0; i < n; ++i) {
-        consider(QStringLiteral("m ") + formatNumber(s.m[std::size_t(i)], kBoxDigits), true);
-        consider(QStringLiteral("u ") + formatNumber(s.u[std::size_t(i)], kBoxDigits), false);
-        if (s.dv == 1) consider(QStringLiteral("w ") + formatNumber(s.w[std::size_t(i)], kBoxDigits), false);
-      }
-    }
-    const qreal lineHeight = fm.height() * 0.92;
-    const qreal threeLines =
-        std::min({kLargestTextScale, l.boxHeight * 0.9 / (3 * lineHeight), l.boxWidth * 0.88 / widest});
-    const qreal oneLine = std::min({kLargestTextScale, l.boxHeight * 0.85 / lineHeight, l.boxWidth * 0.88 / widestM});
-    // The smallest text is measured against the normal font: presenter mode's larger font may
-    // shrink further before the boxes give up their numbers.
-    const qreal smallest = kSmallestTextScale / Appearance::instance().chartScale();
-    if (threeLines >= smallest) boxText = {3, exploreFont(font(), threeLines)};
-    else if (oneLine >= smallest) boxText = {1, exploreFont(font(), oneLine)};
-  }
-  const float scale = largestValue();
+  QPainter& p;
+  const Layout l;
+  const ExploreColors colors;
+  const qreal pen;
+  const qreal em;
+  const qreal radius;  // of a box's corners
+  BoxText boxText;     // measured once for the tree so that every box uses the same font
+  float scale = 0;     // of the value bars: the largest magnitude shown
 
-  const auto drawLines = [&](const QRectF& box, const QStringList& lines, const QColor& color) {
+  void fillBox(const QRectF& box, const QColor& fill, const QPen& outline) const {
+    p.setPen(outline);
+    p.setBrush(fill);
+    p.drawRoundedRect(box, radius, radius);
+    p.setBrush(Qt::NoBrush);
+  }
+
+  void drawLines(const QRectF& box, const QStringList& lines, const QColor& color) const {
     p.setFont(boxText.font);
     p.setPen(color);
     const qreal lineHeight = QFontMetricsF(boxText.font).height() * 0.92;
     const qreal top = box.center().y() - lineHeight * lines.size() / 2;
     for (qsizetype i = 0; i < lines.size(); ++i)
       p.drawText(QRectF(box.left(), top + lineHeight * i, box.width(), lineHeight), Qt::AlignCenter, lines[i]);
-  };
-  const auto drawValueBars = [&](const QRectF& area, std::span<const float> values) {
-    // One small bar per component, up for positive and down for negative, on a common scale.
+  }
+
+  // One small bar per component, up for positive and down for negative, on a common scale.
+  void drawValueBars(const QRectF& area, std::span<const float> values) const {
     if (scale <= 0) return;
     const qreal slot = area.width() / qreal(values.size());
     for (std::size_t j = 0; j < values.size(); ++j) {
@@ -379,8 +302,9 @@ void ScanTreeView::paintEvent(QPaintEvent*) {
     }
     p.setPen(QPen(colors.muted, pen * 0.5));
     p.drawLine(QPointF(area.left(), area.center().y()), QPointF(area.right(), area.center().y()));
-  };
-  const auto drawState = [&](const QRectF& box, float m, float u, std::span<const float> w, const QColor& textColor) {
+  }
+
+  void drawState(const QRectF& box, float m, float u, std::span<const float> w, const QColor& textColor) const {
     if (boxText.lines == 3) {
       QStringList lines{QStringLiteral("m ") + formatNumber(m, kBoxDigits), QStringLiteral("u ") + formatNumber(u, kBoxDigits)};
       if (w.size() == 1) {
@@ -399,109 +323,209 @@ void ScanTreeView::paintEvent(QPaintEvent*) {
     } else {
       drawValueBars(box.adjusted(2, 2, -2, -2), w);
     }
-  };
-  const qreal radius = std::min(l.boxHeight, l.boxWidth) * 0.18;
-  const auto fillBox = [&](const QRectF& box, const QColor& fill, const QPen& outline) {
-    p.setPen(outline);
-    p.setBrush(fill);
-    p.drawRoundedRect(box, radius, radius);
-    p.setBrush(Qt::NoBrush);
-  };
+  }
+};
 
-  // Lines that carry an unchanged state down, and the arrows of every step shown so far.
-  const qreal head = std::max(4.0, 0.45 * em * std::min(1.0, l.row / (2.5 * em)));
-  const auto& selected = run_->combines(step_);
-  const int selectedIndex = std::clamp(selectedCombine_, 0, std::max(0, int(selected.size()) - 1));
+void ScanTreeView::paintEvent(QPaintEvent*) {
+  QPainter p(this);
+  p.setRenderHint(QPainter::Antialiasing);
+  p.setRenderHint(QPainter::TextAntialiasing);
+  const ExploreColors colors = exploreColors();
+  p.fillRect(rect(), colors.background);
+  if (focused_) {
+    p.setPen(QPen(withAlpha(colors.result, 90), explorePenWidth()));
+    p.drawRect(QRectF(rect()).adjusted(0.5, 0.5, -0.5, -0.5));
+  }
+  if (!run_) return;
+
+  const Layout l = layout();
+  PaintContext c{p, l, colors, explorePenWidth(), QFontMetricsF(font()).height(),
+                 std::min(l.boxHeight, l.boxWidth) * 0.18, {}, 0};
+  paintHeader(c);
+  paintRowLabels(c);
+  measureBoxText(c);
+  c.scale = largestValue();
+  paintEdges(c);
+  paintStates(c);
+  paintOperands(c);
+  paintOutputs(c);
+  if (hovered_) {
+    p.setPen(QPen(colors.text, c.pen * 1.6));
+    p.drawRoundedRect(boxOf(*hovered_).adjusted(-1, -1, 1, 1), c.radius, c.radius);
+  }
+}
+
+// The algorithm on the left, its counters on the right.
+void ScanTreeView::paintHeader(PaintContext& c) const {
+  const QFont titleFont = exploreFont(font(), 1.1, true);
+  c.p.setFont(fittedFont(titleFont, {title_}, QSizeF(c.l.header.width(), QFontMetricsF(titleFont).height()), 1.0, 0.7));
+  c.p.setPen(c.colors.text);
+  c.p.drawText(c.l.header, Qt::AlignLeft | Qt::AlignTop, title_);
+  c.p.setFont(exploreFont(font(), 1.0));
+  c.p.setPen(c.colors.muted);
+  c.p.drawText(c.l.header, (c.l.headerLines == 2 ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignBottom, countersText());
+}
+
+void ScanTreeView::paintRowLabels(PaintContext& c) const {
+  const Layout& l = c.l;
+  const qreal em = c.em;
+  // Labels keep a readable height even when the rows are thinner than a line (many steps).
+  const auto labelRect = [&](int rowIndex) {
+    const qreal height = std::max(l.boxHeight, 1.2 * em);
+    const qreal center = l.top + l.row * rowIndex + l.boxHeight / 2;
+    return QRectF(l.left - l.labelWidth, center - height / 2, l.labelWidth - 0.4 * em, height);
+  };
+  QPainter& p = c.p;
+  p.setFont(font());
+  p.setPen(c.colors.muted);
+  const bool roomForOffsets = l.boxHeight >= 1.9 * em;
+  p.drawText(labelRect(0), Qt::AlignRight | Qt::AlignVCenter, l.compactLabels ? QStringLiteral("x") : tr("tokens"));
+  for (int level = 1; level <= run_->stepCount(); ++level) {
+    p.setPen(level == step_ ? c.colors.result : c.colors.muted);
+    p.setFont(exploreFont(font(), 1.0, level == step_));
+    const QString name = l.compactLabels ? QString::number(level) : tr("step %1").arg(level);
+    const QString label = roomForOffsets ? tr("%1\n+%2").arg(name).arg(run_->offset(level)) : name;
+    const bool thin = l.row < 1.2 * em;
+    if (!thin || level == step_ || level == 1 || level == run_->stepCount())
+      p.drawText(labelRect(level), Qt::AlignRight | Qt::AlignVCenter, label);
+  }
+  p.setFont(font());
+  p.setPen(c.colors.muted);
+  p.drawText(labelRect(l.levels + 1), Qt::AlignRight | Qt::AlignVCenter,
+             l.compactLabels ? QStringLiteral("o") : tr("o = w / u"));
+}
+
+// Three lines where the widest of them fits every box, else the m line alone, else none.
+void ScanTreeView::measureBoxText(PaintContext& c) const {
+  const QFontMetricsF fm(font());
+  qreal widest = 0, widestM = 0;
+  const auto consider = [&](const QString& line, bool isM) {
+    const qreal width = fm.horizontalAdvance(line);
+    widest = std::max(widest, width);
+    if (isM) widestM = std::max(widestM, width);
+  };
+  for (int level = 0; level <= run_->stepCount(); ++level) {
+    const StateArray<float>& s = run_->states(level);
+    for (int i = 0; i < run_->tokens(); ++i) {
+      consider(QStringLiteral("m ") + formatNumber(s.m[std::size_t(i)], kBoxDigits), true);
+      consider(QStringLiteral("u ") + formatNumber(s.u[std::size_t(i)], kBoxDigits), false);
+      if (s.dv == 1) consider(QStringLiteral("w ") + formatNumber(s.w[std::size_t(i)], kBoxDigits), false);
+    }
+  }
+  const Layout& l = c.l;
+  const qreal lineHeight = fm.height() * 0.92;
+  const qreal threeLines =
+      std::min({kLargestTextScale, l.boxHeight * 0.9 / (3 * lineHeight), l.boxWidth * 0.88 / widest});
+  const qreal oneLine = std::min({kLargestTextScale, l.boxHeight * 0.85 / lineHeight, l.boxWidth * 0.88 / widestM});
+  // The smallest text is measured against the normal font: presenter mode's larger font may
+  // shrink further before the boxes give up their numbers.
+  const qreal smallest = kSmallestTextScale / Appearance::instance().chartScale();
+  if (threeLines >= smallest) c.boxText = {3, exploreFont(font(), threeLines)};
+  else if (oneLine >= smallest) c.boxText = {1, exploreFont(font(), oneLine)};
+}
+
+// Lines that carry an unchanged state down, the arrows of every step shown so far, and the
+// outline of every later step's results (what is still to come).
+void ScanTreeView::paintEdges(PaintContext& c) const {
+  const Layout& l = c.l;
+  QPainter& p = c.p;
+  const qreal pen = c.pen;
+  const qreal head = std::max(4.0, 0.45 * c.em * std::min(1.0, l.row / (2.5 * c.em)));
+  const int selectedIndex = selectedCombineIndex();
   for (int level = 1; level <= step_; ++level) {
-    for (int i = 0; i < n; ++i)
+    for (int i = 0; i < run_->tokens(); ++i)
       if (!run_->updatedIn(level, i)) {
-        p.setPen(QPen(colors.faint, pen));
+        p.setPen(QPen(c.colors.faint, pen));
         p.drawLine(QPointF(boxAt(l, level - 1, i).center().x(), boxAt(l, level - 1, i).bottom()),
                    QPointF(boxAt(l, level, i).center().x(), boxAt(l, level, i).bottom()));
       }
     const bool current = level == step_;
     const auto& combines = run_->combines(level);
-    for (std::size_t c = 0; c < combines.size(); ++c) {
-      const QRectF from = boxAt(l, level - 1, combines[c].left);
-      const QRectF through = boxAt(l, level - 1, combines[c].right);
-      const QRectF to = boxAt(l, level, combines[c].right);
-      const bool chosen = current && int(c) == selectedIndex;
+    for (std::size_t k = 0; k < combines.size(); ++k) {
+      const QRectF from = boxAt(l, level - 1, combines[k].left);
+      const QRectF through = boxAt(l, level - 1, combines[k].right);
+      const QRectF to = boxAt(l, level, combines[k].right);
+      const bool chosen = current && int(k) == selectedIndex;
       const qreal width = current ? pen * (chosen ? 2.2 : 1.4) : pen * 0.8;
-      const QColor leftColor = current ? colors.left : colors.faint;
-      const QColor rightColor = current ? colors.right : colors.faint;
+      const QColor leftColor = current ? c.colors.left : c.colors.faint;
+      const QColor rightColor = current ? c.colors.right : c.colors.faint;
       drawArrow(p, QPointF(from.center().x(), from.bottom()), QPointF(to.center().x() - to.width() * 0.22, to.top()),
                 QPen(leftColor, width), head);
       drawArrow(p, QPointF(through.center().x(), through.bottom()), QPointF(to.center().x(), to.top()),
                 QPen(rightColor, width), head);
     }
   }
-  // What is still to come: the outline of every later step's results.
   for (int level = step_ + 1; level <= run_->stepCount(); ++level)
-    for (const ScanCombine& c : run_->combines(level)) {
-      p.setPen(QPen(colors.faint, pen * 0.8, Qt::DashLine));
-      p.drawRoundedRect(boxAt(l, level, c.right), radius, radius);
+    for (const ScanCombine& combine : run_->combines(level)) {
+      p.setPen(QPen(c.colors.faint, pen * 0.8, Qt::DashLine));
+      p.drawRoundedRect(boxAt(l, level, combine.right), c.radius, c.radius);
     }
+}
 
-  // The states.
+void ScanTreeView::paintStates(PaintContext& c) const {
+  const ExploreColors& colors = c.colors;
   for (const DrawnState& s : drawnStates()) {
-    const QRectF box = boxAt(l, s.level, s.position);
+    const QRectF box = boxAt(c.l, s.level, s.position);
     const std::vector<int>& held = run_->tokensHeld(s.level, s.position);
     QColor fill = s.holdsPrefix ? withAlpha(colors.complete, 46) : colors.node;
-    QPen outline(s.holdsPrefix ? colors.complete : colors.border, pen);
-    if (flagIncomplete_ && !contiguous(held)) outline = QPen(colors.wrong, pen * 1.4, Qt::DashLine);
+    QPen outline(s.holdsPrefix ? colors.complete : colors.border, c.pen);
+    if (flagIncomplete_ && !contiguous(held)) outline = QPen(colors.wrong, c.pen * 1.4, Qt::DashLine);
     if (s.inCurrentStep) {
-      outline = QPen(colors.result, pen * 2);
+      outline = QPen(colors.result, c.pen * 2);
       if (!s.holdsPrefix) fill = withAlpha(colors.result, 30);
     }
-    fillBox(box, colors.background, Qt::NoPen);
-    fillBox(box, fill, outline);
-    drawState(box, s.m, s.u, s.w, colors.text);
+    c.fillBox(box, colors.background, Qt::NoPen);
+    c.fillBox(box, fill, outline);
+    c.drawState(box, s.m, s.u, s.w, colors.text);
   }
-  // The operands of the selected combine, outlined in their arrows' colours.
-  if (step_ > 0 && !selected.empty()) {
-    const ScanCombine& c = selected[std::size_t(selectedIndex)];
-    p.setPen(QPen(colors.left, pen * 2.2));
-    p.drawRoundedRect(boxAt(l, step_ - 1, c.left).adjusted(-2, -2, 2, 2), radius, radius);
-    p.setPen(QPen(colors.right, pen * 2.2));
-    p.drawRoundedRect(boxAt(l, step_ - 1, c.right).adjusted(-2, -2, 2, 2), radius, radius);
-  }
+}
 
-  // The outputs of the prefixes complete so far (and, in errata mode, the wrong ones).
-  const int outputRow = l.levels + 1;
-  for (int i = 0; i < n; ++i) {
+// The operands of the selected combine, outlined in their arrows' colours.
+void ScanTreeView::paintOperands(PaintContext& c) const {
+  const auto& selected = run_->combines(step_);
+  if (step_ == 0 || selected.empty()) return;
+  const ScanCombine& combine = selected[std::size_t(selectedCombineIndex())];
+  c.p.setPen(QPen(c.colors.left, c.pen * 2.2));
+  c.p.drawRoundedRect(boxAt(c.l, step_ - 1, combine.left).adjusted(-2, -2, 2, 2), c.radius, c.radius);
+  c.p.setPen(QPen(c.colors.right, c.pen * 2.2));
+  c.p.drawRoundedRect(boxAt(c.l, step_ - 1, combine.right).adjusted(-2, -2, 2, 2), c.radius, c.radius);
+}
+
+// The outputs of the prefixes complete so far (and, in errata mode, the wrong ones).
+void ScanTreeView::paintOutputs(PaintContext& c) const {
+  QPainter& p = c.p;
+  const ExploreColors& colors = c.colors;
+  const qreal pen = c.pen;
+  const int outputRow = c.l.levels + 1;
+  for (int i = 0; i < run_->tokens(); ++i) {
     p.setPen(QPen(colors.faint, pen * 0.8, Qt::DashLine));
-    p.drawRoundedRect(boxAt(l, outputRow, i), radius, radius);
+    p.drawRoundedRect(boxAt(c.l, outputRow, i), c.radius, c.radius);
   }
   for (const DrawnOutput& o : drawnOutputs()) {
-    const QRectF box = boxAt(l, outputRow, o.position);
-    const QRectF above = boxAt(l, step_, o.position);
+    const QRectF box = boxAt(c.l, outputRow, o.position);
+    const QRectF above = boxAt(c.l, step_, o.position);
     p.setPen(QPen(o.flagged ? colors.wrong : colors.complete, pen * 0.8, Qt::DotLine));
     p.drawLine(QPointF(above.center().x(), above.bottom()), QPointF(box.center().x(), box.top()));
-    fillBox(box, colors.background, Qt::NoPen);
-    fillBox(box, withAlpha(o.flagged ? colors.wrong : colors.complete, o.flagged ? 40 : 46),
-            QPen(o.flagged ? colors.wrong : colors.complete, pen * (o.flagged ? 2 : 1.2)));
-    if (boxText.lines > 0) {
+    c.fillBox(box, colors.background, Qt::NoPen);
+    c.fillBox(box, withAlpha(o.flagged ? colors.wrong : colors.complete, o.flagged ? 40 : 46),
+              QPen(o.flagged ? colors.wrong : colors.complete, pen * (o.flagged ? 2 : 1.2)));
+    if (c.boxText.lines > 0) {
       QStringList lines;
       for (float x : o.o) lines << formatNumber(x, kBoxDigits);
-      if (boxText.lines == 1) lines = QStringList{lines.front()};
-      drawLines(box, lines, o.flagged ? colors.wrong : colors.text);
+      if (c.boxText.lines == 1) lines = QStringList{lines.front()};
+      c.drawLines(box, lines, o.flagged ? colors.wrong : colors.text);
     } else {
-      drawValueBars(box.adjusted(2, 2, -2, -2), o.o);
+      c.drawValueBars(box.adjusted(2, 2, -2, -2), o.o);
     }
     if (o.flagged) {
       p.setFont(exploreFont(font(), 0.9, true));
       p.setPen(colors.wrong);
-      const qreal side = 0.9 * em;
+      const qreal side = 0.9 * c.em;
       const QRectF corner(box.right() - side * 0.6, box.top() - side * 0.4, side, side);
-      fillBox(corner, colors.wrong, Qt::NoPen);
+      c.fillBox(corner, colors.wrong, Qt::NoPen);
       p.setPen(colors.background);
       p.drawText(corner, Qt::AlignCenter, QStringLiteral("\u2717"));
     }
-  }
-
-  if (hovered_) {
-    p.setPen(QPen(colors.text, pen * 1.6));
-    p.drawRoundedRect(boxOf(*hovered_).adjusted(-1, -1, 1, 1), radius, radius);
   }
 }
 

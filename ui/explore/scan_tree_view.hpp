@@ -92,6 +92,16 @@ class ScanTreeView : public QWidget {
   };
   Layout layout() const;
   QRectF boxAt(const Layout& l, int rowIndex, int position) const;
+  // The steps of paintEvent, in the order they paint.
+  struct PaintContext;
+  void paintHeader(PaintContext& c) const;
+  void paintRowLabels(PaintContext& c) const;
+  void measureBoxText(PaintContext& c) const;  // how much text fits in the boxes; paints nothing
+  void paintEdges(PaintContext& c) const;      // carried states, arrows, and the steps still to come
+  void paintStates(PaintContext& c) const;
+  void paintOperands(PaintContext& c) const;   // of the selected combine
+  void paintOutputs(PaintContext& c) const;
+  int selectedCombineIndex() const;  // selectedCombine_ within the shown step's combines (run_ set)
   bool flagged(int position) const;
   int combineIndexOf(int position) const;  // in the current step, -1 if none
   float largestValue() const;

@@ -4,11 +4,11 @@
 #include <QLabel>
 #include <QLocale>
 #include <QPainter>
-#include <QPainterPath>
 #include <algorithm>
 #include <cmath>
 
 #include "ui/appearance.hpp"
+#include "ui/explore/arrow.hpp"
 #include "ui/explore/captions.hpp"
 #include "ui/explore/explore_style.hpp"
 #include "ui/explore/formulas.hpp"
@@ -16,26 +16,6 @@
 namespace aaren::ui {
 
 namespace {
-
-QColor withAlpha(QColor color, int alpha) {
-  color.setAlpha(alpha);
-  return color;
-}
-
-void arrow(QPainter& p, QPointF from, QPointF to, const QColor& color, qreal width, qreal head) {
-  p.setPen(QPen(color, width));
-  p.drawLine(from, to);
-  const QPointF d = to - from;
-  const qreal length = std::hypot(d.x(), d.y());
-  if (length < 1e-6) return;
-  const QPointF unit = d / length, normal(-unit.y(), unit.x());
-  QPainterPath tip;
-  tip.moveTo(to);
-  tip.lineTo(to - unit * head + normal * head * 0.5);
-  tip.lineTo(to - unit * head - normal * head * 0.5);
-  tip.closeSubpath();
-  p.fillPath(tip, color);
-}
 
 QString grouped(long value) { return QLocale().toString(qlonglong(value)); }
 
@@ -174,11 +154,12 @@ void TransformerRnnView::paintEvent(QPaintEvent*) {
       }
       p.drawRoundedRect(cell, cellSide * 0.15, cellSide * 0.15);
       p.setBrush(Qt::NoBrush);
-      arrow(p, QPointF(centerX(k), tokenY - tokenRadius), QPointF(centerX(k), cell.bottom()),
-            live ? colors.aaren : colors.faint, live ? pen * 1.4 : pen * 0.8, head);
+      drawArrow(p, QPointF(centerX(k), tokenY - tokenRadius), QPointF(centerX(k), cell.bottom()),
+                QPen(live ? colors.aaren : colors.faint, live ? pen * 1.4 : pen * 0.8), head);
       if (k > 1)
-        arrow(p, QPointF(centerX(k - 1) + cellSide / 2, cellY + cellSide / 2), QPointF(cell.left(), cellY + cellSide / 2),
-              live ? colors.aaren : colors.faint, live ? pen * 1.4 : pen * 0.8, head);
+        drawArrow(p, QPointF(centerX(k - 1) + cellSide / 2, cellY + cellSide / 2),
+                  QPointF(cell.left(), cellY + cellSide / 2),
+                  QPen(live ? colors.aaren : colors.faint, live ? pen * 1.4 : pen * 0.8), head);
       if (live && cellSide >= 2.2 * em) {
         p.setFont(exploreFont(font(), 0.8));
         p.setPen(colors.text);
@@ -214,10 +195,10 @@ void TransformerRnnView::paintEvent(QPaintEvent*) {
       p.setBrush(withAlpha(colors.transformer, 50));
       p.drawRoundedRect(cell, cellSide * 0.15, cellSide * 0.15);
       p.setBrush(Qt::NoBrush);
-      arrow(p, QPointF(centerX(k), cacheY), QPointF(centerX(k), cell.bottom()), colors.transformer, pen, head);
+      drawArrow(p, QPointF(centerX(k), cacheY), QPointF(centerX(k), cell.bottom()), QPen(colors.transformer, pen), head);
       if (k > 1)
-        arrow(p, QPointF(centerX(k - 1) + cellSide / 2, cellY + cellSide / 2), QPointF(cell.left(), cellY + cellSide / 2),
-              colors.transformer, pen * 1.4, head);
+        drawArrow(p, QPointF(centerX(k - 1) + cellSide / 2, cellY + cellSide / 2),
+                  QPointF(cell.left(), cellY + cellSide / 2), QPen(colors.transformer, pen * 1.4), head);
     }
     if (t > 0) {
       p.setFont(exploreFont(font(), 0.9, true));

@@ -10,10 +10,13 @@
 // offending line highlighted. An event log (chosen, or detected: ui/events/event_import.hpp) is read
 // and shown by the Events view instead, on a tab of its own. The data set open at the end of a
 // session, with how it was read, is opened again at the next start.
+//
+// The page composes its parts: the source bar (data_source_bar.hpp), the dialect panel
+// (dialect_panel.hpp), the loader without widgets (data_loader.hpp) and the series chart with the
+// split (series_split_chart.hpp); it keeps the preview of the first rows and decides what each
+// edit means.
 #include <QStringList>
-#include <atomic>
 #include <memory>
-#include <optional>
 #include <vector>
 
 #include "core/data/csv_dialect.hpp"
@@ -23,24 +26,22 @@
 #include "ui/page.hpp"
 #include "ui/pages/message_bar.hpp"
 
-class QCheckBox;
 class QComboBox;
 class QGroupBox;
-class QLabel;
-class QListWidget;
 class QProgressBar;
-class QPushButton;
 class QStandardItemModel;
 class QTabWidget;
 class QTableView;
-class QToolButton;
 
 namespace aaren::ui {
 
-class BackgroundJob;
 class ChartPanel;
 class CurrentDataset;
+class DataLoader;
+class DataSourceBar;
+class DialectPanel;
 class EventsView;
+class SeriesSplitChart;
 struct RememberedDataset;
 
 class DataPage : public Page {
@@ -57,9 +58,9 @@ class DataPage : public Page {
   QString filePath() const { return path_; }
   bool isLoading() const;
   MessageBar* messageBar() const { return messageBar_; }
-  ChartPanel* seriesChart() const { return chart_; }
+  ChartPanel* seriesChart() const;
   EventsView* eventsView() const { return events_; }
-  QComboBox* readAsCombo() const { return readAs_; }  // automatic, time series or event log
+  QComboBox* readAsCombo() const;  // automatic, time series or event log
   QStandardItemModel* previewModel() const { return preview_; }
   QStringList channelNames() const;  // every channel the file offers
   QStringList checkedChannels() const;
@@ -83,11 +84,7 @@ class DataPage : public Page {
   void loadFinished(bool ok);
 
  private:
-  QWidget* buildSourceBar();
-  QWidget* buildSettingsPanel();
   QWidget* buildContent();
-  void fillSampleMenu();
-  void fillRecentMenu();
   // Opens the file as openCsv does; with `remembered`, read as it was in the last session.
   void open(const QString& path, const RememberedDataset* remembered);
   // Hands the file to the Events view when it is to be read as an event log.
@@ -98,9 +95,7 @@ class DataPage : public Page {
   bool detect(const CsvDialectOverrides& overrides, bool keepChoices);
   void showDetection(bool keepChoices);
   void fillPreview();
-  void applyChannelChoices(const std::vector<std::string>& columns, const std::string& target);
   void startLoading();
-  void stopLoading();
   void onLoaded(std::shared_ptr<const TimeSeriesTable> table);
   void onLoadCancelled();
   void onLoadFailed(const QString& message, int line);
@@ -121,12 +116,10 @@ class DataPage : public Page {
   void onDialectEdited();
   void resetToDetected();
   void onSplitEdited();
-  void updateTargetChoices();
   void drawSeries();
-  void drawSplit();
+  void showSplitOutcome(const QString& summary, const QString& error);
   // Empties the time series' settings, preview and chart; the data set itself is left alone.
   void clearTablePanel();
-  CsvReadOptions readOptions() const;
 
   CurrentDataset* dataset_;
   QString path_;        // the file the settings and the preview show
@@ -135,47 +128,21 @@ class DataPage : public Page {
   CsvDetection detection_;      // with the user's overrides
   CsvDetection autoDetection_;  // without them: what "Reset" returns to
   bool detected_ = false;
-  CsvReadOptions loadingOptions_;  // of the newest load
-  std::shared_ptr<std::atomic<bool>> stopRead_;  // the newest load's cancel flag, shared with its reader
-  // How the page showed the file that is loaded now, for going back to it when a read is cancelled.
-  struct LoadedView {
-    QString path;
-    CsvDialectOverrides overrides;
-    CsvDetection detection, autoDetection;
-  };
-  std::optional<LoadedView> loadedView_;
-  std::vector<qreal> rowX_;        // (rows) where each row of the loaded table sits on the chart
-  bool updating_ = false;  // widgets are being filled by the page, not edited by the user
-  bool cancelledByUser_ = false;
-  bool readAsRestored_ = false;  // readAs_ holds the last session's kind, for its file only
+  bool readAsRestored_ = false;  // the kind shown is the last session's, for its file only
   bool restoring_ = false;       // the last session's data set is being read; its settings stay
   ImportKind loadedReadAs_ = ImportKind::automatic;  // the kind chosen when the loaded data set was read
   int highlightedRow_ = -1;
-  BackgroundJob* loader_;
+  DataLoader* loader_;
 
   MessageBar* messageBar_ = nullptr;
-  QLabel* fileName_ = nullptr;
-  QLabel* fileDetails_ = nullptr;
-  QToolButton* samplesButton_ = nullptr;
-  QToolButton* recentButton_ = nullptr;
-  QComboBox* delimiter_ = nullptr;
-  QCheckBox* header_ = nullptr;
-  QComboBox* dateColumn_ = nullptr;
-  QComboBox* decimalMark_ = nullptr;
-  QCheckBox* interpolate_ = nullptr;
-  QLabel* detectedSummary_ = nullptr;
-  QPushButton* resetDetection_ = nullptr;
-  QListWidget* channels_ = nullptr;
-  QComboBox* target_ = nullptr;
-  QComboBox* split_ = nullptr;
-  QLabel* splitSummary_ = nullptr;
+  DataSourceBar* sourceBar_ = nullptr;
+  DialectPanel* dialect_ = nullptr;
   QWidget* progressRow_ = nullptr;
   QProgressBar* progress_ = nullptr;
-  ChartPanel* chart_ = nullptr;
+  SeriesSplitChart* chart_ = nullptr;
   QStandardItemModel* preview_ = nullptr;
   QTableView* previewView_ = nullptr;
   QGroupBox* previewBox_ = nullptr;
-  QComboBox* readAs_ = nullptr;
   QTabWidget* views_ = nullptr;
   EventsView* events_ = nullptr;
 };

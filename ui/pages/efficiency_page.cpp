@@ -31,6 +31,7 @@
 #include "ui/figure5_export.hpp"
 #include "ui/glyph_icons.hpp"
 #include "ui/settings.hpp"
+#include "ui/workers/background_job.hpp"
 #include "ui/workers/stream_worker.hpp"
 
 namespace aaren::ui {
@@ -85,7 +86,7 @@ QString cudaNote(const gpu::DeviceInfo& info) {
 }  // namespace
 
 EfficiencyPage::EfficiencyPage(QWidget* parent)
-    : Page(parent), charts_(this), refreshTimer_(new QTimer(this)), worker_(new StreamWorker) {
+    : Page(parent), charts_(this), refreshTimer_(new QTimer(this)), job_(new BackgroundJob(this)) {
   auto* layout = new QHBoxLayout(this);
   layout->setContentsMargins(16, 12, 16, 16);
   layout->setSpacing(16);
@@ -95,13 +96,11 @@ EfficiencyPage::EfficiencyPage(QWidget* parent)
   refreshTimer_->setInterval(kChartRefreshMs);
   connect(refreshTimer_, &QTimer::timeout, this, &EfficiencyPage::refreshCharts);
 
-  thread_.setObjectName(QStringLiteral("stream benchmark"));
-  worker_->moveToThread(&thread_);
-  connect(&thread_, &QThread::finished, worker_, &QObject::deleteLater);
-  connect(worker_, &StreamWorker::sampleMeasured, this, &EfficiencyPage::onSampleMeasured);
-  connect(worker_, &StreamWorker::finished, this, &EfficiencyPage::onFinished);
-  connect(worker_, &StreamWorker::failed, this, &EfficiencyPage::onFailed);
-  thread_.start();
+  connect(job_, &BackgroundJob::reported, this,
+          [this](const QVariant& item) { onSampleMeasured(item.value<bench::StreamSample>()); });
+  connect(job_, &BackgroundJob::succeeded, this,
+          [this](const QVariant& result) { onFinished(result.value<bench::StreamBenchResult>()); });
+  connect(job_, &BackgroundJob::failed, this, [this](const QString& message) { onFailed(message); });
 
   setChoice(EfficiencyChoice{});
   // Each change is remembered (the main window saves after a pause, not on every keystroke).
@@ -113,9 +112,7 @@ EfficiencyPage::EfficiencyPage(QWidget* parent)
 }
 
 EfficiencyPage::~EfficiencyPage() {
-  if (stopFlag_) stopFlag_->store(true);
-  thread_.quit();
-  thread_.wait();
+  if (stopFlag_) stopFlag_->store(true);  // the job, no longer wanted, ends at its next sample
 }
 
 QString EfficiencyPage::id() const { return QStringLiteral("efficiency"); }
@@ -334,11 +331,7 @@ void EfficiencyPage::start() {
   status_->setText(tr("Warming up…"));
   stopFlag_ = std::make_shared<std::atomic<bool>>(false);
   setRunning(true);
-  QMetaObject::invokeMethod(
-      worker_, [worker = worker_, options, stop = std::shared_ptr<const std::atomic<bool>>(stopFlag_)] {
-        worker->run(options, stop);
-      },
-      Qt::QueuedConnection);
+  job_->start(streamBenchWork(options, stopFlag_));
   emit statusMessage(tr("Streaming %1 tokens through both models…").arg(tokens(options.tokens)));
 }
 

@@ -5,7 +5,6 @@
 // ratio). When the run ends, or is stopped, the fitted growth is written on the charts, and the
 // measurements export as CSV and as a two-panel "Figure 5". The controls are remembered between
 // sessions.
-#include <QThread>
 #include <atomic>
 #include <memory>
 #include <optional>
@@ -25,14 +24,14 @@ class QTimer;
 
 namespace aaren::ui {
 
-class StreamWorker;
+class BackgroundJob;
 
 class EfficiencyPage : public Page {
   Q_OBJECT
 
  public:
   explicit EfficiencyPage(QWidget* parent = nullptr);
-  ~EfficiencyPage() override;  // stops a running measurement and waits for its thread
+  ~EfficiencyPage() override;  // stops a running measurement without waiting for it
 
   QString id() const override;
   QString title() const override;
@@ -101,8 +100,7 @@ class EfficiencyPage : public Page {
   QPushButton* exportFigureButton_ = nullptr;
   QTimer* refreshTimer_ = nullptr;
 
-  QThread thread_;
-  StreamWorker* worker_ = nullptr;  // lives on thread_, deleted when it finishes
+  BackgroundJob* job_ = nullptr;
   std::shared_ptr<std::atomic<bool>> stopFlag_;
   bool running_ = false;
   bench::StreamBenchOptions runOptions_;

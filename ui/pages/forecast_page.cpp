@@ -27,7 +27,6 @@
 #include "ui/pages/current_dataset.hpp"
 #include "ui/pages/message_bar.hpp"
 #include "ui/pages/row_axis.hpp"
-#include "ui/run_list.hpp"
 #include "ui/workers/background_job.hpp"
 
 namespace aaren::ui {
@@ -47,7 +46,7 @@ QColor forecastColor(const QString& modelName) {
 }  // namespace
 
 ForecastPage::ForecastPage(CurrentDataset* dataset, QWidget* parent)
-    : Page(parent), dataset_(dataset), loader_(new BackgroundJob(this)) {
+    : Page(parent), dataset_(dataset), loader_(new BackgroundJob(this)), lister_(new BackgroundJob(this)) {
   messageBar_ = new MessageBar(this);
 
   chart_ = new ChartPanel(tr("Forecast"), this);
@@ -107,6 +106,9 @@ ForecastPage::ForecastPage(CurrentDataset* dataset, QWidget* parent)
     emit runLoaded(false);
   });
   connect(loader_, &BackgroundJob::cancelled, this, [this] { emit runLoaded(false); });
+  connect(lister_, &BackgroundJob::succeeded, this,
+          [this](const QVariant& result) { showRunListing(result.value<SharedRunListing>()); });
+  connect(lister_, &BackgroundJob::failed, this, [this](const QString& message) { messageBar_->showError(message); });
   showForecasts(nullptr);
 }
 
@@ -127,7 +129,9 @@ QList<ChartPanel*> ForecastPage::charts() const {
   return charts;
 }
 
-bool ForecastPage::isLoading() const { return loader_->isRunning() || eventView_->isLoading(); }
+bool ForecastPage::isLoading() const {
+  return loader_->isRunning() || eventView_->isLoading() || lister_->isRunning();
+}
 
 int ForecastPage::currentWindow() const { return set_ ? slider_->value() : -1; }
 
@@ -197,19 +201,28 @@ QWidget* ForecastPage::buildWindowBar() {
 
 void ForecastPage::setRunsFolder(const QString& folder) {
   runsFolder_ = folder;
-  refreshRuns();
+  lister_->start(listRunsWork(folder));
 }
 
-void ForecastPage::refreshRuns() {
+void ForecastPage::showRunListing(const SharedRunListing& listing) {
+  lister_->cancel();  // this listing is newer than one the page may have asked for
+  listing_ = listing;
+  runsFolder_ = listing->folder;
+  fillRunChoices();
+}
+
+void ForecastPage::fillRunChoices() {
   const QString shown = set_ ? set_->runDir : QString();
   const QSignalBlocker blocker(runs_);
   runs_->clear();
-  for (const RunInfo& run : runsFolder_.isEmpty() ? QList<RunInfo>() : findRuns(runsFolder_)) {
-    if (!run.problem.isEmpty()) continue;
-    QStringList models;
-    for (const ModelRunInfo& model : run.models) models << model.modelName;
-    runs_->addItem(QStringLiteral("%1  (%2)").arg(run.name, models.join(QStringLiteral(" + "))), run.dir);
-  }
+  if (listing_)
+    for (const RunEntry& run : listing_->runs) {
+      if (!run.problem.empty()) continue;
+      QStringList models;
+      for (const ModelRunEntry& model : run.models) models << modelName(model);
+      runs_->addItem(QStringLiteral("%1  (%2)").arg(QString::fromStdString(run.name), models.join(QStringLiteral(" + "))),
+                     runPath(run.dir));
+    }
   if (!shown.isEmpty() && runs_->findData(shown) < 0) runs_->insertItem(0, QFileInfo(shown).fileName(), shown);
   if (runs_->count() == 0) runs_->addItem(tr("No runs yet: train one on the Train page"));
   runs_->setCurrentIndex(std::max(0, runs_->findData(shown)));
@@ -222,7 +235,8 @@ void ForecastPage::browseRun() {
 
 void ForecastPage::openRun(const QString& runDir) {
   if (runDir.isEmpty()) return;
-  if (isEventRunFolder(runDir)) {
+  const RunTask* task = run_task(QDir::toNativeSeparators(runDir).toStdString());
+  if (task && task->name == kEventModelRuns.name) {
     loader_->cancel();
     views_->setCurrentWidget(eventView_);
     runSummary_->setText(tr("%1: the next event's time and mark, predicted after each test event")
@@ -274,7 +288,7 @@ void ForecastPage::showForecasts(std::shared_ptr<const RunForecastSet> set, int 
                            .arg(set_->testWindows));
   fillChannels();
   fillMetrics();
-  refreshRuns();
+  fillRunChoices();
   {
     const QSignalBlocker blocker(slider_);
     slider_->setRange(0, set_->testWindows - 1);

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "ui/page.hpp"
+#include "ui/run_list.hpp"
 #include "ui/workers/run_forecast_loader.hpp"
 
 class QComboBox;
@@ -44,17 +45,18 @@ class ForecastPage : public Page {
   QTableWidget* metricsTable() const { return metrics_; }
   MessageBar* messageBar() const { return messageBar_; }
   EventForecastView* eventForecastView() const { return eventView_; }
-  bool isLoading() const;
+  bool isLoading() const;  // a run, or the list of runs
   std::shared_ptr<const RunForecastSet> forecastSet() const { return set_; }
   int currentWindow() const;
 
-  void setRunsFolder(const QString& folder);
+  void setRunsFolder(const QString& folder);  // lists its runs in the background
   // Shows a loaded run at once, at test window `window` (-1: the last one).
   void showForecasts(std::shared_ptr<const RunForecastSet> set, int window = -1);
 
  public slots:
   void openRun(const QString& runDir);  // in the background; runLoaded() follows
-  void refreshRuns();
+  // The runs to offer, as listed elsewhere (the Train page's run list), without reading them again.
+  void showRunListing(const aaren::ui::SharedRunListing& listing);
   void showWindow(int window);
 
  signals:
@@ -64,12 +66,15 @@ class ForecastPage : public Page {
   QWidget* buildTopBar();
   QWidget* buildWindowBar();
   void browseRun();
+  void fillRunChoices();
   void fillMetrics();
   void fillChannels();
 
   CurrentDataset* dataset_;
   BackgroundJob* loader_;
+  BackgroundJob* lister_;  // of the runs folder's runs, when the page lists them itself
   QString runsFolder_;
+  SharedRunListing listing_;
   std::shared_ptr<const RunForecastSet> set_;
   std::vector<qreal> rowX_;  // (rows) of the run's data, where each row sits on the chart
   QLineSeries* history_ = nullptr;

@@ -7,11 +7,13 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
+#include <QSignalBlocker>
 #include <QTreeWidget>
 #include <QUrl>
 #include <QVBoxLayout>
 
 #include "ui/pages/wording.hpp"
+#include "ui/workers/background_job.hpp"
 
 namespace aaren::ui {
 
@@ -32,15 +34,15 @@ QString endedText(const std::string& stop) {
 }
 
 // An event model's columns hold its NLL per event and the RMSE of its next-time predictions.
-void fillEventColumns(QTreeWidgetItem* item, const LoadedEventRun& run) {
-  const QString data = QString::fromStdString(run.config.data.data_file);
+void fillEventColumns(QTreeWidgetItem* item, const EventModelFiles& model) {
+  const QString data = QString::fromStdString(model.config.data.data_file);
   item->setText(kData, QFileInfo(data).fileName());
   item->setToolTip(kData, QObject::tr("%1 (event log)").arg(data));
-  if (!run.has_metrics) {
+  if (!model.metrics) {
     item->setText(kEnded, QObject::tr("no metrics yet"));
     return;
   }
-  const EventRunMetrics& metrics = run.metrics;
+  const EventRunMetrics& metrics = *model.metrics;
   item->setText(kEpochs, QObject::tr("%1 of %2").arg(metrics.best_epoch).arg(metrics.epochs.size()));
   item->setText(kValidationMse, number(metrics.validation.nll_per_event));
   item->setToolTip(kValidationMse, QObject::tr("validation NLL per event"));
@@ -52,21 +54,14 @@ void fillEventColumns(QTreeWidgetItem* item, const LoadedEventRun& run) {
   item->setToolTip(kEnded, QString::fromStdString(metrics.message));
 }
 
-void fillModelColumns(QTreeWidgetItem* item, const ModelRunInfo& model) {
-  item->setText(kModel, model.modelName);
-  for (int column : {kEpochs, kValidationMse, kTestMse, kTestMae}) item->setTextAlignment(column, Qt::AlignRight | Qt::AlignVCenter);
-  item->setToolTip(kEpochs, QObject::tr("best epoch of the epochs trained"));
-  if (model.events) {
-    fillEventColumns(item, *model.events);
-    return;
-  }
-  item->setText(kData, QFileInfo(QString::fromStdString(model.run.config.data_file)).fileName());
-  item->setToolTip(kData, QString::fromStdString(model.run.config.data_file));
-  if (!model.run.has_metrics) {
+void fillForecastColumns(QTreeWidgetItem* item, const ForecastModelFiles& model) {
+  item->setText(kData, QFileInfo(QString::fromStdString(model.config.data_file)).fileName());
+  item->setToolTip(kData, QString::fromStdString(model.config.data_file));
+  if (!model.metrics) {
     item->setText(kEnded, QObject::tr("no metrics yet"));
     return;
   }
-  const RunMetrics& metrics = model.run.metrics;
+  const RunMetrics& metrics = *model.metrics;
   item->setText(kEpochs, QObject::tr("%1 of %2").arg(metrics.best_epoch).arg(metrics.epochs.size()));
   item->setText(kValidationMse, number(metrics.validation.mse));
   item->setText(kTestMse, number(metrics.test.mse));
@@ -75,11 +70,20 @@ void fillModelColumns(QTreeWidgetItem* item, const ModelRunInfo& model) {
   item->setToolTip(kEnded, QString::fromStdString(metrics.message));
 }
 
+void fillModelColumns(QTreeWidgetItem* item, const ModelRunEntry& model) {
+  item->setText(kModel, modelName(model));
+  for (int column : {kEpochs, kValidationMse, kTestMse, kTestMae}) item->setTextAlignment(column, Qt::AlignRight | Qt::AlignVCenter);
+  item->setToolTip(kEpochs, QObject::tr("best epoch of the epochs trained"));
+  if (const EventModelFiles* events = model.events()) fillEventColumns(item, *events);
+  else fillForecastColumns(item, *model.forecast());
+}
+
 }  // namespace
 
 RunListView::RunListView(QWidget* parent)
-    : QWidget(parent), tree_(new QTreeWidget(this)), emptyHint_(new QLabel(this)), open_(new QPushButton(tr("Open"), this)),
-      forecast_(new QPushButton(tr("Forecast"), this)), showFolder_(new QPushButton(tr("Show Folder"), this)) {
+    : QWidget(parent), lister_(new BackgroundJob(this)), tree_(new QTreeWidget(this)), emptyHint_(new QLabel(this)),
+      open_(new QPushButton(tr("Open"), this)), forecast_(new QPushButton(tr("Forecast"), this)),
+      showFolder_(new QPushButton(tr("Show Folder"), this)) {
   tree_->setObjectName(QStringLiteral("runTree"));
   tree_->setColumnCount(kColumns);
   tree_->setHeaderLabels({tr("Run"), tr("Data"), tr("Model"), tr("Best epoch"), tr("Val. MSE"), tr("Test MSE"),
@@ -115,7 +119,15 @@ RunListView::RunListView(QWidget* parent)
   connect(showFolder_, &QPushButton::clicked, this,
           [this] { QDesktopServices::openUrl(QUrl::fromLocalFile(selectedRun())); });
   connect(tree_, &QTreeWidget::itemDoubleClicked, this, [this] { emit openRequested(selectedRun()); });
-  connect(tree_, &QTreeWidget::currentItemChanged, this, &RunListView::updateButtons);
+  connect(tree_, &QTreeWidget::currentItemChanged, this, [this] {
+    wantedRun_ = selectedRun();
+    updateButtons();
+  });
+  connect(lister_, &BackgroundJob::succeeded, this,
+          [this](const QVariant& result) { showListing(result.value<SharedRunListing>()); });
+  connect(lister_, &BackgroundJob::failed, this, [this](const QString& message) {
+    emptyHint_->setText(tr("The runs in %1 cannot be listed: %2").arg(QDir::toNativeSeparators(runsFolder_), message));
+  });
   updateButtons();
 }
 
@@ -124,39 +136,55 @@ void RunListView::setRunsFolder(const QString& folder) {
   refresh();
 }
 
-void RunListView::refresh() {
-  const QString selected = selectedRun();
-  runs_ = findRuns(runsFolder_);
-  tree_->clear();
-  for (const RunInfo& run : runs_) {
+const std::vector<RunEntry>& RunListView::runs() const {
+  static const std::vector<RunEntry> none;
+  return listing_ ? listing_->runs : none;
+}
+
+bool RunListView::isListing() const { return lister_->isRunning(); }
+
+void RunListView::refresh() { lister_->start(listRunsWork(runsFolder_)); }
+
+void RunListView::showListing(SharedRunListing listing) {
+  listing_ = std::move(listing);
+  const QString wanted = wantedRun_;
+  {
+    const QSignalBlocker blocker(tree_);  // the selection is restored below
+    tree_->clear();
+  }
+  for (const RunEntry& run : listing_->runs) {
+    const QString dir = runPath(run.dir);
     auto* item = new QTreeWidgetItem(tree_);
-    item->setText(kRun, run.name);
-    item->setToolTip(kRun, QDir::toNativeSeparators(run.dir));
-    item->setData(kRun, kRunDirRole, run.dir);
-    if (!run.problem.isEmpty()) {
+    item->setText(kRun, QString::fromStdString(run.name));
+    item->setToolTip(kRun, QDir::toNativeSeparators(dir));
+    item->setData(kRun, kRunDirRole, dir);
+    if (!run.problem.empty()) {
       item->setText(kEnded, tr("cannot be read"));
-      item->setToolTip(kEnded, run.problem);
+      item->setToolTip(kEnded, QString::fromStdString(run.problem));
       item->setDisabled(true);
       continue;
     }
-    if (!run.sideBySide) {
+    if (!run.side_by_side) {
       fillModelColumns(item, run.models.front());
       continue;
     }
     item->setText(kModel, tr("side by side"));
-    for (const ModelRunInfo& model : run.models) {
+    for (const ModelRunEntry& model : run.models) {
       auto* child = new QTreeWidgetItem(item);
-      child->setData(kRun, kRunDirRole, run.dir);
+      child->setData(kRun, kRunDirRole, dir);
       fillModelColumns(child, model);
       item->setText(kData, child->text(kData));
     }
     item->setExpanded(true);
   }
   for (int column = 0; column < kColumns - 1; ++column) tree_->resizeColumnToContents(column);
-  emptyHint_->setText(runs_.isEmpty() ? tr("No runs yet in %1.").arg(QDir::toNativeSeparators(runsFolder_))
-                                      : tr("%1 in %2").arg(countOf(runs_.size(), tr("run"), tr("runs")), QDir::toNativeSeparators(runsFolder_)));
-  selectRun(selected);
+  const QString folder = QDir::toNativeSeparators(listing_->folder);
+  emptyHint_->setText(listing_->runs.empty()
+                          ? tr("No runs yet in %1.").arg(folder)
+                          : tr("%1 in %2").arg(countOf(int(listing_->runs.size()), tr("run"), tr("runs")), folder));
+  selectRun(wanted);
   updateButtons();
+  emit listed(listing_);
 }
 
 QString RunListView::selectedRun() const {
@@ -165,6 +193,7 @@ QString RunListView::selectedRun() const {
 }
 
 void RunListView::selectRun(const QString& dir) {
+  wantedRun_ = dir;
   if (dir.isEmpty()) return;
   const QString wanted = QDir(dir).absolutePath();
   for (int row = 0; row < tree_->topLevelItemCount(); ++row)

@@ -6,11 +6,14 @@
 #include "ui/main_window.hpp"
 #include "ui/pages/data_page.hpp"
 #include "ui/pages/forecast_page.hpp"
+#include "ui/pages/run_list_view.hpp"
 #include "ui/pages/train_page.hpp"
 
 namespace aaren::ui {
 
-bool StudioPages::isBusy() const { return data->isLoading() || forecast->isLoading(); }
+bool StudioPages::isBusy() const {
+  return data->isLoading() || forecast->isLoading() || train->runList()->isListing();
+}
 
 StudioPages addStudioPages(MainWindow& window) {
   StudioPages pages;
@@ -35,8 +38,11 @@ StudioPages addStudioPages(MainWindow& window) {
     window.showPage(forecast->id());
     forecast->openRun(runDir);
   });
-  QObject::connect(train, &TrainPage::runsChanged, forecast, [train, forecast] { forecast->setRunsFolder(train->runsFolder()); });
-  forecast->setRunsFolder(train->runsFolder());
+  // The Train page lists the runs (when its folder changes, and once when training ends); the
+  // Forecast page offers that same listing rather than reading the runs again.
+  RunListView* runList = train->runList();
+  QObject::connect(runList, &RunListView::listed, forecast, &ForecastPage::showRunListing);
+  if (const SharedRunListing listing = runList->listing()) forecast->showRunListing(listing);
   return pages;
 }
 

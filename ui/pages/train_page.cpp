@@ -1,4 +1,3 @@
-#include "ui/side_panel.hpp"
 #include "ui/pages/train_page.hpp"
 
 #include <QDir>
@@ -8,30 +7,30 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
-#include <QLineSeries>
-#include <QLocale>
 #include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSignalBlocker>
 #include <QSplitter>
-#include <QTimer>
 #include <QVBoxLayout>
 #include <exception>
 #include <optional>
-#include <utility>
 
-#include "core/data/forecast_data.hpp"
-#include "ui/chart_panel.hpp"
+#include "core/planning/continuation.hpp"
+#include "core/planning/window_plan.hpp"
 #include "ui/glyph_icons.hpp"
 #include "ui/pages/current_dataset.hpp"
+#include "ui/pages/loss_curves.hpp"
 #include "ui/pages/message_bar.hpp"
 #include "ui/pages/model_settings_form.hpp"
+#include "ui/pages/plan_wording.hpp"
+#include "ui/pages/training_wording.hpp"
 #include "ui/pages/run_list_view.hpp"
 #include "ui/pages/wording.hpp"
 #include "ui/run_list.hpp"
 #include "ui/settings.hpp"
+#include "ui/side_panel.hpp"
 #include "ui/workers/training_session.hpp"
 
 namespace aaren::ui {
@@ -41,47 +40,12 @@ namespace {
 constexpr int kControlsWidth = 380;
 constexpr int kProgressSteps = 1000;
 
-struct WindowCounts {
-  int train = 0, validation = 0, test = 0;
-};
-
-// Window lengths tried, longest first, when the current ones leave a part of the data without
-// windows: the paper's 96/96, then shorter ones for short series such as monthly data.
-constexpr std::pair<int, int> kWindowCandidates[] = {{96, 96}, {96, 48}, {96, 24}, {48, 24}, {48, 12}, {36, 12},
-                                                     {24, 12}, {24, 6},  {12, 6},  {12, 3},  {6, 3},   {4, 2}, {2, 1}};
-
-// The core prepares the data exactly as training will; what it refuses does not fit.
-std::optional<WindowCounts> windowCounts(const TimeSeriesTable& table, const SplitSpec& split, int seqLen, int horizon,
-                                         QString* why = nullptr) {
-  try {
-    const ForecastData data = prepare_forecast_data(table, {seqLen, horizon, split});
-    return WindowCounts{data.train.sample_count(), data.validation.sample_count(), data.test.sample_count()};
-  } catch (const std::exception& error) {
-    if (why) *why = QString::fromUtf8(error.what());
-    return std::nullopt;
-  }
-}
-
-QColor trainColor(int model) { return model == 0 ? QColor(0x25, 0x63, 0xd9) : QColor(0xe0, 0x6c, 0x1f); }
-QColor validationColor(int model) { return model == 0 ? QColor(0x5f, 0xb0, 0xf0) : QColor(0xe8, 0xa8, 0x30); }
-
-QString duration(double seconds) {
-  const int total = int(seconds + 0.5);
-  if (total < 60) return QObject::tr("%1 s").arg(total);
-  if (total < 3600) return QObject::tr("%1 min %2 s").arg(total / 60).arg(total % 60);
-  return QObject::tr("%1 h %2 min").arg(total / 3600).arg(total % 3600 / 60);
-}
-
 }  // namespace
 
 TrainPage::TrainPage(CurrentDataset* dataset, QWidget* parent)
-    : Page(parent), dataset_(dataset), session_(new TrainingSession(this)), chartRefresh_(new QTimer(this)) {
+    : Page(parent), dataset_(dataset), session_(new TrainingSession(this)) {
   messageBar_ = new MessageBar(this);
-
-  lossChart_ = new ChartPanel(tr("Training and validation loss"), this);
-  lossChart_->setObjectName(QStringLiteral("lossChart"));
-  lossChart_->setAxisTitles(tr("epoch"), tr("MSE (scaled)"));
-  lossChart_->setLogScaleAvailable(true);
+  lossChart_ = new LossCurvesChart(this);
 
   runList_ = new RunListView(this);
   auto* runsBox = new QGroupBox(tr("Runs"), this);
@@ -111,8 +75,6 @@ TrainPage::TrainPage(CurrentDataset* dataset, QWidget* parent)
   layout->addWidget(messageBar_);
   layout->addWidget(splitter, 1);
 
-  chartRefresh_->setInterval(kChartRefreshMs);
-  connect(chartRefresh_, &QTimer::timeout, this, &TrainPage::flushCurves);
   connect(dataset_, &CurrentDataset::changed, this, &TrainPage::onDatasetChanged);
   connect(form_, &ModelSettingsForm::edited, this, &Page::sessionChanged);
   connect(form_, &ModelSettingsForm::edited, this, [this] {
@@ -121,11 +83,12 @@ TrainPage::TrainPage(CurrentDataset* dataset, QWidget* parent)
     else describeWindow(false);
   });
   connect(session_, &TrainingSession::modelStarted, this, [this](int model, const QString& modelName) {
-    progressText_->setText(curves_.size() > 1 ? tr("%1 (%2 of %3): reading and preparing the data…")
-                                                    .arg(modelName)
-                                                    .arg(model + 1)
-                                                    .arg(curves_.size())
-                                              : tr("%1: reading and preparing the data…").arg(modelName));
+    const int models = lossChart_->modelCount();
+    progressText_->setText(models > 1 ? tr("%1 (%2 of %3): reading and preparing the data…")
+                                            .arg(modelName)
+                                            .arg(model + 1)
+                                            .arg(models)
+                                      : tr("%1: reading and preparing the data…").arg(modelName));
   });
   connect(session_, &TrainingSession::progress, this, &TrainPage::onProgress);
   connect(session_, &TrainingSession::modelFinished, this, &TrainPage::onModelFinished);
@@ -247,7 +210,6 @@ void TrainPage::setRunsFolder(const QString& folder) {
   runsFolder_->setText(QDir::toNativeSeparators(folder));
   Settings().setRunsFolder(folder);
   runList_->setRunsFolder(folder);
-  emit runsChanged();
 }
 
 void TrainPage::browseRunsFolder() {
@@ -289,29 +251,53 @@ void TrainPage::onDatasetChanged() {
   updateControls();
 }
 
-void TrainPage::describeWindow(bool adjustToFit) {
+const std::optional<ChronologicalSplit>& TrainPage::loadedSplit(QString* problem) {
   const std::shared_ptr<const TimeSeriesTable> table = dataset_->table();
-  if (!table) return;
-  const TrainingChoice choice = form_->choice();
-  QString why;
-  std::optional<WindowCounts> counts = windowCounts(*table, dataset_->split(), choice.model.seq_len, choice.model.horizon, &why);
-  QString adjusted;
-  if (!counts && adjustToFit)
-    for (const auto& [seqLen, horizon] : kWindowCandidates)
-      if ((counts = windowCounts(*table, dataset_->split(), seqLen, horizon))) {
-        const QSignalBlocker blocker(form_);
-        form_->setWindowLengths(seqLen, horizon);
-        adjusted = tr("Look-back and horizon were set to %1 and %2 to fit %3. ").arg(seqLen).arg(horizon).arg(dataset_->name());
-        break;
-      }
-  if (!counts) {
-    windowHint_->setText(tr("These windows do not fit the data: %1").arg(why));
+  const std::string split = to_string(dataset_->split());
+  if (table != split_.table || split != split_.split) {
+    split_ = {table, split, std::nullopt, {}};
+    try {
+      if (table) split_.parts = split_rows(dataset_->split(), table->values.rows, table->times);
+    } catch (const std::exception& error) {
+      split_.problem = QString::fromUtf8(error.what());
+    }
+  }
+  if (problem) *problem = split_.problem;
+  return split_.parts;
+}
+
+void TrainPage::describeWindow(bool adjustToFit) {
+  if (!dataset_->table()) return;
+  QString splitProblem;
+  const std::optional<ChronologicalSplit>& parts = loadedSplit(&splitProblem);
+  if (!parts) {
+    windowHint_->setText(tr("These windows do not fit the data: %1").arg(splitProblem));
     return;
   }
+  const TrainingChoice choice = form_->choice();
+  const WindowLengths wanted{choice.model.seq_len, choice.model.horizon};
+  const std::optional<PlanProblem> problem = window_problem(*parts, wanted);
+  WindowLengths lengths = wanted;
+  QString adjusted;
+  if (problem && adjustToFit)
+    if (const std::optional<WindowLengths> fitted = fit_window_lengths(*parts, wanted)) {
+      lengths = *fitted;
+      const QSignalBlocker blocker(form_);
+      form_->setWindowLengths(lengths.look_back, lengths.horizon);
+      adjusted = tr("Look-back and horizon were set to %1 and %2 to fit %3. ")
+                     .arg(lengths.look_back)
+                     .arg(lengths.horizon)
+                     .arg(dataset_->name());
+    }
+  if (problem && adjusted.isEmpty()) {
+    windowHint_->setText(tr("These windows do not fit the data: %1").arg(describeForTrainPage(*problem)));
+    return;
+  }
+  const WindowCounts counts = count_windows(*parts, lengths);
   windowHint_->setText(adjusted + tr("%1 training, %2 validation and %3 test windows.")
-                                      .arg(counts->train)
-                                      .arg(counts->validation)
-                                      .arg(counts->test));
+                                      .arg(counts.train)
+                                      .arg(counts.validation)
+                                      .arg(counts.test));
 }
 
 bool TrainPage::startTraining() { return launch(form_->choice()); }
@@ -320,40 +306,34 @@ QString TrainPage::continuableRun() const { return currentRunOnDisk_ ? currentRu
 
 bool TrainPage::continueTraining() {
   if (isTraining()) return false;
-  if (dataset_->isEventLog()) {
-    messageBar_->showMessage(MessageBar::Level::warning,
-                             tr("Event models always start from fresh weights: use Start for a new run."));
+  const std::shared_ptr<const TimeSeriesTable> table = dataset_->table();
+  const LoadedData loaded = dataset_->isEventLog() ? LoadedData::event_log
+                            : table                ? LoadedData::time_series
+                                                   : LoadedData::nothing;
+  const auto refuse = [this](const ContinueCheck& check) {
+    messageBar_->showMessage(check.refusal == ContinueRefusal::channels_differ ? MessageBar::Level::error
+                                                                               : MessageBar::Level::warning,
+                             describeForTrainPage(check));
     return false;
-  }
+  };
+  if (loaded == LoadedData::event_log) return refuse(check_continuable(nullptr, loaded, {}));
   if (continuableRun().isEmpty()) {
     messageBar_->showMessage(MessageBar::Level::warning,
                              tr("Open a run from the list first; Continue trains it further from its weights."));
     return false;
   }
-  RunInfo info;
+  RunEntry info;
   try {
-    info = readRun(currentRun_);
-    if (!info.problem.isEmpty()) throw std::runtime_error(info.problem.toStdString());
+    // config.json and metrics.json only: the worker loads the weights, and refuses a damaged checkpoint.
+    info = readRunEntry(currentRun_);
   } catch (const std::exception& error) {
     messageBar_->showError(tr("This run cannot be continued: %1").arg(QString::fromUtf8(error.what())));
     return false;
   }
-  if (info.models.first().events) {
-    messageBar_->showMessage(MessageBar::Level::warning,
-                             tr("Event models always start from fresh weights: use Start for a new run."));
-    return false;
-  }
-  const std::shared_ptr<const TimeSeriesTable> table = dataset_->table();
-  const RunConfig& earlier = info.models.first().run.config;
-  if (table && table->channel_names != earlier.channels) {
-    QStringList trained, loaded;
-    for (const std::string& name : earlier.channels) trained << QString::fromStdString(name);
-    for (const std::string& name : table->channel_names) loaded << QString::fromStdString(name);
-    messageBar_->showError(tr("The run was trained on the channels %1, but the Data page has %2. Open the same data "
-                              "(or the same columns) to continue it.")
-                               .arg(trained.join(QStringLiteral(", ")), loaded.join(QStringLiteral(", "))));
-    return false;
-  }
+  const std::vector<std::string> channels = table ? table->channel_names : std::vector<std::string>{};
+  const ContinueCheck check = check_continuable(&info, loaded, channels);
+  if (!check.ok()) return refuse(check);
+  const RunConfig& earlier = info.models.front().forecast()->config;
   // The architecture and the window are the run's; only the training settings come from the form.
   TrainingChoice choice;
   choice.models.clear();
@@ -361,9 +341,9 @@ bool TrainPage::continueTraining() {
   choice.train = form_->choice().train;
   choice.device = form_->choice().device;
   QStringList continueFrom;
-  for (const ModelRunInfo& model : info.models) {
-    choice.models.push_back(model.run.config.model.kind);
-    continueFrom << model.dir;
+  for (const ModelRunEntry& model : info.models) {
+    choice.models.push_back(model.kind());
+    continueFrom << runPath(model.dir);
   }
   {
     const QSignalBlocker blocker(form_);
@@ -390,7 +370,11 @@ bool TrainPage::launch(const TrainingChoice& choice, const QStringList& continue
     return false;
   }
   QString why;
-  if (!windowCounts(*table, dataset_->split(), model.seq_len, model.horizon, &why)) {
+  if (const std::optional<ChronologicalSplit>& parts = loadedSplit(&why)) {
+    if (const std::optional<PlanProblem> problem = window_problem(*parts, {model.seq_len, model.horizon}))
+      why = describeForTrainPage(*problem);
+  }
+  if (!why.isEmpty()) {
     messageBar_->showError(tr("The forecast window does not fit the data: %1").arg(why));
     return false;
   }
@@ -430,22 +414,20 @@ bool TrainPage::startJob(TrainingJob& job, const std::vector<ModelKind>& models,
   QStringList names;
   for (std::size_t i = 0; i < models.size(); ++i) {
     const ModelKind kind = models[i];
-    const std::string_view folder = to_string(kind);  // the names sideBySideModelFolders() lists
-    const QString dir = models.size() > 1
-                            ? QDir(runDir).filePath(QString::fromLatin1(folder.data(), qsizetype(folder.size())))
-                            : runDir;
+    const QString dir =
+        models.size() > 1 ? runPath(side_by_side_model_dir(QDir::toNativeSeparators(runDir).toStdString(), kind)) : runDir;
     const QString from = qsizetype(i) < continueFrom.size() ? continueFrom[qsizetype(i)] : QString();
     job.models.push_back({kind, dir.toStdString(), from.toStdString()});
     names << displayName(kind);
   }
-  setUpCurves(names);
+  lossChart_->reset(names, dataset_->isEventLog());
   currentRun_ = runDir;
   currentRunOnDisk_ = false;
   finishedSummaries_.clear();
   messageBar_->clear();
   progress_->setValue(0);
   session_->start(job);
-  chartRefresh_->start();
+  lossChart_->startLive();
   updateControls();
   emit statusMessage(continueFrom.isEmpty() ? tr("Training into %1").arg(QDir::toNativeSeparators(runDir))
                                             : tr("Continuing %1 into %2")
@@ -475,7 +457,10 @@ void TrainPage::stopTraining() {
   progressText_->setText(tr("Stopping: evaluating the best weights and writing the run folder…"));
 }
 
+// Stopping evaluates the best weights and writes the run folder, which can take a while: the window
+// stays responsive meanwhile and closes itself when onFinished() has the folder complete.
 bool TrainPage::prepareToClose() {
+  if (closeWhenStopped_) return false;
   if (!isTraining()) return true;
   QMessageBox box(QMessageBox::Question, tr("Training in Progress"),
                   tr("A model is still training. Stop it and close?\n\nThe best weights so far are kept in %1.")
@@ -486,86 +471,31 @@ bool TrainPage::prepareToClose() {
   box.setDefaultButton(stopAndClose);
   box.exec();
   if (box.clickedButton() != stopAndClose) return false;
-  progressText_->setText(tr("Stopping: writing the run folder…"));
-  session_->stopAndWait();
-  return true;
-}
-
-void TrainPage::setUpCurves(const QStringList& modelNames) {
-  lossChart_->removeAllSeries();
-  lossChart_->setAxisTitles(tr("epoch"), dataset_->isEventLog() ? tr("NLL per event") : tr("MSE (scaled)"));
-  curves_.clear();
-  for (int i = 0; i < modelNames.size(); ++i) {
-    LossCurves curves;
-    curves.modelName = modelNames[i];
-    curves.trainSeries = lossChart_->addLineSeries(tr("%1 training").arg(modelNames[i]), trainColor(i));
-    curves.validationSeries = lossChart_->addLineSeries(tr("%1 validation").arg(modelNames[i]), validationColor(i));
-    curves.validationSeries->setPointsVisible(true);
-    curves_.push_back(curves);
-  }
-  curvesChanged_ = false;
-}
-
-void TrainPage::flushCurves() {
-  if (!curvesChanged_) return;
-  curvesChanged_ = false;
-  for (const LossCurves& curves : curves_) {
-    setSeriesData(curves.trainSeries, curves.train);
-    setSeriesData(curves.validationSeries, curves.validation);
-  }
+  if (!isTraining()) return true;  // it ended while the question was open
+  closeWhenStopped_ = true;
+  stopTraining();
+  const QString note = tr("Finishing the run folder %1…").arg(QDir::toNativeSeparators(currentRun_));
+  progressText_->setText(note);
+  emit statusMessage(note);
+  return false;
 }
 
 void TrainPage::onProgress(const TrainingProgress& report) {
   const TrainProgress& p = report.progress;
-  if (report.model < 0 || report.model >= int(curves_.size()) || p.steps_per_epoch <= 0) return;
-  LossCurves& curves = curves_[std::size_t(report.model)];
-  if (p.epoch_end) curves.validation.append({qreal(p.epoch), p.val_loss});
-  else curves.train.append({qreal(p.epoch - 1) + qreal(p.step) / qreal(p.steps_per_epoch), p.train_loss});
-  curvesChanged_ = true;
+  if (!lossChart_->addProgress(report.model, p)) return;
 
   const double perModel = double(p.epochs) * double(p.steps_per_epoch);
   const double done = double(report.model) * perModel + double(p.epoch - 1) * double(p.steps_per_epoch) + double(p.step);
   progress_->setValue(int(double(kProgressSteps) * done / (perModel * report.models)));
   // Unless a pause or stop was asked for: its own text stays until it takes effect.
-  if (pause_->isEnabled() && stop_->isEnabled()) {
-    QString text = report.models > 1 ? tr("%1 (%2 of %3)").arg(report.modelName).arg(report.model + 1).arg(report.models)
-                                     : report.modelName;
-    text += tr(" · epoch %1 of %2 · step %3 of %4").arg(p.epoch).arg(p.epochs).arg(p.step).arg(p.steps_per_epoch);
-    text += tr(" · %1 samples/s · %2 left").arg(QLocale().toString(p.samples_per_second, 'f', 0), duration(p.eta_seconds));
-    if (p.epoch_end) text += tr(" · validation loss %1").arg(p.val_loss, 0, 'f', 4);
-    progressText_->setText(text);
-  }
+  if (pause_->isEnabled() && stop_->isEnabled()) progressText_->setText(describeProgress(report));
   emit trainingProgress(report);
 }
 
-void TrainPage::onModelFinished(const ModelOutcome& outcome) {
-  if (const std::optional<EventRunMetrics>& e = outcome.eventMetrics) {
-    finishedSummaries_ << tr("%1: test NLL %2 per event (a Poisson process: %3), next-time RMSE %4 over %5 events "
-                             "(best epoch %6 of %7; %8)")
-                              .arg(outcome.modelName)
-                              .arg(e->test.nll_per_event, 0, 'f', 4)
-                              .arg(e->poisson_test_nll_per_event, 0, 'f', 4)
-                              .arg(e->test.rmse, 0, 'g', 4)
-                              .arg(e->test.events)
-                              .arg(e->best_epoch)
-                              .arg(e->epochs.size())
-                              .arg(QString::fromStdString(e->message));
-    return;
-  }
-  const RunMetrics& m = outcome.metrics;
-  finishedSummaries_ << tr("%1: test MSE %2, MAE %3 over %4 windows (best epoch %5 of %6; %7)")
-                            .arg(outcome.modelName)
-                            .arg(m.test.mse, 0, 'f', 4)
-                            .arg(m.test.mae, 0, 'f', 4)
-                            .arg(m.test.windows)
-                            .arg(m.best_epoch)
-                            .arg(m.epochs.size())
-                            .arg(QString::fromStdString(m.message));
-}
+void TrainPage::onModelFinished(const ModelOutcome& outcome) { finishedSummaries_ << describeOutcome(outcome); }
 
 void TrainPage::onFinished(bool stopped, const QString& error) {
-  chartRefresh_->stop();
-  flushCurves();
+  lossChart_->stopLive();
   updateControls();
   const QString folder = QDir::toNativeSeparators(currentRun_);
   if (!error.isEmpty()) {
@@ -585,43 +515,35 @@ void TrainPage::onFinished(bool stopped, const QString& error) {
   currentRunOnDisk_ = QFileInfo::exists(currentRun_);
   runList_->refresh();
   runList_->selectRun(currentRun_);
-  emit runsChanged();
   emit trainingFinished(currentRun_, stopped, error);
+  if (closeWhenStopped_) {
+    closeWhenStopped_ = false;
+    QMetaObject::invokeMethod(window(), &QWidget::close, Qt::QueuedConnection);
+  }
 }
 
 void TrainPage::showRun(const QString& dir) {
-  const RunInfo info = readRun(dir);
-  if (!info.problem.isEmpty()) throw std::runtime_error(info.problem.toStdString());
+  const RunEntry info = readRunEntry(dir);
   QStringList names;
   TrainingChoice choice;
   choice.models.clear();
-  for (const ModelRunInfo& model : info.models) {
-    names << model.modelName;
+  for (const ModelRunEntry& model : info.models) {
+    names << modelName(model);
     choice.models.push_back(model.kind());
-    choice.model = model.events ? model.events->config.model.backbone : model.run.config.model;
-    choice.train = model.trainSettings();
+    choice.model = model.events() ? model.events()->config.model.backbone : model.forecast()->config.model;
+    choice.train = model.train_settings();
   }
   choice.device = form_->choice().device;  // a run folder does not say where it trained
-  setUpCurves(names);
-  lossChart_->setAxisTitles(tr("epoch"), info.models.first().events ? tr("NLL per event") : tr("MSE (scaled)"));
-  for (int i = 0; i < info.models.size(); ++i) {
-    LossCurves& curves = curves_[std::size_t(i)];
-    for (const EpochRecord& epoch : info.models[i].epochs()) {
-      curves.train.append({qreal(epoch.epoch), epoch.train_loss});
-      curves.validation.append({qreal(epoch.epoch), epoch.val_loss});
-    }
-  }
-  curvesChanged_ = true;
-  flushCurves();
-  lossChart_->resetView();
+  lossChart_->reset(names, info.models.front().events() != nullptr);
+  for (std::size_t i = 0; i < info.models.size(); ++i) lossChart_->showEpochs(int(i), info.models[i].epochs());
   {
     const QSignalBlocker blocker(form_);
     form_->setChoice(choice);
   }
   describeWindow(false);
-  currentRun_ = info.dir;
+  currentRun_ = runPath(info.dir);
   currentRunOnDisk_ = true;
-  runList_->selectRun(info.dir);
+  runList_->selectRun(currentRun_);
   updateControls();
 }
 

@@ -5,23 +5,24 @@
 // them again. Runs are written like the command line's (config.json, model.safetensors,
 // metrics.json, loss.csv) into a runs folder the user chooses. When the Data page holds an event
 // log, the models are event models and the losses are NLL per event.
-#include <QList>
-#include <QPointF>
+#include <memory>
+#include <optional>
 #include <vector>
 
+#include "core/data/split.hpp"
+#include "core/data/time_series_csv.hpp"
+
 #include "ui/page.hpp"
+#include "ui/pages/loss_curves.hpp"  // lossChart() is one, for the callers that read its series
 #include "ui/workers/training_worker.hpp"
 
 class QLabel;
 class QLineEdit;
-class QLineSeries;
 class QProgressBar;
 class QPushButton;
-class QTimer;
 
 namespace aaren::ui {
 
-class ChartPanel;
 class CurrentDataset;
 class MessageBar;
 class ModelSettingsForm;
@@ -33,9 +34,6 @@ class TrainPage : public Page {
   Q_OBJECT
 
  public:
-  // The chart shows new loss points at most this often, however fast the steps come.
-  static constexpr int kChartRefreshMs = 100;
-
   explicit TrainPage(CurrentDataset* dataset, QWidget* parent = nullptr);
   ~TrainPage() override;
 
@@ -45,7 +43,7 @@ class TrainPage : public Page {
   QIcon icon() const override;
 
   ModelSettingsForm* settingsForm() const { return form_; }
-  ChartPanel* lossChart() const { return lossChart_; }
+  LossCurvesChart* lossChart() const { return lossChart_; }
   RunListView* runList() const { return runList_; }
   MessageBar* messageBar() const { return messageBar_; }
 
@@ -85,14 +83,14 @@ class TrainPage : public Page {
   void pausedChanged(bool paused);
   void trainingFinished(const QString& runDir, bool stopped, const QString& error);
   void forecastRequested(const QString& runDir);
-  void runsChanged();
 
  private:
-  struct LossCurves {
-    QString modelName;
-    QList<QPointF> train, validation;
-    QLineSeries* trainSeries = nullptr;
-    QLineSeries* validationSeries = nullptr;
+  // The rows each part of the Data page's split owns, kept while the table and the split stay.
+  struct SplitOfTable {
+    std::shared_ptr<const TimeSeriesTable> table;
+    std::string split;
+    std::optional<ChronologicalSplit> parts;
+    QString problem;  // why the table cannot be split so, when parts is empty
   };
 
   // Starts a job for choice's models; with continueFrom (one run folder per model), each starts
@@ -106,12 +104,13 @@ class TrainPage : public Page {
   QWidget* buildRunsFolderRow();
   void onDatasetChanged();
   // Says how many windows each part gets; with adjustToFit, first shortens a look-back and horizon
-  // that leave a part without windows.
+  // that leave a part without windows. Arithmetic on the split only (core/planning/window_plan.hpp).
   void describeWindow(bool adjustToFit);
+  // The split of the loaded table, or nullopt with the reason; nullopt without a reason when no
+  // time series is loaded.
+  const std::optional<ChronologicalSplit>& loadedSplit(QString* problem = nullptr);
   void browseRunsFolder();
   void openRun(const QString& dir);
-  void setUpCurves(const QStringList& modelNames);
-  void flushCurves();
   void onProgress(const TrainingProgress& progress);
   void onModelFinished(const ModelOutcome& outcome);
   void onFinished(bool stopped, const QString& error);
@@ -130,14 +129,13 @@ class TrainPage : public Page {
   QPushButton* stop_ = nullptr;
   QProgressBar* progress_ = nullptr;
   QLabel* progressText_ = nullptr;
-  ChartPanel* lossChart_ = nullptr;
+  LossCurvesChart* lossChart_ = nullptr;
   RunListView* runList_ = nullptr;
-  QTimer* chartRefresh_ = nullptr;
 
-  std::vector<LossCurves> curves_;  // one per model, in training order
-  bool curvesChanged_ = false;
+  SplitOfTable split_;
   QString currentRun_;
   bool currentRunOnDisk_ = false;  // currentRun_ has finished (or was opened), so it can be continued
+  bool closeWhenStopped_ = false;  // the window asked to close: it does once the run folder is written
   QStringList finishedSummaries_;   // one line per model of the running job
 };
 

@@ -5,10 +5,12 @@
 
 #include "core/model/model_config.hpp"
 #include "core/train/trainer.hpp"
+#include "core/util/compute_device.hpp"
 
 namespace aaren::ui {
 
-enum class TrainingDevice { cpu, cuda };
+// The pages' name for the one device choice the command line shares.
+using TrainingDevice = ComputeDevice;
 
 struct TrainingChoice {
   std::vector<ModelKind> models{ModelKind::aaren, ModelKind::transformer};  // trained in this order

@@ -62,19 +62,20 @@ QString findRunDataFile(const RunConfig& config, const QString& runDir, const QS
 }
 
 RunForecastSet loadRunForecastSet(const QString& runDir, const QString& preferredDataPath, JobContext* context) {
-  const RunInfo info = readRun(runDir);
-  if (info.models.isEmpty()) throw std::runtime_error(QStringLiteral("%1: the run has no model").arg(runDir).toStdString());
+  const RunEntry entry = readRunEntry(runDir);
+  if (entry.models.empty()) throw std::runtime_error(QStringLiteral("%1: the run has no model").arg(runDir).toStdString());
   RunForecastSet set;
-  set.runDir = info.dir;
-  set.runName = info.name;
-  for (const ModelRunInfo& model : info.models) {
+  set.runDir = runPath(entry.dir);
+  set.runName = QString::fromStdString(entry.name);
+  for (const ModelRunEntry& model : entry.models) {
     if (context && !context->wanted()) throw CancelledLoad();
     ModelForecastSource source;
-    source.modelName = model.modelName;
-    source.run = model.run;
-    const QString dataPath = findRunDataFile(model.run.config, model.dir, preferredDataPath);
+    source.modelName = modelName(model);
+    source.run = open_forecast_run(model);
+    const QString dataPath = findRunDataFile(source.run.config, runPath(model.dir), preferredDataPath);
     if (set.dataPath.isEmpty()) set.dataPath = dataPath;
-    auto data = std::make_shared<ForecastData>(prepare_run_data(model.run.config, dataPath.toStdString()));
+    auto data = std::make_shared<ForecastData>(
+        prepare_run_data(source.run.config, dataPath.toStdString(), context ? context->token() : CancelToken{}));
     source.test = measureTestWindows(source.run, *data);
     source.data = std::move(data);
     set.models.push_back(std::move(source));

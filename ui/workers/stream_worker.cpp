@@ -1,8 +1,7 @@
 #include "ui/workers/stream_worker.hpp"
 
 #include <QLocale>
-#include <QMetaType>
-#include <exception>
+#include <QObject>
 #include <new>
 #include <stdexcept>
 
@@ -21,24 +20,18 @@ QString outOfMemory(const bench::StreamBenchOptions& options) {
 
 }  // namespace
 
-StreamWorker::StreamWorker(QObject* parent) : QObject(parent) {
-  // Both cross the thread boundary in queued signals.
-  qRegisterMetaType<bench::StreamSample>();
-  qRegisterMetaType<bench::StreamBenchResult>();
-}
-
-void StreamWorker::run(const bench::StreamBenchOptions& options, std::shared_ptr<const std::atomic<bool>> stop) {
-  try {
-    const bench::StreamBenchResult result = bench::run_stream_bench(
-        options, [this](const bench::StreamSample& sample) { emit sampleMeasured(sample); }, stop.get());
-    emit finished(result);
-  } catch (const std::bad_alloc&) {
-    emit failed(outOfMemory(options));
-  } catch (const std::length_error&) {
-    emit failed(outOfMemory(options));
-  } catch (const std::exception& error) {
-    emit failed(QString::fromUtf8(error.what()));
-  }
+JobWork streamBenchWork(const bench::StreamBenchOptions& options, std::shared_ptr<const std::atomic<bool>> stop) {
+  return [options, stop](JobContext& context) {
+    try {
+      return QVariant::fromValue(bench::run_stream_bench(
+          options, [&context](const bench::StreamSample& sample) { context.report(QVariant::fromValue(sample)); },
+          stop.get()));
+    } catch (const std::bad_alloc&) {
+      throw std::runtime_error(outOfMemory(options).toStdString());
+    } catch (const std::length_error&) {
+      throw std::runtime_error(outOfMemory(options).toStdString());
+    }
+  };
 }
 
 }  // namespace aaren::ui

@@ -1,30 +1,21 @@
 #pragma once
-// Runs the streaming benchmark (core/bench/stream_bench.hpp) off the GUI thread: the object lives
-// on a QThread, reports every sample as it is measured, and ends early when its stop flag is set.
-#include <QObject>
-#include <QString>
+// The streaming benchmark (core/bench/stream_bench.hpp) as BackgroundJob work: every sample is
+// reported as it is measured (JobContext::report with a bench::StreamSample) and the result is the
+// bench::StreamBenchResult. Setting `stop` ends the stream early and keeps what was measured (a
+// result, not a cancellation). Each run gets its own flag, so a Stop meant for one run can never end
+// the next.
 #include <atomic>
 #include <memory>
 
 #include "core/bench/stream_bench.hpp"
+#include "ui/workers/background_job.hpp"
 
 namespace aaren::ui {
 
-class StreamWorker : public QObject {
-  Q_OBJECT
-
- public:
-  explicit StreamWorker(QObject* parent = nullptr);
-
-  // Runs in the worker's thread until the stream ends or `stop` becomes true; then emits finished()
-  // with what was measured, or failed() with a message for the user. Each run gets its own flag,
-  // so a Stop meant for one run can never end the next.
-  void run(const aaren::bench::StreamBenchOptions& options, std::shared_ptr<const std::atomic<bool>> stop);
-
- signals:
-  void sampleMeasured(const aaren::bench::StreamSample& sample);
-  void finished(const aaren::bench::StreamBenchResult& result);
-  void failed(const QString& message);
-};
+// Running out of memory fails with a message that says which setting to lower.
+JobWork streamBenchWork(const bench::StreamBenchOptions& options, std::shared_ptr<const std::atomic<bool>> stop);
 
 }  // namespace aaren::ui
+
+Q_DECLARE_METATYPE(aaren::bench::StreamSample)
+Q_DECLARE_METATYPE(aaren::bench::StreamBenchResult)

@@ -2,62 +2,72 @@
 
 #include <stdexcept>
 
+#include "ui/workers/background_job.hpp"
+
 namespace aaren::ui {
 
-TrainingSession::TrainingSession(QObject* parent) : QObject(parent), worker_(new TrainingWorker) {
+TrainingSession::TrainingSession(QObject* parent)
+    : QObject(parent), job_(new BackgroundJob(this)), worker_(std::make_shared<TrainingWorker>()) {
   qRegisterMetaType<aaren::ui::TrainingProgress>();
   qRegisterMetaType<aaren::ui::ModelOutcome>();
-  thread_.setObjectName(QStringLiteral("Training"));
-  worker_->moveToThread(&thread_);
-  connect(&thread_, &QThread::finished, worker_, &QObject::deleteLater);
-  connect(worker_, &TrainingWorker::modelStarted, this, &TrainingSession::modelStarted);
-  connect(worker_, &TrainingWorker::progress, this, &TrainingSession::progress);
-  connect(worker_, &TrainingWorker::modelFinished, this, &TrainingSession::modelFinished);
-  connect(worker_, &TrainingWorker::pausedChanged, this, [this](bool paused) {
-    // A pause acknowledged after a stop or resume is already over.
-    if (paused_ == paused || (paused && !running_)) return;
-    paused_ = paused;
-    emit pausedChanged(paused);
+  connect(job_, &BackgroundJob::reported, this,
+          [this](const QVariant& item) { relay(item.value<TrainingEvent>()); });
+  connect(job_, &BackgroundJob::succeeded, this, [this](const QVariant& result) {
+    const auto outcome = result.value<TrainingResult>();
+    end(outcome.stopped, outcome.error);
   });
-  connect(worker_, &TrainingWorker::finished, this, [this](bool stopped, const QString& error) {
-    running_ = false;
-    if (paused_) {
-      paused_ = false;
-      emit pausedChanged(false);
-    }
-    emit finished(stopped, error);
-  });
-  thread_.start();
+  // Only a session being destroyed cancels its job, and training reports its own errors; these
+  // two are for completeness.
+  connect(job_, &BackgroundJob::failed, this, [this](const QString& message) { end(true, message); });
+  connect(job_, &BackgroundJob::cancelled, this, [this] { end(true, {}); });
 }
 
-TrainingSession::~TrainingSession() { stopAndWait(); }
+TrainingSession::~TrainingSession() { worker_->requestStop(); }
 
 void TrainingSession::start(const TrainingJob& job) {
   if (running_) throw std::logic_error("a training job is already running");
-  if (!worker_) throw std::logic_error("the training session was closed");
   worker_->reset();
   running_ = true;
-  QMetaObject::invokeMethod(worker_, [worker = worker_, job] { worker->run(job); }, Qt::QueuedConnection);
+  job_->start([worker = worker_, job](JobContext& context) { return QVariant::fromValue(worker->run(job, context)); });
 }
 
 void TrainingSession::pause() {
-  if (worker_ && running_) worker_->requestPause();
+  if (running_) worker_->requestPause();
 }
 
-void TrainingSession::resume() {
-  if (worker_) worker_->requestResume();
-}
+void TrainingSession::resume() { worker_->requestResume(); }
 
 void TrainingSession::stop() {
-  if (worker_ && running_) worker_->requestStop();
+  if (running_) worker_->requestStop();
 }
 
-void TrainingSession::stopAndWait() {
-  if (!worker_) return;
-  worker_->requestStop();
-  thread_.quit();  // once the running job has returned
-  thread_.wait();
-  worker_ = nullptr;  // deleted as its thread finished
+void TrainingSession::relay(const TrainingEvent& event) {
+  switch (event.kind) {
+    case TrainingEvent::Kind::modelStarted:
+      emit modelStarted(event.model, event.modelName, event.runDir);
+      break;
+    case TrainingEvent::Kind::progress:
+      emit progress(event.progress);
+      break;
+    case TrainingEvent::Kind::pausedChanged:
+      // A pause acknowledged after a stop or resume is already over.
+      if (paused_ == event.paused || (event.paused && !running_)) return;
+      paused_ = event.paused;
+      emit pausedChanged(event.paused);
+      break;
+    case TrainingEvent::Kind::modelFinished:
+      emit modelFinished(event.outcome);
+      break;
+  }
+}
+
+void TrainingSession::end(bool stopped, const QString& error) {
+  running_ = false;
+  if (paused_) {
+    paused_ = false;
+    emit pausedChanged(false);
+  }
+  emit finished(stopped, error);
 }
 
 }  // namespace aaren::ui

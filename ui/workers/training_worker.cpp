@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "gpu/forecast_device.hpp"
+#include "ui/pages/plan_wording.hpp"
 
 namespace aaren::ui {
 
@@ -37,15 +38,28 @@ void TrainingWorker::reset() {
   pauseRequested_ = false;
 }
 
-void TrainingWorker::waitWhilePaused() {
-  QMutexLocker lock(&mutex_);
-  if (!pauseRequested_ || stop_.load()) return;
-  emit pausedChanged(true);
-  while (pauseRequested_ && !stop_.load()) resumed_.wait(&mutex_);
-  emit pausedChanged(false);
+namespace {
+
+void report(JobContext& context, const TrainingEvent& event) { context.report(QVariant::fromValue(event)); }
+
+TrainingEvent pausedEvent(bool paused) {
+  TrainingEvent event;
+  event.kind = TrainingEvent::Kind::pausedChanged;
+  event.paused = paused;
+  return event;
 }
 
-void TrainingWorker::run(const TrainingJob& job) {
+}  // namespace
+
+void TrainingWorker::waitWhilePaused(JobContext& context) {
+  QMutexLocker lock(&mutex_);
+  if (!pauseRequested_ || stop_.load()) return;
+  report(context, pausedEvent(true));
+  while (pauseRequested_ && !stop_.load()) resumed_.wait(&mutex_);
+  report(context, pausedEvent(false));
+}
+
+TrainingResult TrainingWorker::run(const TrainingJob& job, JobContext& context) {
   const int models = int(job.models.size());
   try {
     if (job.device == TrainingDevice::cuda && job.events) throw std::invalid_argument(kEventsOnCpuOnly);
@@ -63,7 +77,12 @@ void TrainingWorker::run(const TrainingJob& job) {
         request.initial_params = earlier.params;
       }
       const QString name = displayName(model.kind);
-      emit modelStarted(index, name, QString::fromStdString(model.run_dir));
+      TrainingEvent started;
+      started.kind = TrainingEvent::Kind::modelStarted;
+      started.model = index;
+      started.modelName = name;
+      started.runDir = QString::fromStdString(model.run_dir);
+      report(context, started);
 
       QElapsedTimer sinceReport;
       sinceReport.start();
@@ -74,9 +93,11 @@ void TrainingWorker::run(const TrainingJob& job) {
         const bool milestone = p.epoch_end || p.step == 1 || p.step == p.steps_per_epoch;
         if (milestone || sinceReport.elapsed() >= kProgressIntervalMs) {
           sinceReport.restart();
-          emit progress({index, models, name, p});
+          TrainingEvent event;
+          event.progress = {index, models, name, p};
+          report(context, event);
         }
-        waitWhilePaused();
+        waitWhilePaused(context);
       };
       if (job.events) {
         if (!model.continue_from.empty())
@@ -86,18 +107,24 @@ void TrainingWorker::run(const TrainingJob& job) {
         eventRequest.model.backbone.kind = model.kind;
         eventRequest.out_dir = model.run_dir;
         const EventRunOutcome outcome = train_event_run(eventRequest, callbacks);
-        ModelOutcome finished;  // member by member: GCC 12 misreads a braced RunMetrics{} as uninitialized
-        finished.modelName = name;
-        finished.eventMetrics = outcome.metrics;
-        emit modelFinished(finished);
+        TrainingEvent finished;  // member by member: GCC 12 misreads a braced RunMetrics{} as uninitialized
+        finished.kind = TrainingEvent::Kind::modelFinished;
+        finished.outcome.modelName = name;
+        finished.outcome.eventMetrics = outcome.metrics;
+        report(context, finished);
         continue;
       }
       const ForecastRunOutcome outcome = train_forecast_run(request, callbacks);
-      emit modelFinished({name, outcome.metrics, std::nullopt});
+      TrainingEvent finished;
+      finished.kind = TrainingEvent::Kind::modelFinished;
+      finished.outcome = {name, outcome.metrics, std::nullopt};
+      report(context, finished);
     }
-    emit finished(stop_.load(), {});
+    return {stop_.load(), {}};
+  } catch (const TrainingMemoryError& error) {
+    return {stop_.load(), describeForTrainPage(error)};
   } catch (const std::exception& error) {
-    emit finished(stop_.load(), QString::fromUtf8(error.what()));
+    return {stop_.load(), QString::fromUtf8(error.what())};
   }
 }
 

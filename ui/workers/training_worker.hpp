@@ -1,14 +1,13 @@
 #pragma once
 // Training off the GUI thread: one or two models (Aaren, the Transformer, or both in turn on the
-// same data and seed), each into its own run folder, with pause, resume and stop. The worker lives
-// on TrainingSession's thread; pause blocks it between two training steps, inside the progress
+// same data and seed), each into its own run folder, with pause, resume and stop. The work runs on
+// TrainingSession's BackgroundJob; pause blocks it between two training steps, inside the progress
 // callback, until resume or stop; stop sets the trainer's cancel flag, after which the core still
 // evaluates and writes the run folder, keeping the best weights. The data is a time series
 // (train_forecast_run, on the CPU or the GPU) or an event log (train_event_run, on the CPU); the
 // reports are the same.
 #include <QMetaType>
 #include <QMutex>
-#include <QObject>
 #include <QString>
 #include <QWaitCondition>
 #include <atomic>
@@ -19,6 +18,7 @@
 #include "core/events/event_run.hpp"
 #include "core/train/forecast_run.hpp"
 #include "ui/pages/training_choice.hpp"
+#include "ui/workers/background_job.hpp"
 
 namespace aaren::ui {
 
@@ -57,9 +57,27 @@ struct ModelOutcome {
 
 QString displayName(ModelKind kind);  // "Aaren", "Transformer"
 
-class TrainingWorker : public QObject {
-  Q_OBJECT
+// What training tells the window as it goes, in order: BackgroundJob::reported items.
+struct TrainingEvent {
+  enum class Kind { modelStarted, progress, pausedChanged, modelFinished };
+  Kind kind = Kind::progress;
+  int model = 0;         // modelStarted
+  QString modelName;     // modelStarted
+  QString runDir;        // modelStarted
+  TrainingProgress progress;  // progress
+  bool paused = false;   // pausedChanged
+  ModelOutcome outcome;  // modelFinished
+};
 
+// How the job ended: its BackgroundJob result.
+struct TrainingResult {
+  bool stopped = false;
+  QString error;  // empty when there was none
+};
+
+// The training job's work and its controls. run() runs on TrainingSession's BackgroundJob thread;
+// the controls are called from the window meanwhile.
+class TrainingWorker {
  public:
   static constexpr int kProgressIntervalMs = 50;
 
@@ -70,19 +88,12 @@ class TrainingWorker : public QObject {
   // Clears a stop or pause left from the previous job; only while no job runs.
   void reset();
 
-  // Trains the job's models in turn; called on the worker's thread.
-  void run(const TrainingJob& job);
-
- signals:
-  void modelStarted(int model, const QString& modelName, const QString& runDir);
-  void progress(const aaren::ui::TrainingProgress& progress);
-  void pausedChanged(bool paused);
-  void modelFinished(const aaren::ui::ModelOutcome& outcome);
-  // After the last model, a stop, or an error (message empty when there was none).
-  void finished(bool stopped, const QString& error);
+  // Trains the job's models in turn, reporting TrainingEvents through the context. Errors end
+  // the job with TrainingResult::error rather than as a failed job, as a stop keeps what it wrote.
+  TrainingResult run(const TrainingJob& job, JobContext& context);
 
  private:
-  void waitWhilePaused();
+  void waitWhilePaused(JobContext& context);
 
   std::atomic<bool> stop_{false};
   QMutex mutex_;
@@ -94,3 +105,5 @@ class TrainingWorker : public QObject {
 
 Q_DECLARE_METATYPE(aaren::ui::TrainingProgress)
 Q_DECLARE_METATYPE(aaren::ui::ModelOutcome)
+Q_DECLARE_METATYPE(aaren::ui::TrainingEvent)
+Q_DECLARE_METATYPE(aaren::ui::TrainingResult)

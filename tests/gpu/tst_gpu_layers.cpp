@@ -37,6 +37,7 @@
 #include "gpu/device_info.hpp"
 #include "gpu/layers.hpp"
 #include "gpu/prefix_attention.hpp"
+#include "support/device_buffers.hpp"
 
 namespace aaren {
 
@@ -85,24 +86,6 @@ double relative_error(const Host& got, const Host& want, double floor = 1e-30) {
     largest = std::max(largest, std::abs(double(want[i])));
   }
   return worst / std::max(largest, floor);
-}
-
-Host downloaded(const gpu::DeviceBuffer& buffer) {
-  Host host(buffer.size());
-  buffer.download(host.data());
-  return host;
-}
-
-gpu::DeviceBuffer uploaded(const Host& host) {
-  gpu::DeviceBuffer buffer(host.size());
-  buffer.upload(host.data());
-  return buffer;
-}
-
-gpu::DeviceBuffer poisoned(std::size_t size) {
-  gpu::DeviceBuffer buffer(size);
-  buffer.fill_nan();
-  return buffer;
 }
 
 #define CHECK_CLOSE_ABOVE(name, got, want, floor)                                                          \

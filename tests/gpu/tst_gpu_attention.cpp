@@ -22,6 +22,7 @@
 #include "gpu/device_buffer.hpp"
 #include "gpu/device_info.hpp"
 #include "gpu/prefix_attention.hpp"
+#include "support/device_buffers.hpp"
 
 namespace aaren {
 
@@ -114,24 +115,6 @@ double relative_error(const std::vector<float>& got, const std::vector<double>& 
     largest = std::max(largest, std::abs(want[i]));
   }
   return largest > 0 ? worst / largest : worst;
-}
-
-std::vector<float> downloaded(const gpu::DeviceBuffer& buffer) {
-  std::vector<float> host(buffer.size());
-  buffer.download(host.data());
-  return host;
-}
-
-gpu::DeviceBuffer uploaded(const std::vector<float>& host) {
-  gpu::DeviceBuffer buffer(host.size());
-  buffer.upload(host.data());
-  return buffer;
-}
-
-gpu::DeviceBuffer poisoned(std::size_t size) {
-  gpu::DeviceBuffer buffer(size);
-  buffer.fill_nan();
-  return buffer;
 }
 
 #define CHECK_CLOSE(name, got, want)                                                                       \

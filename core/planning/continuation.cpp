@@ -1,0 +1,31 @@
+#include "core/planning/continuation.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace aaren {
+
+ContinueCheck check_continuable(const RunEntry* run, LoadedData loaded,
+                                const std::vector<std::string>& loaded_channels) {
+  ContinueCheck check;
+  if (loaded == LoadedData::event_log) {
+    check.refusal = ContinueRefusal::event_data;
+    return check;
+  }
+  if (!run || run->models.empty())
+    throw std::invalid_argument("check_continuable needs a run that was read without a problem");
+  const auto is_event_model = [](const ModelRunEntry& model) { return model.events() != nullptr; };
+  if (std::any_of(run->models.begin(), run->models.end(), is_event_model)) {
+    check.refusal = ContinueRefusal::event_model;
+    return check;
+  }
+  const std::vector<std::string>& trained = run->models.front().forecast()->config.channels;
+  if (loaded == LoadedData::time_series && trained != loaded_channels) {
+    check.refusal = ContinueRefusal::channels_differ;
+    check.trained_channels = trained;
+    check.loaded_channels = loaded_channels;
+  }
+  return check;
+}
+
+}  // namespace aaren

@@ -1,0 +1,54 @@
+#include "ui/pages/training_wording.hpp"
+
+#include <QCoreApplication>
+#include <QLocale>
+
+namespace aaren::ui {
+
+namespace {
+
+QString tr(const char* text) { return QCoreApplication::translate("TrainPage", text); }
+
+QString duration(double seconds) {
+  const int total = int(seconds + 0.5);
+  if (total < 60) return tr("%1 s").arg(total);
+  if (total < 3600) return tr("%1 min %2 s").arg(total / 60).arg(total % 60);
+  return tr("%1 h %2 min").arg(total / 3600).arg(total % 3600 / 60);
+}
+
+}  // namespace
+
+QString describeProgress(const TrainingProgress& report) {
+  const TrainProgress& p = report.progress;
+  QString text = report.models > 1 ? tr("%1 (%2 of %3)").arg(report.modelName).arg(report.model + 1).arg(report.models)
+                                   : report.modelName;
+  text += tr(" · epoch %1 of %2 · step %3 of %4").arg(p.epoch).arg(p.epochs).arg(p.step).arg(p.steps_per_epoch);
+  text += tr(" · %1 samples/s · %2 left").arg(QLocale().toString(p.samples_per_second, 'f', 0), duration(p.eta_seconds));
+  if (p.epoch_end) text += tr(" · validation loss %1").arg(p.val_loss, 0, 'f', 4);
+  return text;
+}
+
+QString describeOutcome(const ModelOutcome& outcome) {
+  if (const std::optional<EventRunMetrics>& e = outcome.eventMetrics)
+    return tr("%1: test NLL %2 per event (a Poisson process: %3), next-time RMSE %4 over %5 events "
+              "(best epoch %6 of %7; %8)")
+        .arg(outcome.modelName)
+        .arg(e->test.nll_per_event, 0, 'f', 4)
+        .arg(e->poisson_test_nll_per_event, 0, 'f', 4)
+        .arg(e->test.rmse, 0, 'g', 4)
+        .arg(e->test.events)
+        .arg(e->best_epoch)
+        .arg(e->epochs.size())
+        .arg(QString::fromStdString(e->message));
+  const RunMetrics& m = outcome.metrics;
+  return tr("%1: test MSE %2, MAE %3 over %4 windows (best epoch %5 of %6; %7)")
+      .arg(outcome.modelName)
+      .arg(m.test.mse, 0, 'f', 4)
+      .arg(m.test.mae, 0, 'f', 4)
+      .arg(m.test.windows)
+      .arg(m.best_epoch)
+      .arg(m.epochs.size())
+      .arg(QString::fromStdString(m.message));
+}
+
+}  // namespace aaren::ui
