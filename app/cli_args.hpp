@@ -1,6 +1,7 @@
 #pragma once
 // A small, strict argument parser for the `aaren` subcommands: every option is declared, unknown
 // ones and missing values are usage errors that name the option.
+#include <iostream>
 #include <map>
 #include <optional>
 #include <set>
@@ -22,7 +23,12 @@ class Args {
   Args(const std::vector<std::string>& args, const std::set<std::string>& value_options,
        const std::set<std::string>& flag_options, const std::string& command);
 
-  bool help() const { return help_; }
+  // When --help was given, prints `texts` one after the other to stdout; says whether it did.
+  template <class... Texts>
+  bool print_help(const Texts&... texts) const {
+    if (help_) (std::cout << ... << texts);
+    return help_;
+  }
   bool flag(const std::string& name) const { return flags_.count(name) > 0; }
   bool has(const std::string& name) const { return values_.count(name) > 0; }
   std::string required(const std::string& name) const;

@@ -95,10 +95,7 @@ void compute(const Args& args, const Matrix<double>& q64, const Matrix<double>& 
 int run_attention(const Arguments& arguments) {
   const Args args(arguments, {"q", "k", "v", "method", "block-size", "precision", "trace", "out"}, {"prefixes"},
                   "aaren attention");
-  if (args.help()) {
-    std::cout << kHelp;
-    return 0;
-  }
+  if (args.print_help(kHelp)) return 0;
   AttentionOptions options;
   const std::string method_name = args.text("method", "sequential");
   const auto method = attention_method_from_string(method_name);

@@ -55,10 +55,7 @@ int bench_attention(const Arguments& arguments) {
   const Args args(arguments,
                   {"min-log2", "max-log2", "dim", "repeats", "naive-max", "seed", "device", "batch", "heads", "tokens"},
                   {}, "aaren bench attention");
-  if (args.help()) {
-    std::cout << kAttentionHelp;
-    return 0;
-  }
+  if (args.print_help(kAttentionHelp)) return 0;
   if (choose_device(args.text("device", "cpu")) == ComputeDevice::cuda) return bench_attention_on_gpu(args);
   for (const char* name : kGpuAttentionBenchOptions)
     if (args.has(name))
@@ -108,10 +105,7 @@ int bench_train(const Arguments& arguments) {
   std::set<std::string> names = kModelOptions;
   names.insert({"seq-lens", "batch", "steps", "repeats", "threads", "channels", "device"});
   const Args args(arguments, names, {}, "aaren bench train");
-  if (args.help()) {
-    std::cout << kTrainHelp << kModelOptionsHelp << kDeviceOptionHelp;
-    return 0;
-  }
+  if (args.print_help(kTrainHelp, kModelOptionsHelp, kDeviceOptionHelp)) return 0;
   const ComputeDevice device = choose_device(args.text("device", "cpu"));
   bench::TrainBenchOptions options;
   if (device == ComputeDevice::cuda) options.engine = gpu::make_forecast_engine;
@@ -162,10 +156,7 @@ int bench_stream(const Arguments& arguments) {
   const Args args(arguments, {"tokens", "d-model", "heads", "layers", "d-ff", "device", "repeat", "samples", "out",
                               "chart", "seed"},
                   {"no-parallel"}, "aaren bench stream");
-  if (args.help()) {
-    std::cout << kStreamHelp << kDeviceOptionHelp;
-    return 0;
-  }
+  if (args.print_help(kStreamHelp, kDeviceOptionHelp)) return 0;
   bench::StreamBenchOptions options;
   options.tokens = args.integer("tokens", 0, 1, 1L << 24);
   if (!args.has("tokens")) throw UsageError("'aaren bench stream' needs --tokens N");

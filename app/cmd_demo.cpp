@@ -2,7 +2,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <iostream>
 
 #include "app/cli_args.hpp"
 #include "app/commands.hpp"
@@ -43,10 +42,7 @@ double max_abs_difference(const Matrix<double>& a, const Matrix<double>& b) {
 
 int run_demo(const Arguments& arguments) {
   const Args args(arguments, {}, {}, "aaren demo");
-  if (args.help()) {
-    std::cout << kHelp;
-    return 0;
-  }
+  if (args.print_help(kHelp)) return 0;
   // The second query's scores are all below -200: the paper's m_0 = 0 start would give 0/0 there.
   const Matrix<double> q = matrix(2, 3, {0.5, -1.0, 2.0, -400.0, 0.0, 0.0});
   const Matrix<double> k = matrix(7, 3, {0.6, 0.2, 0.3, 0.602, 0.5, 0.2, 0.601, -0.3, 0.9, 0.603, -0.8, 0.1,

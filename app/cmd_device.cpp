@@ -23,10 +23,7 @@ Prints the devices the computations can run on, one line each:
 
 int run_device(const Arguments& arguments) {
   const Args args(arguments, {}, {}, "aaren device");
-  if (args.help()) {
-    std::cout << kDeviceHelp;
-    return 0;
-  }
+  if (args.print_help(kDeviceHelp)) return 0;
   std::cout << "cpu: available, " << std::thread::hardware_concurrency() << " hardware threads\n";
   const gpu::DeviceInfo info = gpu::query_device();
   if (info.available) {

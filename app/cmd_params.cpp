@@ -1,6 +1,5 @@
 // aaren params: every parameter of a model configuration, by name and shape, with the totals.
 #include <cstdio>
-#include <iostream>
 
 #include "app/commands.hpp"
 #include "app/model_options.hpp"
@@ -31,15 +30,14 @@ int run_params(const Arguments& arguments) {
   std::set<std::string> options = kModelOptions;
   options.insert("channels");
   const Args args(arguments, options, {"summary"}, "aaren params");
-  if (args.help()) {
-    std::cout << "usage: aaren params [--model aaren|transformer] [architecture options] [--channels C] [--summary]\n\n"
-                 "Lists every parameter of the model by its checkpoint name and shape, the\n"
-                 "parameters of each block and the total. With d-model 512 and d-ff 2048 one block\n"
-                 "has 3,152,384 parameters (Transformer) and 3,152,896 (Aaren), as in the paper.\n\n"
-              << kModelOptionsHelp << "  --channels C                input channels (default 1)\n"
-              << "  --summary                   totals only\n";
+  if (args.print_help("usage: aaren params [--model aaren|transformer] [architecture options] [--channels C] "
+                      "[--summary]\n\n"
+                      "Lists every parameter of the model by its checkpoint name and shape, the\n"
+                      "parameters of each block and the total. With d-model 512 and d-ff 2048 one block\n"
+                      "has 3,152,384 parameters (Transformer) and 3,152,896 (Aaren), as in the paper.\n\n",
+                      kModelOptionsHelp, "  --channels C                input channels (default 1)\n",
+                      "  --summary                   totals only\n"))
     return 0;
-  }
   const ModelConfig config = model_config_from(args, int(args.integer("channels", 1, 1, 4096)));
   const ParameterLayout layout(config);
   if (!args.flag("summary"))

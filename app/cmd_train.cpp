@@ -4,7 +4,6 @@
 #include <atomic>
 #include <csignal>
 #include <cstdio>
-#include <iostream>
 #include <memory>
 #include <sstream>
 
@@ -85,10 +84,7 @@ int run_train(const Arguments& arguments) {
   options.insert(kTrainSettingsOptions.begin(), kTrainSettingsOptions.end());
   options.insert({"task", "data", "columns", "target", "date-column", "decimal-mark", "split", "out"});
   const Args args(arguments, options, {"interpolate"}, "aaren train");
-  if (args.help()) {
-    std::cout << kTrainHelp << kModelOptionsHelp << kTrainSettingsHelp;
-    return 0;
-  }
+  if (args.print_help(kTrainHelp, kModelOptionsHelp, kTrainSettingsHelp)) return 0;
   ForecastRunRequest request;
   request.data_path = args.required("data");
   request.out_dir = args.required("out");
@@ -137,10 +133,7 @@ int run_forecast(const Arguments& arguments) {
   if (task_of(arguments) == Task::events) return run_forecast_events(arguments);
   const Args args(arguments, {"task", "run", "data", "window", "out", "device"}, {"last", "test-metrics"},
                   "aaren forecast");
-  if (args.help()) {
-    std::cout << kForecastHelp << kDeviceOptionHelp;
-    return 0;
-  }
+  if (args.print_help(kForecastHelp, kDeviceOptionHelp)) return 0;
   if (args.has("window") && args.flag("last")) throw UsageError("give either --window K or --last, not both");
   const ComputeDevice device = choose_device(args.text("device", "cpu"));
   const LoadedRun run = load_run(single_model_run(args.required("run")));

@@ -8,7 +8,6 @@
 #include <csignal>
 #include <cstdio>
 #include <filesystem>
-#include <iostream>
 #include <optional>
 #include <set>
 #include <string>
@@ -245,10 +244,7 @@ int run_train_events(const Arguments& arguments) {
                                    "heads", "layers", "d-ff", "mixture", "time-frequencies", "decimal-mark"};
   options.insert(kTrainSettingsOptions.begin(), kTrainSettingsOptions.end());
   const Args args(arguments, options, {}, "aaren train --task events");
-  if (args.help()) {
-    std::cout << kTrainEventsHelp << kTrainSettingsHelp;
-    return 0;
-  }
+  if (args.print_help(kTrainEventsHelp, kTrainSettingsHelp)) return 0;
   require_cpu_device(args.text("device", "cpu"), "event models train on the CPU only");
   EventRunRequest request;
   request.data_path = args.required("data");
@@ -319,10 +315,7 @@ int run_train_events(const Arguments& arguments) {
 
 int run_forecast_events(const Arguments& arguments) {
   const Args args(arguments, {"task", "run", "data", "out", "true-process"}, {}, "aaren forecast --task events");
-  if (args.help()) {
-    std::cout << kForecastEventsHelp;
-    return 0;
-  }
+  if (args.print_help(kForecastEventsHelp)) return 0;
   const std::string dir = single_model_run(args.required("run"));
   std::optional<PointProcess> truth;
   if (args.has("true-process")) {

@@ -32,8 +32,16 @@ __global__ void add_kernel(float* out, const float* a, const float* b, long long
   for (long long i = global_thread(); i < n; i += grid_threads()) out[i] = a[i] + b[i];
 }
 
-__global__ void broadcast_rows_kernel(float* __restrict__ out, const float* __restrict__ row, long long total, int C) {
-  for (long long i = global_thread(); i < total; i += grid_threads()) out[i] = row[i % C];
+// out[i] = row[i % period], or out[i] += row[i % period] when kAdd: a row repeated down a matrix.
+template <bool kAdd>
+__global__ void repeat_row_kernel(float* __restrict__ out, const float* __restrict__ row, long long total,
+                                  long long period) {
+  for (long long i = global_thread(); i < total; i += grid_threads()) {
+    if constexpr (kAdd)
+      out[i] += row[i % period];
+    else
+      out[i] = row[i % period];
+  }
 }
 
 __global__ void sum_rows_add_kernel(float* __restrict__ out, const float* __restrict__ inp, int B, int C) {
@@ -49,11 +57,6 @@ __global__ void sum_rows_add_kernel(float* __restrict__ out, const float* __rest
     for (int lane = 0; lane < kRowLanes; ++lane) total += partial[lane][threadIdx.x];
     out[column] += total;
   }
-}
-
-__global__ void add_to_each_kernel(float* __restrict__ x, const float* __restrict__ table, long long total,
-                                   long long LD) {
-  for (long long i = global_thread(); i < total; i += grid_threads()) x[i] += table[i % LD];
 }
 
 __global__ void gather_last_kernel(float* __restrict__ out, const float* __restrict__ x, long long total, int L,
@@ -89,6 +92,18 @@ __global__ void mse_loss_kernel(float* __restrict__ loss, float* __restrict__ dy
   if (threadIdx.x == 0) loss[blockIdx.x] = sum / static_cast<float>(n);
 }
 
+// broadcast_rows and add_to_each: `rows` copies of `row` (period values), assigned or added.
+template <bool kAdd>
+void repeat_row(const char* function, const char* period_name, float* out, const float* row, int rows,
+                long long period) {
+  require_non_negative(function, "B", rows);
+  require_positive(function, period_name, period);
+  if (rows == 0) return;
+  const long long total = static_cast<long long>(rows) * period;
+  repeat_row_kernel<kAdd><<<stride_blocks(total), kStrideThreads>>>(out, row, total, period);
+  check_launch("repeat_row_kernel");
+}
+
 }  // namespace
 
 void gelu_forward(float* out, const float* inp, long N) {
@@ -113,12 +128,7 @@ void add(float* out, const float* a, const float* b, long N) {
 }
 
 void broadcast_rows(float* out, const float* row, int B, int C) {
-  require_non_negative("broadcast_rows", "B", B);
-  require_positive("broadcast_rows", "C", C);
-  if (B == 0) return;
-  const long long total = static_cast<long long>(B) * C;
-  broadcast_rows_kernel<<<stride_blocks(total), kStrideThreads>>>(out, row, total, C);
-  check_launch("broadcast_rows_kernel");
+  repeat_row<false>("broadcast_rows", "C", out, row, B, C);
 }
 
 void sum_rows_add(float* out, const float* inp, int B, int C) {
@@ -130,12 +140,7 @@ void sum_rows_add(float* out, const float* inp, int B, int C) {
 }
 
 void add_to_each(float* x, const float* table, int B, long LD) {
-  require_non_negative("add_to_each", "B", B);
-  require_positive("add_to_each", "LD", LD);
-  if (B == 0) return;
-  const long long total = static_cast<long long>(B) * LD;
-  add_to_each_kernel<<<stride_blocks(total), kStrideThreads>>>(x, table, total, LD);
-  check_launch("add_to_each_kernel");
+  repeat_row<true>("add_to_each", "LD", x, table, B, LD);
 }
 
 void gather_last(float* out, const float* x, int B, int L, int D) {

@@ -16,12 +16,6 @@ void check_linear_sizes(const char* function, int B, int C, int OC) {
   require_positive(function, "OC", OC);
 }
 
-// out[b, o] = bias[o]: the GEMM then adds the product onto it (beta = 1), as the CPU does.
-__global__ void fill_rows_with_bias_kernel(float* __restrict__ out, const float* __restrict__ bias, long long total,
-                                           int OC) {
-  for (long long i = global_thread(); i < total; i += grid_threads()) out[i] = bias[i % OC];
-}
-
 }  // namespace
 
 void linear_forward(Blas& blas, float* out, const float* inp, const float* weight, const float* bias, int B, int C,
@@ -32,9 +26,8 @@ void linear_forward(Blas& blas, float* out, const float* inp, const float* weigh
   // With beta = 0 cuBLAS does not read out, so whatever it held cannot leak into the result.
   float beta = 0.0f;
   if (bias) {
-    const long long total = static_cast<long long>(B) * OC;
-    fill_rows_with_bias_kernel<<<stride_blocks(total), kStrideThreads>>>(out, bias, total, OC);
-    check_launch("fill_rows_with_bias_kernel");
+    // out[b, o] = bias[o]: the GEMM then adds the product onto it (beta = 1), as the CPU does.
+    broadcast_rows(out, bias, B, OC);
     beta = 1.0f;
   }
   AAREN_CUBLAS_CHECK(cublasSgemm(blas.handle().cublas, CUBLAS_OP_T, CUBLAS_OP_N, OC, B, C, &one, weight, C, inp, C,

@@ -306,10 +306,10 @@ std::optional<EfficiencyChoice> Settings::efficiencyChoice() const {
     const int value = store_->value(key).toInt(&ok);
     if (ok) field = value;
   };
-  readInt(kEfficiencyDModel, choice.d_model);
-  readInt(kEfficiencyHeads, choice.heads);
-  readInt(kEfficiencyLayers, choice.layers);
-  readInt(kEfficiencyDFf, choice.d_ff);
+  readInt(kEfficiencyDModel, choice.model.d_model);
+  readInt(kEfficiencyHeads, choice.model.heads);
+  readInt(kEfficiencyLayers, choice.model.layers);
+  readInt(kEfficiencyDFf, choice.model.d_ff);
   readInt(kEfficiencyTokens, choice.tokens);
   readInt(kEfficiencyRepeats, choice.repeats);
   choice.device = kDevices.value(store_->value(kEfficiencyDevice).toString()).value_or(TrainingDevice::cpu);
@@ -317,10 +317,10 @@ std::optional<EfficiencyChoice> Settings::efficiencyChoice() const {
 }
 
 void Settings::setEfficiencyChoice(const EfficiencyChoice& choice) {
-  store_->setValue(kEfficiencyDModel, choice.d_model);
-  store_->setValue(kEfficiencyHeads, choice.heads);
-  store_->setValue(kEfficiencyLayers, choice.layers);
-  store_->setValue(kEfficiencyDFf, choice.d_ff);
+  store_->setValue(kEfficiencyDModel, choice.model.d_model);
+  store_->setValue(kEfficiencyHeads, choice.model.heads);
+  store_->setValue(kEfficiencyLayers, choice.model.layers);
+  store_->setValue(kEfficiencyDFf, choice.model.d_ff);
   store_->setValue(kEfficiencyTokens, choice.tokens);
   store_->setValue(kEfficiencyRepeats, choice.repeats);
   store_->setValue(kEfficiencyDevice, kDevices.name(choice.device));

@@ -11,6 +11,7 @@
 
 #include "ui/bundled_datasets.hpp"
 #include "ui/glyph_icons.hpp"
+#include "ui/hint_label.hpp"
 
 namespace aaren::ui {
 
@@ -142,11 +143,8 @@ QWidget* WelcomePage::makeStartCard() {
   row->addWidget(openDataset);
   row->addStretch(1);
 
-  auto* hint = new QLabel(tr("You can also drop a .csv file anywhere on this window. F11 switches to presenter "
-                             "mode (full screen, larger text, thicker lines); Esc leaves it."),
-                          card);
-  hint->setObjectName(QStringLiteral("hint"));
-  hint->setWordWrap(true);
+  auto* hint = makeHint(card, tr("You can also drop a .csv file anywhere on this window. F11 switches to presenter "
+                                 "mode (full screen, larger text, thicker lines); Esc leaves it."));
 
   auto* layout = new QVBoxLayout(card);
   layout->setContentsMargins(18, 16, 18, 18);

@@ -1,15 +1,12 @@
 #include "core/data/time_series_csv.hpp"
 
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
 #include <limits>
 
 #include "core/data/csv_cells.hpp"
 #include "core/data/csv_dialect.hpp"
+#include "core/data/csv_file.hpp"
 #include "core/data/csv_records.hpp"
 #include "core/data/date_parse.hpp"
 #include "core/data/record_width.hpp"
@@ -217,13 +214,8 @@ TimeSeriesTable read_table(CsvRecordReader& reader, const CsvDetection& d, const
 
 TimeSeriesTable read_time_series_csv(const std::string& path, const CsvReadOptions& options) {
   const CsvDetection detection = detect_csv_file(path, dialect_overrides(options));
-  const std::string name = std::filesystem::path(path).filename().string();
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error(path + ": cannot open (" + std::strerror(errno) + ")");
-  std::error_code ec;
-  const std::uintmax_t size = std::filesystem::file_size(path, ec);
-  CsvRecordReader reader(in, detection.delimiter, name);
-  return read_table(reader, detection, options, name, path, ec ? 0 : std::uint64_t(size));
+  CsvFile file(path, detection.delimiter);
+  return read_table(file.records(), detection, options, file.name(), path, file.size());
 }
 
 TimeSeriesTable parse_time_series_csv(std::string_view text, const std::string& source, const CsvReadOptions& options) {

@@ -2,12 +2,9 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cerrno>
 #include <cmath>
 #include <cstdint>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <set>
 #include <stdexcept>
@@ -15,6 +12,7 @@
 
 #include "core/data/csv_cells.hpp"
 #include "core/data/csv_dialect.hpp"
+#include "core/data/csv_file.hpp"
 #include "core/data/csv_records.hpp"
 #include "core/data/date_parse.hpp"
 #include "core/data/record_width.hpp"
@@ -579,13 +577,8 @@ EventLogColumns detect_event_columns(const std::string& path, const EventLogOpti
 
 EventLog read_event_log(const std::string& path, const EventLogOptions& options) {
   const CsvDetection detection = detect_csv_file(path, dialect_overrides(options));
-  const std::string name = std::filesystem::path(path).filename().string();
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error(path + ": cannot open (" + std::strerror(errno) + ")");
-  std::error_code ec;
-  const std::uintmax_t size = std::filesystem::file_size(path, ec);
-  CsvRecordReader reader(in, detection.delimiter, name);
-  return read_events(reader, detection, options, name, ec ? 0 : std::uint64_t(size));
+  CsvFile file(path, detection.delimiter);
+  return read_events(file.records(), detection, options, file.name(), file.size());
 }
 
 EventLog parse_event_log(std::string_view text, const std::string& source, const EventLogOptions& options) {

@@ -72,12 +72,7 @@ std::string describe(const EventModelConfig& c) {
 }
 
 std::vector<std::string> model_differences(const EventModelConfig& a, const EventModelConfig& b) {
-  std::vector<std::string> fields;
-  if (a.backbone.kind != b.backbone.kind) fields.push_back("kind");
-  if (a.backbone.d_model != b.backbone.d_model) fields.push_back("d_model");
-  if (a.backbone.heads != b.backbone.heads) fields.push_back("heads");
-  if (a.backbone.layers != b.backbone.layers) fields.push_back("layers");
-  if (a.backbone.d_ff != b.backbone.d_ff) fields.push_back("d_ff");
+  std::vector<std::string> fields = backbone_differences(a.backbone, b.backbone);
   if (a.backbone.seq_len != b.backbone.seq_len) fields.push_back("window");
   if (a.marks != b.marks) fields.push_back("marks");
   if (a.mixture_components != b.mixture_components) fields.push_back("mixture components");
@@ -109,13 +104,56 @@ std::vector<std::string> preparation_differences(const EventRunConfig& a, const 
 void check_written_for(const CheckpointMetadata& metadata, const std::string& source, const EventRunConfig& config) {
   const EventRunConfig written =
       parse_event_run_config(required_metadata(metadata, "config", source), source + " (its copy of config.json)");
-  if (const std::vector<std::string> fields = model_differences(written.model, config.model); !fields.empty())
-    fail(source, "written for " + describe(written.model) + ", but this run's config.json describes " +
-                     describe(config.model) + ": a model of another shape (" + differ(fields) + ")");
-  if (const std::vector<std::string> fields = preparation_differences(written, config); !fields.empty())
-    fail(source, "trained on data prepared otherwise than config.json describes (" + differ(fields) +
-                     "): config.json belongs to a later run into this folder that stopped before it saved a model; "
-                     "train again, or use another folder");
+  require_same_model(source, model_differences(written.model, config.model), describe(written.model),
+                     describe(config.model));
+  require_same_preparation(source, preparation_differences(written, config));
+}
+
+// config.json's event-model fields of the "model" section, after the backbone.
+void read_event_model(const json& m, const std::string& ms, EventRunConfig& c) {
+  EventModelConfig& model = c.model;
+  model.backbone.seq_len = json_int(m, "window", ms, 2, 1 << 20);
+  model.marks = json_int(m, "marks", ms, 0, 1 << 16);
+  model.mixture_components = json_int(m, "mixture_components", ms, 1, 256);
+  model.time_frequencies = json_int(m, "time_frequencies", ms, 0, 30);
+  model.feature = json_bool(m, "feature", ms);
+  model.time_scale = json_number(m, "time_scale", ms, std::numeric_limits<double>::min(), 1e300);
+}
+
+// config.json's "data" section: how the event log was prepared.
+void read_event_data(const json& d, const std::string& ds, EventRunConfig& c) {
+  const EventModelConfig& model = c.model;
+  EventDataPreparation& data = c.data;
+  data.data_file = json_string(d, "file", ds);
+  data.time_column = json_string(d, "time_column", ds);
+  if (data.time_column.empty()) fail(ds, "field 'time_column' must name a column");
+  data.time_is_date = json_bool(d, "time_is_date", ds);
+  data.date_unit = enum_field(d, "date_unit", ds, kTimeUnits);
+  data.decimal_mark = json_decimal_mark(d, ds);
+  data.time_unit = json_string(d, "time_unit", ds);
+  data.sequence_column = json_string(d, "sequence_column", ds);
+  data.mark_column = json_string(d, "mark_column", ds);
+  data.mark_use = enum_field(d, "mark_use", ds, kStoredMarkUses);
+  data.mark_names = json_string_list(d, "mark_names", ds);
+  data.feature_mean = json_number(d, "feature_mean", ds, -1e300, 1e300);
+  data.feature_std = json_number(d, "feature_std", ds, std::numeric_limits<double>::min(), 1e300);
+  try {
+    const SplitSpec split = parse_split_spec(json_string(d, "split", ds));
+    if (split.method != SplitSpec::Method::fractions) fail(ds, "field 'split' must be three fractions for an event log");
+    data.split = split.fractions;
+  } catch (const std::invalid_argument& e) {
+    fail(ds, std::string("field 'split': ") + e.what());
+  }
+  data.split_method = enum_field(d, "split_method", ds, kSplitMethods);
+  if ((data.mark_use == MarkUse::none) != data.mark_column.empty())
+    fail(ds, "field 'mark_column' must name a column exactly when 'mark_use' is not 'none'");
+  const bool categorical = data.mark_use == MarkUse::categorical;
+  if (int(data.mark_names.size()) != (categorical ? model.marks : 0) || (categorical && model.marks == 0))
+    fail(ds, std::to_string(data.mark_names.size()) + " mark names for a model of " + count_of(model.marks, "mark type") +
+                 " with mark use '" + std::string(to_string(data.mark_use)) + "'");
+  if (model.feature != (data.mark_use == MarkUse::feature))
+    fail(ds, "mark use '" + std::string(to_string(data.mark_use)) + "' does not fit a model " +
+                 (model.feature ? "that reads a feature" : "without a feature"));
 }
 
 }  // namespace
@@ -155,61 +193,9 @@ std::string event_run_config_json(const EventRunConfig& c) {
 }
 
 EventRunConfig parse_event_run_config(std::string_view text, const std::string& source) {
-  const RunConfigDocument document = parse_run_config_document(text, source, kEventModelRuns);
-  const json& root = document.root;
-  EventRunConfig c;
-  c.version = document.version;
-  EventModelConfig& model = c.model;
-  const std::string ms = source + " (model)";
-  const json& m = parse_backbone(root, source, ms, model.backbone);
-  model.backbone.seq_len = json_int(m, "window", ms, 2, 1 << 20);
-  model.marks = json_int(m, "marks", ms, 0, 1 << 16);
-  model.mixture_components = json_int(m, "mixture_components", ms, 1, 256);
-  model.time_frequencies = json_int(m, "time_frequencies", ms, 0, 30);
-  model.feature = json_bool(m, "feature", ms);
-  model.time_scale = json_number(m, "time_scale", ms, std::numeric_limits<double>::min(), 1e300);
-  try {
-    model.validate();
-  } catch (const std::invalid_argument& e) {
-    fail(ms, e.what());
-  }
-
-  const json& d = json_section(root, "data", source);
-  const std::string ds = source + " (data)";
-  EventDataPreparation& data = c.data;
-  data.data_file = json_string(d, "file", ds);
-  data.time_column = json_string(d, "time_column", ds);
-  if (data.time_column.empty()) fail(ds, "field 'time_column' must name a column");
-  data.time_is_date = json_bool(d, "time_is_date", ds);
-  data.date_unit = enum_field(d, "date_unit", ds, kTimeUnits);
-  data.decimal_mark = json_decimal_mark(d, ds);
-  data.time_unit = json_string(d, "time_unit", ds);
-  data.sequence_column = json_string(d, "sequence_column", ds);
-  data.mark_column = json_string(d, "mark_column", ds);
-  data.mark_use = enum_field(d, "mark_use", ds, kStoredMarkUses);
-  data.mark_names = json_string_list(d, "mark_names", ds);
-  data.feature_mean = json_number(d, "feature_mean", ds, -1e300, 1e300);
-  data.feature_std = json_number(d, "feature_std", ds, std::numeric_limits<double>::min(), 1e300);
-  try {
-    const SplitSpec split = parse_split_spec(json_string(d, "split", ds));
-    if (split.method != SplitSpec::Method::fractions) fail(ds, "field 'split' must be three fractions for an event log");
-    data.split = split.fractions;
-  } catch (const std::invalid_argument& e) {
-    fail(ds, std::string("field 'split': ") + e.what());
-  }
-  data.split_method = enum_field(d, "split_method", ds, kSplitMethods);
-  if ((data.mark_use == MarkUse::none) != data.mark_column.empty())
-    fail(ds, "field 'mark_column' must name a column exactly when 'mark_use' is not 'none'");
-  const bool categorical = data.mark_use == MarkUse::categorical;
-  if (int(data.mark_names.size()) != (categorical ? model.marks : 0) || (categorical && model.marks == 0))
-    fail(ds, std::to_string(data.mark_names.size()) + " mark names for a model of " + count_of(model.marks, "mark type") +
-                 " with mark use '" + std::string(to_string(data.mark_use)) + "'");
-  if (model.feature != (data.mark_use == MarkUse::feature))
-    fail(ds, "mark use '" + std::string(to_string(data.mark_use)) + "' does not fit a model " +
-                 (model.feature ? "that reads a feature" : "without a feature"));
-
-  c.train = parse_train_settings(json_section(root, "training", source), source + " (training)");
-  return c;
+  return parse_task_run_config<EventRunConfig>(
+      text, source, kEventModelRuns, [](EventRunConfig& c) -> ModelConfig& { return c.model.backbone; },
+      read_event_model, read_event_data);
 }
 
 std::string serialize_event_checkpoint(const EventRunConfig& config, const std::vector<float>& params) {

@@ -9,9 +9,7 @@
 
 #include "core/events/event_features.hpp"
 #include "core/events/event_heads.hpp"
-#include "core/nn/layernorm.hpp"
 #include "core/nn/linear.hpp"
-#include "core/nn/positional_encoding.hpp"
 
 namespace aaren {
 
@@ -32,8 +30,7 @@ EventStream<T>::EventStream(const EventModelConfig& config, const ParameterLayou
   const std::size_t d = std::size_t(config.backbone.d_model), k = std::size_t(config.mixture_components);
   const std::size_t m = std::size_t(config.marks);
   x_.assign(std::size_t(config.input_features()), T(0));
-  for (auto* buffer : {&embedded_, &pe_, &ln_}) buffer->assign(d, T(0));
-  ln_stat_.assign(2, T(0));
+  embedded_.assign(d, T(0));
   time_out_.assign(3 * k, T(0));
   mark_out_.assign(m, T(0));
   reset(0);
@@ -77,15 +74,13 @@ const T* EventStream<T>::step(double time, int mark, double feature) {
     const T* row = p_ + layout_.mark_embed + std::size_t(mark) * std::size_t(D);
     for (int j = 0; j < D; ++j) embedded_[std::size_t(j)] += row[j];
   }
-  positional_encoding_row(pe_.data(), backbone_.tokens(), D);
-  for (int j = 0; j < D; ++j) embedded_[std::size_t(j)] += pe_[std::size_t(j)];
-  const T* h = backbone_.step(embedded_.data());
+  const T* h = backbone_.step_at_next_position(embedded_.data());
 
-  layernorm_forward(ln_.data(), &ln_stat_[0], &ln_stat_[1], h, p_ + layout_.lnf_w, p_ + layout_.lnf_b, 1, D);
-  linear_forward(time_out_.data(), ln_.data(), p_ + layout_.time_head_w, p_ + layout_.time_head_b, 1, D, 3 * K);
+  const T* ln = backbone_.normalized_hidden();
+  linear_forward(time_out_.data(), ln, p_ + layout_.time_head_w, p_ + layout_.time_head_b, 1, D, 3 * K);
   mixture_from_raw(weights_.data(), mu_.data(), sigma_.data(), time_out_.data(), K);
   if (M > 0) {
-    linear_forward(mark_out_.data(), ln_.data(), p_ + layout_.mark_head_w, p_ + layout_.mark_head_b, 1, D, M);
+    linear_forward(mark_out_.data(), ln, p_ + layout_.mark_head_w, p_ + layout_.mark_head_b, 1, D, M);
     aaren::mark_probabilities(mark_probs_.data(), mark_out_.data(), M);
   }
   return h;

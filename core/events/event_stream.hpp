@@ -54,7 +54,7 @@ class EventStream {
   const T* p_;
   BackboneStream<T> backbone_;
   double origin_ = 0, last_time_ = 0;
-  std::vector<T> x_, embedded_, pe_, ln_, ln_stat_, time_out_, mark_out_;
+  std::vector<T> x_, embedded_, time_out_, mark_out_;
   std::vector<T> weights_, mu_, sigma_, mark_probs_;
 };
 

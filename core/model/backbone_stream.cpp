@@ -8,6 +8,7 @@
 #include "core/nn/ffn.hpp"
 #include "core/nn/layernorm.hpp"
 #include "core/nn/linear.hpp"
+#include "core/nn/positional_encoding.hpp"
 #include "core/scan/state.hpp"
 
 namespace aaren {
@@ -21,6 +22,9 @@ BackboneStream<T>::BackboneStream(const ModelConfig& config, const ParameterLayo
   pre_.assign(f, T(0));
   act_.assign(f, T(0));
   ln_stat_.assign(2, T(0));
+  position_.assign(d, T(0));
+  final_ln_.assign(d, T(0));
+  final_ln_stat_.assign(2, T(0));
   if (config.kind == ModelKind::aaren) {
     for (int l = 0; l < config.layers; ++l) {
       std::vector<T> q(d);
@@ -116,6 +120,21 @@ std::size_t BackboneStream<T>::state_bytes() const {
   std::size_t floats = 0;
   for (std::size_t l = 0; l < k_cache_.size(); ++l) floats += k_cache_[l].size() + v_cache_[l].size();
   return floats * sizeof(T);
+}
+
+template <class T>
+const T* BackboneStream<T>::step_at_next_position(T* embedded) {
+  const int D = config_.d_model;
+  positional_encoding_row(position_.data(), t_, D);
+  for (int j = 0; j < D; ++j) embedded[j] += position_[std::size_t(j)];
+  return step(embedded);
+}
+
+template <class T>
+const T* BackboneStream<T>::normalized_hidden() {
+  layernorm_forward(final_ln_.data(), &final_ln_stat_[0], &final_ln_stat_[1], h_.data(), p_ + layout_.lnf_w,
+                    p_ + layout_.lnf_b, 1, config_.d_model);
+  return final_ln_.data();
 }
 
 template class BackboneStream<float>;

@@ -26,6 +26,12 @@ class BackboneStream {
   // Takes one embedded token (d_model, positional encoding included) and returns the last block's
   // hidden state (d_model).
   const T* step(const T* embedded);
+  // What every task's stream does: adds the positional encoding of the next token to `embedded`
+  // (d_model, changed in place), then steps.
+  const T* step_at_next_position(T* embedded);
+  // The final layer norm (ln_f) of hidden(), which every task's head reads (d_model); valid until
+  // the next call.
+  const T* normalized_hidden();
 
   const T* hidden() const { return h_.data(); }
   long tokens() const { return t_; }
@@ -45,6 +51,7 @@ class BackboneStream {
   std::vector<T> m_, u_, w_;                       // Aaren: per layer, (H), (H), (H, d_head)
   std::vector<std::vector<T>> k_cache_, v_cache_;  // Transformer: per layer, (tokens, d_model)
   std::vector<T> scores_;
+  std::vector<T> position_, final_ln_, final_ln_stat_;
 };
 
 }  // namespace aaren

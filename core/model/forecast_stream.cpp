@@ -1,9 +1,7 @@
 #include "core/model/forecast_stream.hpp"
 
 #include "core/nn/instance_norm.hpp"
-#include "core/nn/layernorm.hpp"
 #include "core/nn/linear.hpp"
-#include "core/nn/positional_encoding.hpp"
 
 namespace aaren {
 
@@ -12,8 +10,7 @@ ForecastStream<T>::ForecastStream(const ModelConfig& config, const ParameterLayo
                                   long reserve_tokens)
     : config_(config), layout_(layout), p_(params), backbone_(config, layout, params, reserve_tokens) {
   const std::size_t d = std::size_t(config.d_model);
-  for (auto* buffer : {&embedded_, &pe_, &ln_}) buffer->assign(d, T(0));
-  ln_stat_.assign(2, T(0));
+  embedded_.assign(d, T(0));
   row_.assign(std::size_t(config.channels), T(0));
   head_.assign(std::size_t(config.horizon) * std::size_t(config.channels), T(0));
   reset();
@@ -34,17 +31,14 @@ const T* ForecastStream<T>::step(const T* x) {
   const int C = config_.channels, D = config_.d_model;
   for (int c = 0; c < C; ++c) row_[std::size_t(c)] = (x[c] - mean_[std::size_t(c)]) / sigma_[std::size_t(c)];
   linear_forward(embedded_.data(), row_.data(), p_ + layout_.embed_w, p_ + layout_.embed_b, 1, C, D);
-  positional_encoding_row(pe_.data(), backbone_.tokens(), D);
-  for (int j = 0; j < D; ++j) embedded_[std::size_t(j)] += pe_[std::size_t(j)];
-  return backbone_.step(embedded_.data());
+  return backbone_.step_at_next_position(embedded_.data());
 }
 
 template <class T>
 void ForecastStream<T>::forecast(T* y) {
   const int D = config_.d_model, C = config_.channels;
-  layernorm_forward(ln_.data(), &ln_stat_[0], &ln_stat_[1], backbone_.hidden(), p_ + layout_.lnf_w,
-                    p_ + layout_.lnf_b, 1, D);
-  linear_forward(head_.data(), ln_.data(), p_ + layout_.head_w, p_ + layout_.head_b, 1, D, config_.horizon * C);
+  linear_forward(head_.data(), backbone_.normalized_hidden(), p_ + layout_.head_w, p_ + layout_.head_b, 1, D,
+                 config_.horizon * C);
   instance_denorm_forward(y, head_.data(), mean_.data(), sigma_.data(), config_.horizon, C);
 }
 

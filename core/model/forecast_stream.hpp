@@ -41,7 +41,7 @@ class ForecastStream {
   const T* p_;
   BackboneStream<T> backbone_;
   std::vector<T> mean_, sigma_;
-  std::vector<T> row_, embedded_, pe_, ln_, ln_stat_, head_;
+  std::vector<T> row_, embedded_, head_;
 };
 
 }  // namespace aaren

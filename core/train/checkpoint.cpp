@@ -16,12 +16,7 @@ std::string describe(const ModelConfig& m) {
 }
 
 std::vector<std::string> model_differences(const ModelConfig& a, const ModelConfig& b) {
-  std::vector<std::string> fields;
-  if (a.kind != b.kind) fields.push_back("kind");
-  if (a.d_model != b.d_model) fields.push_back("d_model");
-  if (a.heads != b.heads) fields.push_back("heads");
-  if (a.layers != b.layers) fields.push_back("layers");
-  if (a.d_ff != b.d_ff) fields.push_back("d_ff");
+  std::vector<std::string> fields = backbone_differences(a, b);
   if (a.seq_len != b.seq_len) fields.push_back("look-back");
   if (a.horizon != b.horizon) fields.push_back("horizon");
   if (a.channels != b.channels) fields.push_back("channels");
@@ -60,16 +55,12 @@ void check_written_for(const CheckpointMetadata& metadata, int version, const st
   required_metadata(metadata, "written_by", source);
   const RunConfig written =
       parse_run_config(required_metadata(metadata, "config", source), source + " (its copy of config.json)");
-  if (const std::vector<std::string> fields = model_differences(written.model, config.model); !fields.empty())
-    fail(source, "written for " + describe(written.model) + ", but this run's config.json describes " +
-                     describe(config.model) + ": a model of another shape (" + differ(fields) + ")");
+  require_same_model(source, model_differences(written.model, config.model), describe(written.model),
+                     describe(config.model));
   if (required_metadata(metadata, "model", source) != kind)
     fail(source, "the metadata's 'model' says '" + metadata.at("model") + "' but its copy of config.json says '" +
                      kind + "' (a damaged header)");
-  if (const std::vector<std::string> fields = preparation_differences(written, config); !fields.empty())
-    fail(source, "trained on data prepared otherwise than config.json describes (" + differ(fields) +
-                     "): config.json belongs to a later run into this folder that stopped before it saved "
-                     "a model; train again, or use another folder");
+  require_same_preparation(source, preparation_differences(written, config));
 }
 
 }  // namespace

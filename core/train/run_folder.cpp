@@ -27,37 +27,15 @@ std::vector<double> number_list(const json& obj, const char* field, const std::s
 
 json eval_json(const EvalMetrics& m) { return {{"mse", m.mse}, {"mae", m.mae}, {"windows", m.windows}}; }
 
-}  // namespace
-
-std::string run_config_json(const RunConfig& c) {
-  const ModelConfig& m = c.model;
-  json model = backbone_json(m);
-  model.update({{"seq_len", m.seq_len}, {"horizon", m.horizon}, {"channels", m.channels}});
-  const json data = {{"file", c.data_file}, {"channels", c.channels}, {"target", c.target},
-                     {"date_column", c.date_column}, {"interpolate_missing", c.interpolate_missing},
-                     {"decimal_mark", std::string(1, c.decimal_mark)}, {"split", to_string(c.split)},
-                     {"scaler_mean", c.scaler.mean}, {"scaler_std", c.scaler.stddev}};
-  return run_config_text(kForecastingRuns, model, data, c.train);
-}
-
-RunConfig parse_run_config(std::string_view text, const std::string& source) {
-  const RunConfigDocument document = parse_run_config_document(text, source, kForecastingRuns);
-  const json& root = document.root;
-  RunConfig c;
-  c.version = document.version;
-  const std::string ms = source + " (model)";
-  const json& m = parse_backbone(root, source, ms, c.model);
+// config.json's forecasting fields of the "model" section, after the backbone.
+void read_forecast_model(const json& m, const std::string& ms, RunConfig& c) {
   c.model.seq_len = json_int(m, "seq_len", ms, 1, 1 << 20);
   c.model.horizon = json_int(m, "horizon", ms, 1, 1 << 16);
   c.model.channels = json_int(m, "channels", ms, 1, 4096);
-  try {
-    c.model.validate();
-  } catch (const std::invalid_argument& e) {
-    throw std::runtime_error(ms + ": " + e.what());
-  }
+}
 
-  const json& d = json_section(root, "data", source);
-  const std::string ds = source + " (data)";
+// config.json's "data" section: how the time series was prepared.
+void read_forecast_data(const json& d, const std::string& ds, RunConfig& c) {
   c.data_file = json_string(d, "file", ds);
   c.channels = json_string_list(d, "channels", ds);
   if (int(c.channels.size()) != c.model.channels)
@@ -76,9 +54,25 @@ RunConfig parse_run_config(std::string_view text, const std::string& source) {
   c.scaler.stddev = number_list(d, "scaler_std", ds, c.channels.size());
   for (double s : c.scaler.stddev)
     if (!(s > 0)) throw std::runtime_error(ds + ": field 'scaler_std' must hold positive numbers");
+}
 
-  c.train = parse_train_settings(json_section(root, "training", source), source + " (training)");
-  return c;
+}  // namespace
+
+std::string run_config_json(const RunConfig& c) {
+  const ModelConfig& m = c.model;
+  json model = backbone_json(m);
+  model.update({{"seq_len", m.seq_len}, {"horizon", m.horizon}, {"channels", m.channels}});
+  const json data = {{"file", c.data_file}, {"channels", c.channels}, {"target", c.target},
+                     {"date_column", c.date_column}, {"interpolate_missing", c.interpolate_missing},
+                     {"decimal_mark", std::string(1, c.decimal_mark)}, {"split", to_string(c.split)},
+                     {"scaler_mean", c.scaler.mean}, {"scaler_std", c.scaler.stddev}};
+  return run_config_text(kForecastingRuns, model, data, c.train);
+}
+
+RunConfig parse_run_config(std::string_view text, const std::string& source) {
+  return parse_task_run_config<RunConfig>(
+      text, source, kForecastingRuns, [](RunConfig& c) -> ModelConfig& { return c.model; }, read_forecast_model,
+      read_forecast_data);
 }
 
 void write_run_config(const std::string& dir, const RunConfig& config) {

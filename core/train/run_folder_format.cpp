@@ -280,6 +280,30 @@ const std::string& required_metadata(const CheckpointMetadata& metadata, const s
   return it->second;
 }
 
+std::vector<std::string> backbone_differences(const ModelConfig& a, const ModelConfig& b) {
+  std::vector<std::string> fields;
+  if (a.kind != b.kind) fields.push_back("kind");
+  if (a.d_model != b.d_model) fields.push_back("d_model");
+  if (a.heads != b.heads) fields.push_back("heads");
+  if (a.layers != b.layers) fields.push_back("layers");
+  if (a.d_ff != b.d_ff) fields.push_back("d_ff");
+  return fields;
+}
+
+void require_same_model(const std::string& source, const std::vector<std::string>& fields, const std::string& written,
+                        const std::string& current) {
+  if (!fields.empty())
+    fail(source, "written for " + written + ", but this run's config.json describes " + current +
+                     ": a model of another shape (" + differ(fields) + ")");
+}
+
+void require_same_preparation(const std::string& source, const std::vector<std::string>& fields) {
+  if (!fields.empty())
+    fail(source, "trained on data prepared otherwise than config.json describes (" + differ(fields) +
+                     "): config.json belongs to a later run into this folder that stopped before it saved "
+                     "a model; train again, or use another folder");
+}
+
 std::string count_of(int count, const char* noun) {
   return std::to_string(count) + " " + noun + (count == 1 ? "" : "s");
 }

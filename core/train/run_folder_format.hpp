@@ -13,8 +13,8 @@
 //
 // A task writes only what is its own. To add one (classification, say):
 //   1. a RunTask in kRunTasks below, so that the other tasks can name its runs when they refuse them;
-//   2. a Config with a `version` member, written by run_config_text from its model and data
-//      sections, and read back from parse_run_config_document;
+//   2. a Config with `version`, `model` and `train` members, written by run_config_text from its
+//      model and data sections, and read back by parse_task_run_config;
 //   3. a Metrics deriving from TrainingHistory, written by write_run_metrics_files from
 //      training_history_json plus its evaluation, and read with parse_training_history;
 //   4. its checkpoint: serialize_run_parameters with its metadata ("task", "model", "config"), read
@@ -24,10 +24,12 @@
 #include <functional>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "core/io/json_fields.hpp"
 #include "core/io/text_file.hpp"
 #include "core/model/model_config.hpp"
 #include "core/model/parameter_layout.hpp"
@@ -90,6 +92,28 @@ nlohmann::json backbone_json(const ModelConfig& model);
 const nlohmann::json& parse_backbone(const nlohmann::json& root, const std::string& source,
                                      const std::string& model_source, ModelConfig& model);
 
+// A task's config.json, read in the order every task checks it: the document
+// (parse_run_config_document), the model section (parse_backbone into `backbone(config)`, then
+// `read_model` for the task's own fields, then config.model.validate()), the data section
+// (`read_data`), and the training settings. The readers take (section, its source, config).
+template <class Config, class Backbone, class ReadModel, class ReadData>
+Config parse_task_run_config(std::string_view text, const std::string& source, const RunTask& task,
+                             Backbone backbone, ReadModel read_model, ReadData read_data) {
+  const RunConfigDocument document = parse_run_config_document(text, source, task);
+  Config config;
+  config.version = document.version;
+  const std::string model_source = source + " (model)";
+  read_model(parse_backbone(document.root, source, model_source, backbone(config)), model_source, config);
+  try {
+    config.model.validate();
+  } catch (const std::invalid_argument& e) {
+    throw std::runtime_error(model_source + ": " + e.what());
+  }
+  read_data(json_section(document.root, "data", source), source + " (data)", config);
+  config.train = parse_train_settings(json_section(document.root, "training", source), source + " (training)");
+  return config;
+}
+
 // metrics.json and loss.csv ------------------------------------------------------------------
 
 // The part of metrics.json every task writes.
@@ -137,6 +161,19 @@ std::vector<float> parse_run_parameters(std::string_view bytes, const std::strin
 // The value of a metadata key, or an error saying it is missing.
 const std::string& required_metadata(const CheckpointMetadata& metadata, const std::string& key,
                                      const std::string& source);
+
+// The backbone's fields (kind, d_model, heads, layers, d_ff) in which a and b differ, by the
+// names messages use; each task adds the differences of its own fields.
+std::vector<std::string> backbone_differences(const ModelConfig& a, const ModelConfig& b);
+
+// A task's check of a checkpoint's copy of config.json against config.json itself. Throws
+// "SOURCE: written for WRITTEN, but this run's config.json describes CURRENT: a model of another
+// shape (d_ff differs)" unless `fields`, the model's differences, is empty.
+void require_same_model(const std::string& source, const std::vector<std::string>& fields, const std::string& written,
+                        const std::string& current);
+// Throws "SOURCE: trained on data prepared otherwise than config.json describes (split differs): ..."
+// unless `fields`, the differences in how the data was prepared, is empty.
+void require_same_preparation(const std::string& source, const std::vector<std::string>& fields);
 
 // For messages: "2 heads", "1 layer"; "d_model differs", "kind, d_model differ".
 std::string count_of(int count, const char* noun);

@@ -137,10 +137,10 @@ class TestEfficiencyPage : public QObject {
     QVERIFY(folder.isValid());
     const QString ini = folder.filePath(QStringLiteral("settings.ini"));
     EfficiencyChoice stored;
-    stored.d_model = 32;
-    stored.heads = 4;
-    stored.layers = 3;
-    stored.d_ff = 64;
+    stored.model.d_model = 32;
+    stored.model.heads = 4;
+    stored.model.layers = 3;
+    stored.model.d_ff = 64;
     stored.tokens = tokens;
     stored.repeats = 2;
     stored.device = cuda ? TrainingDevice::cuda : TrainingDevice::cpu;
@@ -151,10 +151,10 @@ class TestEfficiencyPage : public QObject {
     page.restoreSession(Settings(ini));
     QVERIFY(!changed.isEmpty());  // the window saves what a page shows, whatever changed it
     const EfficiencyChoice shown = page.choice();
-    QCOMPARE(shown.d_model, 32);
-    QCOMPARE(shown.heads, 4);
-    QCOMPARE(shown.layers, 3);
-    QCOMPARE(shown.d_ff, 64);
+    QCOMPARE(shown.model.d_model, 32);
+    QCOMPARE(shown.model.heads, 4);
+    QCOMPARE(shown.model.layers, 3);
+    QCOMPARE(shown.model.d_ff, 64);
     QCOMPARE(shown.tokens, shownTokens);
     QCOMPARE(shown.repeats, 2);
     const bool cudaUsable = aaren::gpu::query_device().available;
@@ -167,7 +167,7 @@ class TestEfficiencyPage : public QObject {
     const std::optional<EfficiencyChoice> read = saved.efficiencyChoice();
     QVERIFY(read);
     QCOMPARE(read->tokens, shownTokens);
-    QCOMPARE(read->d_model, 32);
+    QCOMPARE(read->model.d_model, 32);
     QCOMPARE(read->repeats, 2);
     QCOMPARE(read->device, shown.device);
 
@@ -175,7 +175,7 @@ class TestEfficiencyPage : public QObject {
     EfficiencyPage fresh;
     fresh.restoreSession(Settings(folder.filePath(QStringLiteral("empty.ini"))));
     QCOMPARE(fresh.choice().tokens, EfficiencyChoice{}.tokens);
-    QCOMPARE(fresh.choice().d_model, EfficiencyChoice{}.d_model);
+    QCOMPARE(fresh.choice().model.d_model, EfficiencyChoice{}.model.d_model);
     QCOMPARE(fresh.choice().device, TrainingDevice::cpu);
   }
 

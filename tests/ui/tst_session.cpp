@@ -103,10 +103,10 @@ void readAs(DataPage& page, ImportKind kind) {
 
 EfficiencyChoice efficiencyChoice(bool cuda) {
   EfficiencyChoice choice;
-  choice.d_model = 48;
-  choice.heads = 6;
-  choice.layers = 2;
-  choice.d_ff = 96;
+  choice.model.d_model = 48;
+  choice.model.heads = 6;
+  choice.model.layers = 2;
+  choice.model.d_ff = 96;
   choice.tokens = 4096;
   choice.repeats = 3;
   choice.device = cuda ? TrainingDevice::cuda : TrainingDevice::cpu;
@@ -114,10 +114,10 @@ EfficiencyChoice efficiencyChoice(bool cuda) {
 }
 
 void verifyEfficiency(const EfficiencyChoice& shown, const EfficiencyChoice& wanted) {
-  QCOMPARE(shown.d_model, wanted.d_model);
-  QCOMPARE(shown.heads, wanted.heads);
-  QCOMPARE(shown.layers, wanted.layers);
-  QCOMPARE(shown.d_ff, wanted.d_ff);
+  QCOMPARE(shown.model.d_model, wanted.model.d_model);
+  QCOMPARE(shown.model.heads, wanted.model.heads);
+  QCOMPARE(shown.model.layers, wanted.model.layers);
+  QCOMPARE(shown.model.d_ff, wanted.model.d_ff);
   QCOMPARE(shown.tokens, wanted.tokens);
   QCOMPARE(shown.repeats, wanted.repeats);
   QCOMPARE(shown.device, wanted.device);

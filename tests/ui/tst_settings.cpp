@@ -211,10 +211,10 @@ void TestSettings::efficiencyChoiceRoundTrips() {
   QFETCH(bool, cuda);
   const TrainingDevice device = cuda ? TrainingDevice::cuda : TrainingDevice::cpu;
   EfficiencyChoice saved;
-  saved.d_model = 64;
-  saved.heads = 8;
-  saved.layers = 2;
-  saved.d_ff = 256;
+  saved.model.d_model = 64;
+  saved.model.heads = 8;
+  saved.model.layers = 2;
+  saved.model.d_ff = 256;
   saved.tokens = tokens;
   saved.repeats = 3;
   saved.device = device;
@@ -226,10 +226,10 @@ void TestSettings::efficiencyChoiceRoundTrips() {
   }
   const std::optional<EfficiencyChoice> read = Settings(iniPath()).efficiencyChoice();
   QVERIFY(read);
-  QCOMPARE(read->d_model, 64);
-  QCOMPARE(read->heads, 8);
-  QCOMPARE(read->layers, 2);
-  QCOMPARE(read->d_ff, 256);
+  QCOMPARE(read->model.d_model, 64);
+  QCOMPARE(read->model.heads, 8);
+  QCOMPARE(read->model.layers, 2);
+  QCOMPARE(read->model.d_ff, 256);
   QCOMPARE(read->tokens, tokens);
   QCOMPARE(read->repeats, 3);
   QCOMPARE(read->device, device);

@@ -54,6 +54,8 @@ void loadInto(CurrentDataset& dataset, const QString& path) {
                   std::make_shared<const aaren::TimeSeriesTable>(aaren::read_time_series_csv(path.toStdString(), options)));
 }
 
+constexpr int kResponsivenessEpochs = 6;
+
 TrainingChoice tinyChoice(int epochs, std::vector<aaren::ModelKind> models) {
   TrainingChoice choice;
   choice.models = std::move(models);
@@ -109,8 +111,16 @@ void TestTrainPage::bothModelsTrainWhileTheWindowStaysResponsive() {
   loadInto(dataset, csv_);
   TrainPage page(&dataset);
   page.setRunsFolder(folder_.filePath(QStringLiteral("runs-both")));
-  // Three epochs, so that work on the GUI thread in any of them, or a wait for the worker, would show.
-  page.settingsForm()->setChoice(tinyChoice(3, {aaren::ModelKind::aaren, aaren::ModelKind::transformer}));
+  // Still a small model, but one whose epochs take long enough for the meter below to see many
+  // timeouts: work on the GUI thread in any epoch, or a wait for the worker, would show.
+  TrainingChoice choice = tinyChoice(kResponsivenessEpochs, {aaren::ModelKind::aaren, aaren::ModelKind::transformer});
+  choice.model.d_model = 32;
+  choice.model.heads = 4;
+  choice.model.layers = 2;
+  choice.model.d_ff = 64;
+  choice.model.seq_len = 48;
+  choice.model.horizon = 12;
+  page.settingsForm()->setChoice(choice);
 
   QSignalSpy finished(&page, &TrainPage::trainingFinished);
   QSignalSpy progress(&page, &TrainPage::trainingProgress);
@@ -125,6 +135,7 @@ void TestTrainPage::bothModelsTrainWhileTheWindowStaysResponsive() {
   QCOMPARE(finished.count(), 0);
   QVERIFY(finished.wait(kTrainingTimeoutMs));
   gaps.stop();
+  qInfo("largest event-loop gap while training: %lld ms (%d timeouts)", gaps.largestGapMs(), gaps.timeouts());
   QVERIFY(gaps.timeouts() > 0);
   QVERIFY2(gaps.largestGapMs() < kLargestEventLoopGapMs,
            qPrintable(QStringLiteral("the GUI thread did not serve its event loop for %1 ms while training (%2 timeouts)")
@@ -152,9 +163,9 @@ void TestTrainPage::bothModelsTrainWhileTheWindowStaysResponsive() {
     QVERIFY2(hasRunFiles(dir), qPrintable(dir));
     const aaren::LoadedRun loaded = aaren::load_run(dir.toStdString());
     QCOMPARE(std::string(aaren::to_string(loaded.config.model.kind)), std::string(model));
-    QCOMPARE(loaded.config.model.d_model, 8);
+    QCOMPARE(loaded.config.model.d_model, 32);
     QCOMPARE(loaded.config.train.seed, 1u);
-    QCOMPARE(int(loaded.metrics.epochs.size()), 3);
+    QCOMPARE(int(loaded.metrics.epochs.size()), kResponsivenessEpochs);
     QVERIFY(loaded.metrics.test.windows > 0);
   }
 

@@ -12,6 +12,7 @@
 #include "ui/chart_panel.hpp"
 #include "ui/explore/step_bar.hpp"
 #include "ui/explore/step_controller.hpp"
+#include "ui/hint_label.hpp"
 #include "ui/pages/message_bar.hpp"
 #include "ui/workers/background_job.hpp"
 
@@ -35,7 +36,7 @@ EventForecastView::EventForecastView(MessageBar* messages, QWidget* parent)
       loader_(new BackgroundJob(this)),
       controller_(new StepController(this)),
       stepBar_(new StepBar(this)),
-      caption_(new QLabel(this)),
+      caption_(makeHint(this)),
       density_(new ChartPanel(tr("Next event"), this)),
       marks_(new ChartPanel(tr("Next mark"), this)) {
   density_->setObjectName(QStringLiteral("nextEventChart"));
@@ -43,8 +44,6 @@ EventForecastView::EventForecastView(MessageBar* messages, QWidget* parent)
   marks_->setObjectName(QStringLiteral("nextMarkChart"));
   marks_->setAxisTitles(tr("mark"), tr("probability"));
   marks_->hide();
-  caption_->setObjectName(QStringLiteral("hint"));
-  caption_->setWordWrap(true);
   caption_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   stepBar_->setController(controller_);
   stepBar_->setStepNoun(tr("event"));

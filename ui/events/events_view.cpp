@@ -18,6 +18,7 @@
 #include "ui/appearance.hpp"
 #include "ui/chart_panel.hpp"
 #include "ui/events/event_raster.hpp"
+#include "ui/hint_label.hpp"
 #include "ui/pages/current_dataset.hpp"
 #include "ui/pages/decimal_mark_choice.hpp"
 #include "ui/pages/load_messages.hpp"
@@ -63,12 +64,8 @@ EventsView::EventsView(CurrentDataset* dataset, MessageBar* messages, QWidget* p
   decimalMark_ = new QComboBox(columnsBox);
   decimalMark_->setObjectName(QStringLiteral("eventDecimalMarkCombo"));
   fillDecimalMarkChoices(*decimalMark_);
-  reasons_ = new QLabel(columnsBox);
-  reasons_->setObjectName(QStringLiteral("hint"));
-  reasons_->setWordWrap(true);
-  summary_ = new QLabel(columnsBox);
-  summary_->setObjectName(QStringLiteral("hint"));
-  summary_->setWordWrap(true);
+  reasons_ = makeHint(columnsBox);
+  summary_ = makeHint(columnsBox);
   auto* form = new QFormLayout(columnsBox);
   form->addRow(tr("Time"), time_);
   form->addRow(tr("Sequence"), sequence_);

@@ -25,15 +25,12 @@ void BlockView::setBlock(int block) {
 }
 
 QSize BlockView::minimumSizeHint() const {
-  const int em = fontMetrics().height();
-  return QSize(24 * em, 16 * em);
+  return sizeInLines(*this, 24, 16);
 }
 
 void BlockView::paintEvent(QPaintEvent*) {
   QPainter p(this);
-  p.setRenderHint(QPainter::Antialiasing);
-  const ExploreColors colors = exploreColors();
-  p.fillRect(rect(), colors.background);
+  const ExploreColors colors = beginPainting(p, *this);
   if (!run_ || !scores_) return;
   // Everything grows with the room there is, up to half again the widget's font.
   const qreal natural = QFontMetricsF(font()).height();

@@ -60,18 +60,17 @@ QColor faded(QColor color) {
 }  // namespace
 
 CellTab::CellTab(QWidget* parent)
-    : ExploreView(parent), settings_(new QWidget(this)), modeGroup_(new QButtonGroup(this)),
-      blockSlider_(new QSlider(Qt::Horizontal, settings_)), blockLabel_(new QLabel(settings_)),
-      startBox_(new QComboBox(settings_)), lowScores_(new QPushButton(tr("Scores below \u2212104"), settings_)),
+    : ExploreView(QStringLiteral("cell"), tr("Recurrent cell"), parent), modeGroup_(new QButtonGroup(this)),
+      blockSlider_(new QSlider(Qt::Horizontal, settings())), blockLabel_(new QLabel(settings())),
+      startBox_(new QComboBox(settings())), lowScores_(new QPushButton(tr("Scores below \u2212104"), settings())),
       stack_(new QStackedWidget(this)), notice_(new QLabel(this)),
       mChart_(makeChart(tr("m\u2096: the running maximum"), QStringLiteral("m"), this)),
       cChart_(makeChart(tr("c\u2096: sum of e^(s \u2212 m\u2096)"), QStringLiteral("c"), this)),
       aChart_(makeChart(tr("a\u2096: weighted sum of values"), QStringLiteral("a"), this)),
       oChart_(makeChart(tr("o\u2096 = a\u2096 / c\u2096"), QStringLiteral("o"), this)), blockView_(new BlockView(this)),
       bars_(new SoftmaxBars(this)) {
-  settings_->hide();  // the page shows it above the view
-  auto* tokenMode = new QRadioButton(tr("Token by token"), settings_);
-  auto* blockMode = new QRadioButton(tr("Block by block"), settings_);
+  auto* tokenMode = new QRadioButton(tr("Token by token"), settings());
+  auto* blockMode = new QRadioButton(tr("Block by block"), settings());
   tokenMode->setObjectName(QStringLiteral("cellTokenMode"));
   blockMode->setObjectName(QStringLiteral("cellBlockMode"));
   tokenMode->setChecked(true);
@@ -92,16 +91,15 @@ CellTab::CellTab(QWidget* parent)
   lowScores_->setToolTip(tr("Random scores around %1: every e^(s \u2212 0) underflows in float32").arg(kUnderflowingScoreShift));
   connect(lowScores_, &QPushButton::clicked, this, &CellTab::lowScoresRequested);
 
-  auto* row = new QHBoxLayout(settings_);
-  row->setContentsMargins(0, 0, 0, 0);
-  row->addWidget(tokenMode);
-  row->addWidget(blockMode);
-  row->addWidget(blockSlider_);
-  row->addWidget(blockLabel_);
-  row->addSpacing(16);
-  row->addWidget(startBox_);
-  row->addWidget(lowScores_);
-  row->addStretch(1);
+  QHBoxLayout& row = settingsRow();
+  row.addWidget(tokenMode);
+  row.addWidget(blockMode);
+  row.addWidget(blockSlider_);
+  row.addWidget(blockLabel_);
+  row.addSpacing(16);
+  row.addWidget(startBox_);
+  row.addWidget(lowScores_);
+  row.addStretch(1);
 
   auto* charts = new QWidget(this);
   auto* grid = new QGridLayout(charts);
@@ -136,23 +134,11 @@ CellTab::CellTab(QWidget* parent)
   setMode(CellMode::tokenByToken);
 }
 
-QString CellTab::id() const { return QStringLiteral("cell"); }
-
-QString CellTab::title() const { return tr("Recurrent cell"); }
-
 QString CellTab::stepNoun() const { return mode_ == CellMode::tokenByToken ? tr("token") : tr("block"); }
-
-QWidget* CellTab::settings() const { return settings_; }
 
 QList<ChartPanel*> CellTab::cellCharts() const { return {mChart_, cChart_, aChart_, oChart_}; }
 
 QString CellTab::undefinedNotice() const { return notice_->isHidden() ? QString() : notice_->text(); }
-
-void CellTab::setInputs(const ExploreInputs& inputs) {
-  inputs_ = inputs;
-  blockSlider_->setMaximum(std::max(1, inputs.tokens()));
-  rebuild();
-}
 
 void CellTab::setMode(CellMode mode) {
   mode_ = mode;
@@ -182,11 +168,17 @@ void CellTab::setPaperStart(bool on) {
   rebuild();
 }
 
+void CellTab::inputsChanged() {
+  // A block holds at most every token; a smaller maximum moves the slider, which sets b.
+  blockSlider_->setMaximum(std::max(1, inputs().tokens()));
+  rebuild();
+}
+
 void CellTab::rebuild() {
-  if (inputs_.tokens() == 0) return;
-  cell_ = CellRun(inputs_, paperStart_ ? 0.0f : -std::numeric_limits<float>::infinity());
-  blocks_ = BlockRun(inputs_, blockSize_);
-  blockView_->setRun(&blocks_, &inputs_.scores);
+  if (inputs().tokens() == 0) return;
+  cell_ = CellRun(inputs(), paperStart_ ? 0.0f : -std::numeric_limits<float>::infinity());
+  blocks_ = BlockRun(inputs(), blockSize_);
+  blockView_->setRun(&blocks_, &inputs().scores);
 
   // Every chart: the whole run faint and dashed (what is to come), the tokens so far on top.
   const int n = cell_.tokens(), dv = cell_.dv();
@@ -249,11 +241,11 @@ void CellTab::fillCharts(int token) {
 }
 
 void CellTab::showPosition() {
-  if (inputs_.tokens() == 0) return;
+  if (inputs().tokens() == 0) return;
   const int position = controller().position();
   SoftmaxBars::Content content;
   content.tokens = cell_.tokens();
-  content.scores = inputs_.scores;
+  content.scores = inputs().scores;
   if (mode_ == CellMode::tokenByToken) {
     fillCharts(position);
     if (position > 0) {
@@ -290,13 +282,13 @@ void CellTab::showPosition() {
 }
 
 QString CellTab::caption() const {
-  if (inputs_.tokens() == 0) return {};
+  if (inputs().tokens() == 0) return {};
   const int position = controller().position();
   return mode_ == CellMode::tokenByToken ? cellCaption(cell_, position) : blockCaption(blocks_, position);
 }
 
 QString CellTab::formulaHtml() const {
-  if (inputs_.tokens() == 0) return {};
+  if (inputs().tokens() == 0) return {};
   const int position = controller().position();
   return mode_ == CellMode::tokenByToken ? cellFormula(cell_, position) : blockFormula(blocks_, position);
 }

@@ -34,13 +34,9 @@ class CellTab : public ExploreView {
 
   explicit CellTab(QWidget* parent = nullptr);
 
-  QString id() const override;
-  QString title() const override;
   QString stepNoun() const override;
-  QWidget* settings() const override;
   QString caption() const override;
   QString formulaHtml() const override;
-  void setInputs(const ExploreInputs& inputs) override;
 
   void setMode(CellMode mode);
   CellMode mode() const { return mode_; }
@@ -59,13 +55,15 @@ class CellTab : public ExploreView {
   // The user asks for scores that make the paper's m_0 = 0 fail.
   void lowScoresRequested();
 
+ protected:
+  void rebuild() override;
+  void inputsChanged() override;
+
  private:
-  void rebuild();
   void showPosition();
   void fillCharts(int token);
   float trackValue(int quantity, int component, int token) const;  // what a chart series draws
 
-  QWidget* settings_;
   QButtonGroup* modeGroup_;
   QSlider* blockSlider_;
   QLabel* blockLabel_;
@@ -79,7 +77,6 @@ class CellTab : public ExploreView {
   ChartPanel* oChart_;
   BlockView* blockView_;
   SoftmaxBars* bars_;
-  ExploreInputs inputs_;
   CellRun cell_;
   BlockRun blocks_;
   CellMode mode_ = CellMode::tokenByToken;

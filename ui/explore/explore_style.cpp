@@ -2,8 +2,10 @@
 
 #include <QApplication>
 #include <QFontMetricsF>
+#include <QPainter>
 #include <QPalette>
 #include <QStringList>
+#include <QWidget>
 #include <algorithm>
 #include <cmath>
 
@@ -11,35 +13,52 @@
 
 namespace aaren::ui {
 
+namespace {
+
+// The colours the palette does not give, each with its dark and its light form.
+struct ThemedColor {
+  QColor ExploreColors::*role;
+  QRgb dark;
+  QRgb light;
+};
+
+constexpr ThemedColor kThemedColors[] = {
+    {&ExploreColors::faint,       0x3a3f48, 0xd5d9df},
+    {&ExploreColors::node,        0x262a31, 0xf7f8fa},
+    {&ExploreColors::left,        0xf59e0b, 0xc26a00},
+    {&ExploreColors::right,       0xa78bfa, 0x7c3aed},
+    {&ExploreColors::result,      0x4c8dff, 0x2563d9},
+    {&ExploreColors::complete,    0x34d399, 0x0e9f6e},
+    {&ExploreColors::wrong,       0xf87171, 0xdc2626},
+    {&ExploreColors::aaren,       0x4c8dff, 0x2563d9},
+    {&ExploreColors::transformer, 0xf59e0b, 0xc26a00},
+};
+
+}  // namespace
+
 ExploreColors exploreColors() {
   const QPalette palette = QApplication::palette();
+  const Theme theme = Appearance::instance().theme();
   ExploreColors c;
   c.background = palette.color(QPalette::Base);
   c.text = palette.color(QPalette::Text);
-  c.muted = mutedTextColor(Appearance::instance().theme());
+  c.muted = mutedTextColor(theme);
   c.border = palette.color(QPalette::Mid);
-  if (Appearance::instance().theme() == Theme::dark) {
-    c.faint = QColor(0x3a, 0x3f, 0x48);
-    c.node = QColor(0x26, 0x2a, 0x31);
-    c.left = QColor(0xf5, 0x9e, 0x0b);
-    c.right = QColor(0xa7, 0x8b, 0xfa);
-    c.result = QColor(0x4c, 0x8d, 0xff);
-    c.complete = QColor(0x34, 0xd3, 0x99);
-    c.wrong = QColor(0xf8, 0x71, 0x71);
-    c.aaren = QColor(0x4c, 0x8d, 0xff);
-    c.transformer = QColor(0xf5, 0x9e, 0x0b);
-  } else {
-    c.faint = QColor(0xd5, 0xd9, 0xdf);
-    c.node = QColor(0xf7, 0xf8, 0xfa);
-    c.left = QColor(0xc2, 0x6a, 0x00);
-    c.right = QColor(0x7c, 0x3a, 0xed);
-    c.result = QColor(0x25, 0x63, 0xd9);
-    c.complete = QColor(0x0e, 0x9f, 0x6e);
-    c.wrong = QColor(0xdc, 0x26, 0x26);
-    c.aaren = QColor(0x25, 0x63, 0xd9);
-    c.transformer = QColor(0xc2, 0x6a, 0x00);
-  }
+  for (const ThemedColor& themed : kThemedColors)
+    c.*themed.role = QColor(theme == Theme::dark ? themed.dark : themed.light);
   return c;
+}
+
+ExploreColors beginPainting(QPainter& painter, const QWidget& widget) {
+  painter.setRenderHint(QPainter::Antialiasing);
+  const ExploreColors colors = exploreColors();
+  painter.fillRect(widget.rect(), colors.background);
+  return colors;
+}
+
+QSize sizeInLines(const QWidget& widget, int widthInLines, int heightInLines) {
+  const int line = widget.fontMetrics().height();
+  return QSize(widthInLines * line, heightInLines * line);
 }
 
 QColor withAlpha(QColor color, int alpha) {

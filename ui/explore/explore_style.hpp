@@ -4,10 +4,14 @@
 // ("−0.52", "−∞", "NaN").
 #include <QColor>
 #include <QFont>
+#include <QSize>
 #include <QSizeF>
 #include <QString>
 #include <QStringList>
 #include <span>
+
+class QPainter;
+class QWidget;
 
 namespace aaren::ui {
 
@@ -30,6 +34,10 @@ struct ExploreColors {
 ExploreColors exploreColors();  // for the current theme
 qreal explorePenWidth();        // 1.5 px, scaled in presenter mode
 QColor withAlpha(QColor color, int alpha);  // the same colour, alpha 0-255 (fills behind text)
+// What every drawing starts with: antialiasing on, the widget filled with the theme's background.
+ExploreColors beginPainting(QPainter& painter, const QWidget& widget);
+// A size hint in lines of the widget's font, so that drawings grow with the text (presenter mode).
+QSize sizeInLines(const QWidget& widget, int widthInLines, int heightInLines);
 QFont exploreFont(const QFont& base, qreal factor, bool bold = false);
 // The largest scale of font, at most maxFactor, at which every line fits in box one under the other;
 // never below minFactor (text may then overflow rather than become unreadable).

@@ -1,10 +1,20 @@
 #include "ui/explore/explore_view.hpp"
 
+#include <QHBoxLayout>
+
 namespace aaren::ui {
 
-ExploreView::ExploreView(QWidget* parent) : QWidget(parent) {
+ExploreView::ExploreView(const QString& id, const QString& title, QWidget* parent)
+    : QWidget(parent), id_(id), title_(title), settings_(new QWidget(this)), settingsRow_(new QHBoxLayout(settings_)) {
+  settings_->hide();  // the page shows it above the view
+  settingsRow_->setContentsMargins(0, 0, 0, 0);
   // A click on the drawing takes the keyboard back from a text field, for Space and the arrows.
   setFocusPolicy(Qt::ClickFocus);
+}
+
+void ExploreView::setInputs(const ExploreInputs& inputs) {
+  inputs_ = inputs;
+  inputsChanged();
 }
 
 }  // namespace aaren::ui

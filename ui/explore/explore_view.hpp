@@ -9,31 +9,50 @@
 #include "ui/explore/explore_inputs.hpp"
 #include "ui/explore/step_controller.hpp"
 
+class QHBoxLayout;
+
 namespace aaren::ui {
 
 class ExploreView : public QWidget {
   Q_OBJECT
 
  public:
-  explicit ExploreView(QWidget* parent = nullptr);
+  // id names files ("scan", "cell", "figure1"); title names the tab.
+  ExploreView(const QString& id, const QString& title, QWidget* parent = nullptr);
 
   StepController& controller() { return controller_; }
   const StepController& controller() const { return controller_; }
 
-  virtual QString id() const = 0;        // for file names: "scan", "cell", "figure1"
-  virtual QString title() const = 0;     // the tab
+  QString id() const { return id_; }
+  QString title() const { return title_; }
+  QWidget* settings() const { return settings_; }  // the row of this view's own choices
+  // Keeps the inputs and rebuilds the view from them (see inputsChanged).
+  void setInputs(const ExploreInputs& inputs);
+  const ExploreInputs& inputs() const { return inputs_; }
+
   virtual QString stepNoun() const = 0;  // "step", "token", "block"
-  virtual QWidget* settings() const = 0;  // the row of this view's own choices
   virtual QString caption() const = 0;
   virtual QString formulaHtml() const = 0;
-  virtual void setInputs(const ExploreInputs& inputs) = 0;
 
  signals:
   // The caption, the formula or the step count changed; emitted after the view has redrawn.
   void presentationChanged();
 
+ protected:
+  // The layout of settings(), for the view to fill with its choices (children of settings()).
+  QHBoxLayout& settingsRow() const { return *settingsRow_; }
+  // Records the run of inputs() under the view's current choices and shows it.
+  virtual void rebuild() = 0;
+  // After setInputs has kept new inputs: a view whose choices depend on them adjusts them here.
+  virtual void inputsChanged() { rebuild(); }
+
  private:
   StepController controller_;
+  QString id_;
+  QString title_;
+  QWidget* settings_;
+  QHBoxLayout* settingsRow_;
+  ExploreInputs inputs_;
 };
 
 }  // namespace aaren::ui

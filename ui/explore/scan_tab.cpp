@@ -32,9 +32,8 @@ QString legendHtml() {
 }  // namespace
 
 ScanTab::ScanTab(QWidget* parent)
-    : ExploreView(parent), settings_(new QWidget(this)), displayBox_(new QComboBox(settings_)),
-      errataBox_(new QCheckBox(tr("Errata (as printed)"), settings_)), treesLayout_(new QHBoxLayout) {
-  settings_->hide();  // the page shows it above the view
+    : ExploreView(QStringLiteral("scan"), tr("Scan tree"), parent), displayBox_(new QComboBox(settings())),
+      errataBox_(new QCheckBox(tr("Errata (as printed)"), settings())), treesLayout_(new QHBoxLayout) {
   displayBox_->setObjectName(QStringLiteral("scanAlgorithm"));
   displayBox_->addItem(tr("Sequential"), int(ScanDisplay::sequential));
   displayBox_->addItem(tr("Hillis\u2013Steele"), int(ScanDisplay::hillisSteele));
@@ -51,13 +50,12 @@ ScanTab::ScanTab(QWidget* parent)
   legend->setTextFormat(Qt::RichText);
   connect(&Appearance::instance(), &Appearance::changed, legend, [legend] { legend->setText(legendHtml()); });
 
-  auto* row = new QHBoxLayout(settings_);
-  row->setContentsMargins(0, 0, 0, 0);
-  row->addWidget(new QLabel(tr("Algorithm"), settings_));
-  row->addWidget(displayBox_);
-  row->addSpacing(12);
-  row->addWidget(errataBox_);
-  row->addStretch(1);
+  QHBoxLayout& row = settingsRow();
+  row.addWidget(new QLabel(tr("Algorithm"), settings()));
+  row.addWidget(displayBox_);
+  row.addSpacing(12);
+  row.addWidget(errataBox_);
+  row.addStretch(1);
 
   treesLayout_->setContentsMargins(0, 0, 0, 0);
   treesLayout_->setSpacing(6);
@@ -85,23 +83,12 @@ ScanTab::ScanTab(QWidget* parent)
   connect(&Appearance::instance(), &Appearance::changed, this, [this] { emit presentationChanged(); });
 }
 
-QString ScanTab::id() const { return QStringLiteral("scan"); }
-
-QString ScanTab::title() const { return tr("Scan tree"); }
-
 QString ScanTab::stepNoun() const { return tr("step"); }
-
-QWidget* ScanTab::settings() const { return settings_; }
 
 QList<ScanTreeView*> ScanTab::trees() const {
   QList<ScanTreeView*> shown;
   for (std::size_t i = 0; i < runs_.size(); ++i) shown << trees_[i];
   return shown;
-}
-
-void ScanTab::setInputs(const ExploreInputs& inputs) {
-  inputs_ = inputs;
-  rebuild();
 }
 
 void ScanTab::setDisplay(ScanDisplay display) {
@@ -145,8 +132,8 @@ void ScanTab::rebuild() {
   }
   for (ScanTreeView* tree : trees_) tree->setRun(nullptr);
   runs_.clear();
-  if (inputs_.tokens() > 0)
-    for (const Planned& planned : plan) runs_.push_back(std::make_unique<ScanRun>(inputs_, planned.method));
+  if (inputs().tokens() > 0)
+    for (const Planned& planned : plan) runs_.push_back(std::make_unique<ScanRun>(inputs(), planned.method));
 
   int levels = 0;
   for (const auto& run : runs_) levels = std::max(levels, run->stepCount());

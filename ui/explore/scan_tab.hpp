@@ -26,13 +26,9 @@ class ScanTab : public ExploreView {
  public:
   explicit ScanTab(QWidget* parent = nullptr);
 
-  QString id() const override;
-  QString title() const override;
   QString stepNoun() const override;
-  QWidget* settings() const override;
   QString caption() const override;
   QString formulaHtml() const override;
-  void setInputs(const ExploreInputs& inputs) override;
 
   void setDisplay(ScanDisplay display);
   ScanDisplay display() const { return display_; }
@@ -42,18 +38,18 @@ class ScanTab : public ExploreView {
   QList<ScanTreeView*> trees() const;  // in the order shown
   const ScanRun& run(int tree) const { return *runs_[std::size_t(tree)]; }
 
+ protected:
+  void rebuild() override;
+
  private:
-  void rebuild();
   void showPosition();
   void focusTree(int index);
 
-  QWidget* settings_;
   QComboBox* displayBox_;
   QCheckBox* errataBox_;
   QHBoxLayout* treesLayout_;
   std::vector<ScanTreeView*> trees_;
   std::vector<std::unique_ptr<ScanRun>> runs_;
-  ExploreInputs inputs_;
   ScanDisplay display_ = ScanDisplay::hillisSteele;
   bool errata_ = false;
   int focused_ = 0;

@@ -248,13 +248,11 @@ QString ScanTreeView::describe(const Node& node) const {
 }
 
 QSize ScanTreeView::minimumSizeHint() const {
-  const int em = fontMetrics().height();
-  return QSize(9 * em, 10 * em);
+  return sizeInLines(*this, 9, 10);
 }
 
 QSize ScanTreeView::sizeHint() const {
-  const int em = fontMetrics().height();
-  return QSize(48 * em, 30 * em);
+  return sizeInLines(*this, 48, 30);
 }
 
 // What every step of painting shares: the painter, the geometry and the measures of this frame.
@@ -328,10 +326,8 @@ struct ScanTreeView::PaintContext {
 
 void ScanTreeView::paintEvent(QPaintEvent*) {
   QPainter p(this);
-  p.setRenderHint(QPainter::Antialiasing);
+  const ExploreColors colors = beginPainting(p, *this);
   p.setRenderHint(QPainter::TextAntialiasing);
-  const ExploreColors colors = exploreColors();
-  p.fillRect(rect(), colors.background);
   if (focused_) {
     p.setPen(QPen(withAlpha(colors.result, 90), explorePenWidth()));
     p.drawRect(QRectF(rect()).adjusted(0.5, 0.5, -0.5, -0.5));

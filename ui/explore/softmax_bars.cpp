@@ -22,20 +22,16 @@ bool SoftmaxBars::outputsAgree() const {
 }
 
 QSize SoftmaxBars::minimumSizeHint() const {
-  const int em = fontMetrics().height();
-  return QSize(10 * em, 12 * em);
+  return sizeInLines(*this, 10, 12);
 }
 
 QSize SoftmaxBars::sizeHint() const {
-  const int em = fontMetrics().height();
-  return QSize(24 * em, 22 * em);
+  return sizeInLines(*this, 24, 22);
 }
 
 void SoftmaxBars::paintEvent(QPaintEvent*) {
   QPainter p(this);
-  p.setRenderHint(QPainter::Antialiasing);
-  const ExploreColors colors = exploreColors();
-  p.fillRect(rect(), colors.background);
+  const ExploreColors colors = beginPainting(p, *this);
   const QFontMetricsF fm(font());
   const qreal em = fm.height();
   const qreal pad = 0.6 * em;

@@ -22,14 +22,11 @@ QString grouped(long value) { return QLocale().toString(qlonglong(value)); }
 }  // namespace
 
 TransformerRnnView::TransformerRnnView(QWidget* parent)
-    : ExploreView(parent), settings_(new QWidget(this)), modelLabel_(new QLabel(settings_)),
+    : ExploreView(QStringLiteral("figure1"), tr("Transformer as an RNN"), parent), modelLabel_(new QLabel(settings())),
       config_(defaultFigureModel()), configOrigin_(tr("the default size")) {
-  settings_->hide();  // the page shows it above the view
   modelLabel_->setObjectName(QStringLiteral("figureModel"));
-  auto* row = new QHBoxLayout(settings_);
-  row->setContentsMargins(0, 0, 0, 0);
-  row->addWidget(modelLabel_);
-  row->addStretch(1);
+  settingsRow().addWidget(modelLabel_);
+  settingsRow().addStretch(1);
   setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
   connect(&controller(), &StepController::positionChanged, this, [this] {
     update();
@@ -41,22 +38,10 @@ TransformerRnnView::TransformerRnnView(QWidget* parent)
   });
 }
 
-QString TransformerRnnView::id() const { return QStringLiteral("figure1"); }
-
-QString TransformerRnnView::title() const { return tr("Transformer as an RNN"); }
-
 QString TransformerRnnView::stepNoun() const { return tr("token"); }
 
-QWidget* TransformerRnnView::settings() const { return settings_; }
-
 QSize TransformerRnnView::minimumSizeHint() const {
-  const int em = fontMetrics().height();
-  return QSize(36 * em, 18 * em);
-}
-
-void TransformerRnnView::setInputs(const ExploreInputs& inputs) {
-  inputs_ = inputs;
-  rebuild();
+  return sizeInLines(*this, 36, 18);
 }
 
 void TransformerRnnView::setModelConfig(const ModelConfig& config, const QString& origin) {
@@ -72,8 +57,8 @@ void TransformerRnnView::rebuild() {
                            .arg(config_.heads)
                            .arg(config_.layers)
                            .arg(configOrigin_));
-  if (inputs_.tokens() == 0) return;
-  run_ = StreamRun(config_, inputs_.scores);
+  if (inputs().tokens() == 0) return;
+  run_ = StreamRun(config_, inputs().scores);
   controller().setCount(run_.tokens());
   update();
   emit presentationChanged();
@@ -89,9 +74,7 @@ QString TransformerRnnView::formulaHtml() const {
 
 void TransformerRnnView::paintEvent(QPaintEvent*) {
   QPainter p(this);
-  p.setRenderHint(QPainter::Antialiasing);
-  const ExploreColors colors = exploreColors();
-  p.fillRect(rect(), colors.background);
+  const ExploreColors colors = beginPainting(p, *this);
   const int n = run_.tokens();
   if (n == 0) return;
   const int t = controller().position();

@@ -18,13 +18,9 @@ class TransformerRnnView : public ExploreView {
  public:
   explicit TransformerRnnView(QWidget* parent = nullptr);
 
-  QString id() const override;
-  QString title() const override;
   QString stepNoun() const override;
-  QWidget* settings() const override;
   QString caption() const override;
   QString formulaHtml() const override;
-  void setInputs(const ExploreInputs& inputs) override;
 
   // The architecture whose costs are counted; a loaded model's, or the defaults.
   void setModelConfig(const ModelConfig& config, const QString& origin);
@@ -33,16 +29,14 @@ class TransformerRnnView : public ExploreView {
   QSize minimumSizeHint() const override;
 
  protected:
+  void rebuild() override;
   void paintEvent(QPaintEvent* event) override;
 
  private:
-  void rebuild();
 
-  QWidget* settings_;
   QLabel* modelLabel_;
   ModelConfig config_;
   QString configOrigin_;
-  ExploreInputs inputs_;
   StreamRun run_;
 };
 

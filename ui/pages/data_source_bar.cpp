@@ -12,18 +12,17 @@
 #include <algorithm>
 
 #include "ui/bundled_datasets.hpp"
+#include "ui/hint_label.hpp"
 #include "ui/settings.hpp"
 
 namespace aaren::ui {
 
 DataSourceBar::DataSourceBar(QWidget* parent)
-    : QFrame(parent), fileName_(new QLabel(tr("No file open"), this)), fileDetails_(new QLabel(this)),
+    : QFrame(parent), fileName_(new QLabel(tr("No file open"), this)), fileDetails_(makeHint(this)),
       readAs_(new QComboBox(this)), samplesButton_(new QToolButton(this)), recentButton_(new QToolButton(this)) {
   setObjectName(QStringLiteral("card"));
   fileName_->setObjectName(QStringLiteral("cardTitle"));
   fileName_->setWordWrap(true);  // "… could not be read" in presenter mode's larger text
-  fileDetails_->setObjectName(QStringLiteral("hint"));
-  fileDetails_->setWordWrap(true);
   fileDetails_->setText(tr("Open a CSV file, pick a bundled sample, or drop a file on the window."));
   fileDetails_->setTextInteractionFlags(Qt::TextSelectableByMouse);
 

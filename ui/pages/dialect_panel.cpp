@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <set>
 
+#include "ui/hint_label.hpp"
 #include "ui/pages/decimal_mark_choice.hpp"
 #include "ui/pages/wording.hpp"
 
@@ -58,13 +59,6 @@ QString detectedMarkName(const CsvDetection& detection) {
   return decimalMarkName(detection.decimal_mark, !detection.decimal_mark_ambiguity.empty());
 }
 
-QLabel* mutedLabel(QWidget* parent) {
-  auto* label = new QLabel(parent);
-  label->setObjectName(QStringLiteral("hint"));
-  label->setWordWrap(true);
-  return label;
-}
-
 }  // namespace
 
 DialectPanel::DialectPanel(QWidget* parent) : QWidget(parent) {
@@ -89,7 +83,7 @@ DialectPanel::DialectPanel(QWidget* parent) : QWidget(parent) {
   interpolate_ = new QCheckBox(tr("Fill gaps by linear interpolation"), reading);
   interpolate_->setObjectName(QStringLiteral("interpolateCheck"));
   interpolate_->setToolTip(tr("Without it, an empty cell in a channel is reported as an error"));
-  detectedSummary_ = mutedLabel(reading);
+  detectedSummary_ = makeHint(reading);
   resetDetection_ = new QPushButton(tr("Use Detected"), reading);
   resetDetection_->setToolTip(tr("Forget the changes made here and read the file as detected"));
   resetDetection_->setEnabled(false);
@@ -125,7 +119,7 @@ DialectPanel::DialectPanel(QWidget* parent) : QWidget(parent) {
   for (const SplitChoice& choice : kSplits) split_->addItem(tr(choice.label), QString::fromLatin1(choice.spec));
   split_->setToolTip(tr("Training / validation / test, in time order: three percentages or fractions (for example "
                         "70/10/20), or ETT for 12/4/4 months of 30 days as in the ETT benchmarks"));
-  splitSummary_ = mutedLabel(splitBox);
+  splitSummary_ = makeHint(splitBox);
   auto* splitLayout = new QVBoxLayout(splitBox);
   splitLayout->addWidget(split_);
   splitLayout->addWidget(splitSummary_);

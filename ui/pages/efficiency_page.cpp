@@ -49,10 +49,7 @@ bench::StreamBenchOptions optionsFor(const EfficiencyChoice& choice) {
   bench::StreamBenchOptions options;
   options.tokens = choice.tokens;
   options.repeats = choice.repeats;
-  options.model.d_model = choice.d_model;
-  options.model.heads = choice.heads;
-  options.model.layers = choice.layers;
-  options.model.d_ff = choice.d_ff;
+  options.model = choice.model;
   return options;
 }
 
@@ -256,10 +253,10 @@ void EfficiencyPage::setOptions(const bench::StreamBenchOptions& options) {
 
 EfficiencyChoice EfficiencyPage::choice() const {
   EfficiencyChoice choice;
-  choice.d_model = dModel_->value();
-  choice.heads = heads_->value();
-  choice.layers = layers_->value();
-  choice.d_ff = dFf_->value();
+  choice.model.d_model = dModel_->value();
+  choice.model.heads = heads_->value();
+  choice.model.layers = layers_->value();
+  choice.model.d_ff = dFf_->value();
   choice.tokens = tokens_->value();
   choice.repeats = repeats_->value();
   choice.device = device_->currentIndex() == kDeviceCuda ? TrainingDevice::cuda : TrainingDevice::cpu;
@@ -428,14 +425,7 @@ void EfficiencyPage::exportMeasurementsInteractively() {
   Settings settings;
   const QString start = QDir(settings.lastDirectory(DirectoryPurpose::exportChart)).filePath(QStringLiteral("stream.csv"));
   const QString path = QFileDialog::getSaveFileName(this, tr("Export measurements"), start, tr("CSV data (*.csv)"));
-  if (path.isEmpty()) return;
-  try {
-    exportMeasurements(path);
-    settings.setLastDirectory(DirectoryPurpose::exportChart, QFileInfo(path).absolutePath());
-    emit statusMessage(tr("Wrote %1").arg(QDir::toNativeSeparators(path)));
-  } catch (const std::exception& error) {
-    QMessageBox::warning(this, tr("Export measurements"), QString::fromUtf8(error.what()));
-  }
+  if (!path.isEmpty()) writeExport(tr("Export measurements"), path, [this](const QString& to) { exportMeasurements(to); });
 }
 
 void EfficiencyPage::exportFigure5Interactively() {
@@ -451,12 +441,17 @@ void EfficiencyPage::exportFigure5Interactively() {
   if (!figure5FormatOf(path)) path += chosenFilter.contains(QLatin1String("*.svg"))   ? QStringLiteral(".svg")
                                       : chosenFilter.contains(QLatin1String("*.pdf")) ? QStringLiteral(".pdf")
                                                                                       : QStringLiteral(".png");
+  writeExport(tr("Export Figure 5"), path, [this](const QString& to) { exportFigure5(to); });
+}
+
+void EfficiencyPage::writeExport(const QString& title, const QString& path,
+                                 const std::function<void(const QString&)>& write) {
   try {
-    exportFigure5(path);
-    settings.setLastDirectory(DirectoryPurpose::exportChart, QFileInfo(path).absolutePath());
+    write(path);
+    Settings().setLastDirectory(DirectoryPurpose::exportChart, QFileInfo(path).absolutePath());
     emit statusMessage(tr("Wrote %1").arg(QDir::toNativeSeparators(path)));
   } catch (const std::exception& error) {
-    QMessageBox::warning(this, tr("Export Figure 5"), QString::fromUtf8(error.what()));
+    QMessageBox::warning(this, title, QString::fromUtf8(error.what()));
   }
 }
 

@@ -6,6 +6,7 @@
 // measurements export as CSV and as a two-panel "Figure 5". The controls are remembered between
 // sessions.
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -80,6 +81,8 @@ class EfficiencyPage : public Page {
   void showSummary(const bench::StreamBenchResult& result);
   void exportMeasurementsInteractively();
   void exportFigure5Interactively();
+  // Writes through `write`, then remembers the folder and says so, or shows why it could not.
+  void writeExport(const QString& title, const QString& path, const std::function<void(const QString&)>& write);
   void report(const QString& message);
 
   StreamCharts charts_;

@@ -24,6 +24,7 @@
 #include "ui/chart_panel.hpp"
 #include "ui/events/event_forecast_view.hpp"
 #include "ui/glyph_icons.hpp"
+#include "ui/hint_label.hpp"
 #include "ui/pages/current_dataset.hpp"
 #include "ui/pages/message_bar.hpp"
 #include "ui/pages/row_axis.hpp"
@@ -62,11 +63,9 @@ ForecastPage::ForecastPage(CurrentDataset* dataset, QWidget* parent)
   metrics_->setSelectionMode(QAbstractItemView::NoSelection);
   metrics_->setAlternatingRowColors(true);
   auto* metricsBox = new QGroupBox(tr("Test metrics"), this);
-  auto* note = new QLabel(tr("Over every test window, on the data scaled with the training part's mean and standard "
-                             "deviation, as the forecasting literature reports them. The chart shows original units."),
-                          metricsBox);
-  note->setObjectName(QStringLiteral("hint"));
-  note->setWordWrap(true);
+  auto* note = makeHint(metricsBox, tr("Over every test window, on the data scaled with the training part's mean and "
+                                       "standard deviation, as the forecasting literature reports them. The chart "
+                                       "shows original units."));
   auto* metricsLayout = new QVBoxLayout(metricsBox);
   metricsLayout->addWidget(metrics_, 1);
   metricsLayout->addWidget(note);
@@ -148,9 +147,7 @@ QWidget* ForecastPage::buildTopBar() {
   channel_ = new QComboBox(bar);
   channel_->setObjectName(QStringLiteral("channelCombo"));
   channel_->setToolTip(tr("The channel to show; the models forecast all channels together"));
-  runSummary_ = new QLabel(bar);
-  runSummary_->setObjectName(QStringLiteral("hint"));
-  runSummary_->setWordWrap(true);
+  runSummary_ = makeHint(bar);
 
   connect(runs_, &QComboBox::activated, this, [this](int index) { openRun(runs_->itemData(index).toString()); });
   connect(browse, &QPushButton::clicked, this, &ForecastPage::browseRun);

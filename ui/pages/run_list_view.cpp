@@ -12,6 +12,7 @@
 #include <QUrl>
 #include <QVBoxLayout>
 
+#include "ui/hint_label.hpp"
 #include "ui/pages/wording.hpp"
 #include "ui/workers/background_job.hpp"
 
@@ -34,40 +35,41 @@ QString endedText(const std::string& stop) {
 }
 
 // An event model's columns hold its NLL per event and the RMSE of its next-time predictions.
-void fillEventColumns(QTreeWidgetItem* item, const EventModelFiles& model) {
-  const QString data = QString::fromStdString(model.config.data.data_file);
-  item->setText(kData, QFileInfo(data).fileName());
-  item->setToolTip(kData, QObject::tr("%1 (event log)").arg(data));
-  if (!model.metrics) {
+// The columns every task fills alike: the data file, and from metrics.json the epochs and how the
+// run ended. Returns false while the run has no metrics.json yet.
+bool fillHistoryColumns(QTreeWidgetItem* item, const std::string& dataFile, const QString& dataTip,
+                        const TrainingHistory* history) {
+  item->setText(kData, QFileInfo(QString::fromStdString(dataFile)).fileName());
+  item->setToolTip(kData, dataTip);
+  if (!history) {
     item->setText(kEnded, QObject::tr("no metrics yet"));
-    return;
+    return false;
   }
-  const EventRunMetrics& metrics = *model.metrics;
-  item->setText(kEpochs, QObject::tr("%1 of %2").arg(metrics.best_epoch).arg(metrics.epochs.size()));
-  item->setText(kValidationMse, number(metrics.validation.nll_per_event));
+  item->setText(kEpochs, QObject::tr("%1 of %2").arg(history->best_epoch).arg(history->epochs.size()));
+  item->setText(kEnded, endedText(history->stop));
+  item->setToolTip(kEnded, QString::fromStdString(history->message));
+  return true;
+}
+
+void fillEventColumns(QTreeWidgetItem* item, const EventModelFiles& model) {
+  const std::string& data = model.config.data.data_file;
+  const EventRunMetrics* metrics = model.metrics ? &*model.metrics : nullptr;
+  if (!fillHistoryColumns(item, data, QObject::tr("%1 (event log)").arg(QString::fromStdString(data)), metrics)) return;
+  item->setText(kValidationMse, number(metrics->validation.nll_per_event));
   item->setToolTip(kValidationMse, QObject::tr("validation NLL per event"));
-  item->setText(kTestMse, number(metrics.test.nll_per_event));
+  item->setText(kTestMse, number(metrics->test.nll_per_event));
   item->setToolTip(kTestMse, QObject::tr("test NLL per event"));
-  item->setText(kTestMae, number(metrics.test.rmse));
+  item->setText(kTestMae, number(metrics->test.rmse));
   item->setToolTip(kTestMae, QObject::tr("test RMSE of the predicted next event time"));
-  item->setText(kEnded, endedText(metrics.stop));
-  item->setToolTip(kEnded, QString::fromStdString(metrics.message));
 }
 
 void fillForecastColumns(QTreeWidgetItem* item, const ForecastModelFiles& model) {
-  item->setText(kData, QFileInfo(QString::fromStdString(model.config.data_file)).fileName());
-  item->setToolTip(kData, QString::fromStdString(model.config.data_file));
-  if (!model.metrics) {
-    item->setText(kEnded, QObject::tr("no metrics yet"));
-    return;
-  }
-  const RunMetrics& metrics = *model.metrics;
-  item->setText(kEpochs, QObject::tr("%1 of %2").arg(metrics.best_epoch).arg(metrics.epochs.size()));
-  item->setText(kValidationMse, number(metrics.validation.mse));
-  item->setText(kTestMse, number(metrics.test.mse));
-  item->setText(kTestMae, number(metrics.test.mae));
-  item->setText(kEnded, endedText(metrics.stop));
-  item->setToolTip(kEnded, QString::fromStdString(metrics.message));
+  const std::string& data = model.config.data_file;
+  const RunMetrics* metrics = model.metrics ? &*model.metrics : nullptr;
+  if (!fillHistoryColumns(item, data, QString::fromStdString(data), metrics)) return;
+  item->setText(kValidationMse, number(metrics->validation.mse));
+  item->setText(kTestMse, number(metrics->test.mse));
+  item->setText(kTestMae, number(metrics->test.mae));
 }
 
 void fillModelColumns(QTreeWidgetItem* item, const ModelRunEntry& model) {
@@ -81,7 +83,7 @@ void fillModelColumns(QTreeWidgetItem* item, const ModelRunEntry& model) {
 }  // namespace
 
 RunListView::RunListView(QWidget* parent)
-    : QWidget(parent), lister_(new BackgroundJob(this)), tree_(new QTreeWidget(this)), emptyHint_(new QLabel(this)),
+    : QWidget(parent), lister_(new BackgroundJob(this)), tree_(new QTreeWidget(this)), emptyHint_(makeHint(this)),
       open_(new QPushButton(tr("Open"), this)), forecast_(new QPushButton(tr("Forecast"), this)),
       showFolder_(new QPushButton(tr("Show Folder"), this)) {
   tree_->setObjectName(QStringLiteral("runTree"));
@@ -94,8 +96,6 @@ RunListView::RunListView(QWidget* parent)
   tree_->setAlternatingRowColors(true);
   tree_->setUniformRowHeights(true);
   tree_->header()->setStretchLastSection(true);
-  emptyHint_->setObjectName(QStringLiteral("hint"));
-  emptyHint_->setWordWrap(true);
 
   open_->setToolTip(tr("Show the run's loss curves and put its settings in the form, to train again from them"));
   forecast_->setToolTip(tr("Show the run's forecasts and test metrics on the Forecast page"));

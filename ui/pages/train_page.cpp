@@ -20,6 +20,7 @@
 #include "core/planning/continuation.hpp"
 #include "core/planning/window_plan.hpp"
 #include "ui/glyph_icons.hpp"
+#include "ui/hint_label.hpp"
 #include "ui/pages/current_dataset.hpp"
 #include "ui/pages/loss_curves.hpp"
 #include "ui/pages/message_bar.hpp"
@@ -129,9 +130,7 @@ QWidget* TrainPage::buildControls() {
   dataLayout->addWidget(dataSummary_);
 
   form_ = new ModelSettingsForm(panel);
-  windowHint_ = new QLabel(panel);
-  windowHint_->setObjectName(QStringLiteral("hint"));
-  windowHint_->setWordWrap(true);
+  windowHint_ = makeHint(panel);
 
   start_ = new QPushButton(tr("Start"), panel);
   start_->setObjectName(QStringLiteral("startButton"));
@@ -162,9 +161,7 @@ QWidget* TrainPage::buildControls() {
   progress_->setRange(0, kProgressSteps);
   progress_->setValue(0);
   progress_->setTextVisible(false);
-  progressText_ = new QLabel(tr("Not training."), panel);
-  progressText_->setObjectName(QStringLiteral("hint"));
-  progressText_->setWordWrap(true);
+  progressText_ = makeHint(panel, tr("Not training."));
 
   auto* layout = new QVBoxLayout(panel);
   layout->setContentsMargins(0, 0, 12, 0);
