@@ -7,40 +7,18 @@
 #include <QTemporaryDir>
 #include <chrono>
 #include <filesystem>
-#include <random>
 #include <string>
 #include <vector>
 
 #include "core/io/atomic_file.hpp"
-#include "core/model/parameter_init.hpp"
-#include "core/model/parameter_layout.hpp"
 #include "core/runs/run_catalog.hpp"
 #include "support/error_message.hpp"
+#include "support/small_runs.hpp"
 
 using namespace aaren;
 namespace fs = std::filesystem;
 
 namespace {
-
-RunConfig forecast_config(ModelKind kind) {
-  RunConfig c;
-  c.model.kind = kind;
-  c.model.d_model = 8;
-  c.model.heads = 2;
-  c.model.layers = 1;
-  c.model.d_ff = 16;
-  c.model.seq_len = 12;
-  c.model.horizon = 4;
-  c.model.channels = 2;
-  c.data_file = "series.csv";
-  c.channels = {"load", "temperature"};
-  c.target = "load";
-  c.date_column = "date";
-  c.scaler.mean = {1.5, -2.25};
-  c.scaler.stddev = {0.5, 3.0};
-  c.train.epochs = 7;
-  return c;
-}
 
 EventRunConfig event_config(ModelKind kind) {
   EventRunConfig c;
@@ -59,13 +37,6 @@ EventRunConfig event_config(ModelKind kind) {
   return c;
 }
 
-std::vector<float> initial_params(const ParameterLayout& layout) {
-  std::vector<float> params;
-  std::mt19937 rng(5);
-  init_parameters(params, layout, rng);
-  return params;
-}
-
 RunMetrics forecast_metrics(double test_mse) {
   RunMetrics m;
   m.epochs = {{1, 0.9, 0.8, 0.1}, {2, 0.7, 0.6, 0.1}};
@@ -79,10 +50,10 @@ RunMetrics forecast_metrics(double test_mse) {
 
 // A forecasting model's run, with metrics.json when `metrics` is given.
 void write_forecast_run(const std::string& dir, ModelKind kind, std::optional<RunMetrics> metrics) {
-  const RunConfig config = forecast_config(kind);
+  const RunConfig config = small_forecast_run(kind);
   prepare_run_folder(dir);
   write_run_config(dir, config);
-  write_checkpoint(dir, config, initial_params(ParameterLayout(config.model)));
+  write_checkpoint(dir, config, initial_parameters(ParameterLayout(config.model), 5));
   if (metrics) write_run_metrics(dir, *metrics);
 }
 
@@ -90,7 +61,7 @@ void write_event_run(const std::string& dir, ModelKind kind) {
   const EventRunConfig config = event_config(kind);
   prepare_run_folder(dir);
   write_event_run_config(dir, config);
-  write_event_checkpoint(dir, config, initial_params(ParameterLayout::for_events(config.model)));
+  write_event_checkpoint(dir, config, initial_parameters(ParameterLayout::for_events(config.model), 5));
   EventRunMetrics metrics;
   metrics.epochs = {{1, 1.5, 1.25, 0.1}};
   metrics.best_epoch = 1;
@@ -242,14 +213,14 @@ class TestRunCatalog : public QObject {
     const OpenedModel opened = open_run(forecast.models.front());
     const auto* run = std::get_if<LoadedRun>(&opened);
     QVERIFY(run);
-    QCOMPARE(run->params, initial_params(ParameterLayout(forecast_config(ModelKind::transformer).model)));
+    QCOMPARE(run->params, initial_parameters(ParameterLayout(small_forecast_run(ModelKind::transformer).model), 5));
     QCOMPARE(open_forecast_run(forecast.models.front()).params, run->params);
 
     const RunEntry events = read_run_entry(path("events"));
     const OpenedModel opened_events = open_run(path("events"));
     const auto* event_run = std::get_if<LoadedEventRun>(&opened_events);
     QVERIFY(event_run);
-    QCOMPARE(event_run->params, initial_params(ParameterLayout::for_events(event_config(ModelKind::aaren).model)));
+    QCOMPARE(event_run->params, initial_parameters(ParameterLayout::for_events(event_config(ModelKind::aaren).model), 5));
     QCOMPARE(open_event_run(events.models.front()).params, event_run->params);
 
     // Where one task is wanted, the other's run is refused as such.

@@ -1,8 +1,12 @@
 #pragma once
 // Files the suites read: the bundled datasets, and files written on the fly into a temporary folder.
+#include <QDate>
+#include <QFile>
 #include <QTemporaryDir>
+#include <QTextStream>
 
 #include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -22,4 +26,18 @@ inline std::string write_file(const QTemporaryDir& dir, const std::string& name,
 inline bool any_contains(const std::vector<std::string>& lines, const std::string& fragment) {
   return std::any_of(lines.begin(), lines.end(),
                      [&](const std::string& line) { return line.find(fragment) != std::string::npos; });
+}
+
+// A daily series of `rows` days from 2020-01-01 with two channels, "load" (a weekly cycle on a slow
+// rise) and "temperature" (a monthly cycle), written to `path`, which is returned.
+inline QString writeDailySeries(const QString& path, int rows) {
+  QFile file(path);
+  if (!file.open(QIODevice::WriteOnly)) qFatal("cannot write %s", qPrintable(path));
+  QTextStream out(&file);
+  out << "date,load,temperature\n";
+  const QDate first(2020, 1, 1);
+  for (int t = 0; t < rows; ++t)
+    out << first.addDays(t).toString(Qt::ISODate) << ',' << 10 + 3 * std::sin(2 * M_PI * t / 7.0) + 0.01 * t << ','
+        << 20 + 5 * std::cos(2 * M_PI * t / 30.0) << '\n';
+  return path;
 }

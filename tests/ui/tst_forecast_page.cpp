@@ -15,6 +15,7 @@
 #include <QXmlStreamReader>
 #include <cmath>
 
+#include "support/test_files.hpp"
 #include "core/train/forecast_run.hpp"
 #include "ui/chart_panel.hpp"
 #include "ui/main_window.hpp"
@@ -32,18 +33,6 @@ namespace {
 constexpr int kSeqLen = 16;
 constexpr int kHorizon = 8;
 constexpr int kLoadTimeoutMs = 120000;
-
-QString writeSeries(const QString& path, int rows) {
-  QFile file(path);
-  if (!file.open(QIODevice::WriteOnly)) qFatal("cannot write %s", qPrintable(path));
-  QTextStream out(&file);
-  out << "date,load,temperature\n";
-  const QDate first(2020, 1, 1);
-  for (int t = 0; t < rows; ++t)
-    out << first.addDays(t).toString(Qt::ISODate) << ',' << 10 + 3 * std::sin(2 * M_PI * t / 7.0) + 0.01 * t << ','
-        << 20 + 5 * std::cos(2 * M_PI * t / 30.0) << '\n';
-  return path;
-}
 
 void trainRun(const QString& csv, const QString& dir, aaren::ModelKind kind) {
   aaren::ForecastRunRequest request;
@@ -99,7 +88,7 @@ class TestForecastPage : public QObject {
 void TestForecastPage::initTestCase() {
   QStandardPaths::setTestModeEnabled(true);
   QVERIFY(folder_.isValid());
-  csv_ = writeSeries(folder_.filePath(QStringLiteral("daily.csv")), 240);
+  csv_ = writeDailySeries(folder_.filePath(QStringLiteral("daily.csv")), 240);
   run_ = folder_.filePath(QStringLiteral("runs/side-by-side"));
   trainRun(csv_, run_ + QStringLiteral("/aaren"), aaren::ModelKind::aaren);
   trainRun(csv_, run_ + QStringLiteral("/transformer"), aaren::ModelKind::transformer);

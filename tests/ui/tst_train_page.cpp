@@ -18,6 +18,7 @@
 #include "core/train/run_folder.hpp"
 #include "support/event_loop_gap_meter.hpp"
 #include "support/question_answerer.hpp"
+#include "support/test_files.hpp"
 #include "ui/chart_panel.hpp"
 #include "ui/main_window.hpp"
 #include "ui/pages/current_dataset.hpp"
@@ -36,18 +37,6 @@ constexpr int kTrainingTimeoutMs = 300000;
 constexpr qint64 kLargestEventLoopGapMs = 100;
 
 // Two daily channels with a weekly and a monthly rhythm: enough structure to learn, no noise.
-QString writeSeries(const QString& path, int rows) {
-  QFile file(path);
-  if (!file.open(QIODevice::WriteOnly)) qFatal("cannot write %s", qPrintable(path));
-  QTextStream out(&file);
-  out << "date,load,temperature\n";
-  const QDate first(2020, 1, 1);
-  for (int t = 0; t < rows; ++t)
-    out << first.addDays(t).toString(Qt::ISODate) << ',' << 10 + 3 * std::sin(2 * M_PI * t / 7.0) + 0.01 * t << ','
-        << 20 + 5 * std::cos(2 * M_PI * t / 30.0) << '\n';
-  return path;
-}
-
 void loadInto(CurrentDataset& dataset, const QString& path) {
   aaren::CsvReadOptions options;
   dataset.setData(path, options,
@@ -103,7 +92,7 @@ void TestTrainPage::initTestCase() {
   QVERIFY(folder_.isValid());
   // The window saves its pages' choices when it closes: into this test's folder, not a shared one.
   QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, folder_.filePath(QStringLiteral("settings")));
-  csv_ = writeSeries(folder_.filePath(QStringLiteral("tiny.csv")), 240);
+  csv_ = writeDailySeries(folder_.filePath(QStringLiteral("tiny.csv")), 240);
 }
 
 void TestTrainPage::bothModelsTrainWhileTheWindowStaysResponsive() {
@@ -389,7 +378,7 @@ void TestTrainPage::windowsAreFittedToShortDataOrExplainedInThePagesWords() {
 
   // 200 rows split 0.7/0.1/0.2 own 140, 20 and 40 rows: 96/96 does not fit, and the longest
   // lengths of the ladder that do are 48/12.
-  loadInto(dataset, writeSeries(folder_.filePath(QStringLiteral("short.csv")), 200));
+  loadInto(dataset, writeDailySeries(folder_.filePath(QStringLiteral("short.csv")), 200));
   QCOMPARE(page.settingsForm()->choice().model.seq_len, 48);
   QCOMPARE(page.settingsForm()->choice().model.horizon, 12);
 
