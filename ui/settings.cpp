@@ -99,7 +99,7 @@ constexpr NamedValues<MarkUse, 4> kMarkUses{{{MarkUse::automatic, "automatic"},
                                              {MarkUse::categorical, "categorical"},
                                              {MarkUse::feature, "feature"},
                                              {MarkUse::none, "none"}}};
-constexpr NamedValues<TrainingDevice, 2> kDevices{{{TrainingDevice::cpu, "cpu"}, {TrainingDevice::cuda, "cuda"}}};
+constexpr NamedValues<ComputeDevice, 2> kDevices{{{ComputeDevice::cpu, "cpu"}, {ComputeDevice::cuda, "cuda"}}};
 constexpr NamedValues<InputSource, 3> kInputSources{
     {{InputSource::random, "random"}, {InputSource::typed, "typed"}, {InputSource::model, "model"}}};
 
@@ -275,7 +275,7 @@ std::optional<TrainingChoice> Settings::trainingChoice() const {
   if (const double lr = store_->value(kTrainingLearningRate).toDouble(&ok); ok && std::isfinite(lr) && lr > 0)
     choice.train.lr = lr;
   if (const uint seed = store_->value(kTrainingSeed).toUInt(&ok); ok) choice.train.seed = seed;
-  choice.device = kDevices.value(store_->value(kTrainingDevice).toString()).value_or(TrainingDevice::cpu);
+  choice.device = kDevices.value(store_->value(kTrainingDevice).toString()).value_or(ComputeDevice::cpu);
   return choice;
 }
 
@@ -312,7 +312,7 @@ std::optional<EfficiencyChoice> Settings::efficiencyChoice() const {
   readInt(kEfficiencyDFf, choice.model.d_ff);
   readInt(kEfficiencyTokens, choice.tokens);
   readInt(kEfficiencyRepeats, choice.repeats);
-  choice.device = kDevices.value(store_->value(kEfficiencyDevice).toString()).value_or(TrainingDevice::cpu);
+  choice.device = kDevices.value(store_->value(kEfficiencyDevice).toString()).value_or(ComputeDevice::cpu);
   return choice;
 }
 

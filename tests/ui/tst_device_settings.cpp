@@ -73,7 +73,7 @@ class TestDeviceSettings : public QObject {
     form.setEventLog(true);
     QVERIFY(!cudaEntryEnabled(combo));
     QCOMPARE(combo->currentIndex(), 0);
-    QCOMPARE(form.choice().device, TrainingDevice::cpu);
+    QCOMPARE(form.choice().device, ComputeDevice::cpu);
     if (available) {
       QVERIFY2(hint->text().contains(QStringLiteral("event models train on the CPU only")), qPrintable(hint->text()));
       QVERIFY(combo->itemData(kCuda, Qt::ToolTipRole).toString().contains(QStringLiteral("event models")));
@@ -88,20 +88,20 @@ class TestDeviceSettings : public QObject {
     TrainingChoice wanted;
     wanted.model.d_model = 48;
     wanted.train.epochs = 7;
-    wanted.device = TrainingDevice::cpu;
+    wanted.device = ComputeDevice::cpu;
     form.setChoice(wanted);
-    QCOMPARE(form.choice().device, TrainingDevice::cpu);
+    QCOMPARE(form.choice().device, ComputeDevice::cpu);
     QCOMPARE(form.choice().model.d_model, 48);
 
     // CUDA is kept where it can be used; elsewhere the form falls back to the CPU.
-    wanted.device = TrainingDevice::cuda;
+    wanted.device = ComputeDevice::cuda;
     form.setChoice(wanted);
-    const TrainingDevice expected = gpu::query_device().available ? TrainingDevice::cuda : TrainingDevice::cpu;
+    const ComputeDevice expected = gpu::query_device().available ? ComputeDevice::cuda : ComputeDevice::cpu;
     QCOMPARE(form.choice().device, expected);
     QCOMPARE(form.choice().train.epochs, 7);
-    wanted.device = TrainingDevice::cpu;
+    wanted.device = ComputeDevice::cpu;
     form.setChoice(wanted);
-    QCOMPARE(form.choice().device, TrainingDevice::cpu);
+    QCOMPARE(form.choice().device, ComputeDevice::cpu);
   }
 
   // The Train page tells its form which kind of data the Data page holds.

@@ -143,7 +143,7 @@ class TestEfficiencyPage : public QObject {
     stored.model.d_ff = 64;
     stored.tokens = tokens;
     stored.repeats = 2;
-    stored.device = cuda ? TrainingDevice::cuda : TrainingDevice::cpu;
+    stored.device = cuda ? ComputeDevice::cuda : ComputeDevice::cpu;
     Settings(ini).setEfficiencyChoice(stored);
 
     EfficiencyPage page;
@@ -158,7 +158,7 @@ class TestEfficiencyPage : public QObject {
     QCOMPARE(shown.tokens, shownTokens);
     QCOMPARE(shown.repeats, 2);
     const bool cudaUsable = aaren::gpu::query_device().available;
-    QCOMPARE(shown.device, cuda && cudaUsable ? TrainingDevice::cuda : TrainingDevice::cpu);
+    QCOMPARE(shown.device, cuda && cudaUsable ? ComputeDevice::cuda : ComputeDevice::cpu);
     QCOMPARE(bool(page.options().stepper), cuda && cudaUsable);
 
     Settings saved(folder.filePath(QStringLiteral("saved.ini")));
@@ -176,7 +176,7 @@ class TestEfficiencyPage : public QObject {
     fresh.restoreSession(Settings(folder.filePath(QStringLiteral("empty.ini"))));
     QCOMPARE(fresh.choice().tokens, EfficiencyChoice{}.tokens);
     QCOMPARE(fresh.choice().model.d_model, EfficiencyChoice{}.model.d_model);
-    QCOMPARE(fresh.choice().device, TrainingDevice::cpu);
+    QCOMPARE(fresh.choice().device, ComputeDevice::cpu);
   }
 
   void shortStreamFillsEveryChart() {

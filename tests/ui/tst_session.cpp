@@ -109,7 +109,7 @@ EfficiencyChoice efficiencyChoice(bool cuda) {
   choice.model.d_ff = 96;
   choice.tokens = 4096;
   choice.repeats = 3;
-  choice.device = cuda ? TrainingDevice::cuda : TrainingDevice::cpu;
+  choice.device = cuda ? aaren::ComputeDevice::cuda : aaren::ComputeDevice::cpu;
   return choice;
 }
 
@@ -166,7 +166,7 @@ void TestSession::everyChoiceComesBackAfterARestart() {
   training.train.lr = 0.004;
   training.train.patience = 2;
   training.train.seed = 77;
-  training.device = cudaUsable ? TrainingDevice::cuda : TrainingDevice::cpu;
+  training.device = cudaUsable ? aaren::ComputeDevice::cuda : aaren::ComputeDevice::cpu;
   {
     Studio studio;
     DataPage& data = *studio.pages.data;

@@ -175,7 +175,7 @@ void TestSettings::trainingChoiceRoundTrips() {
   saved.train.lr = 0.0025;
   saved.train.patience = 0;
   saved.train.seed = 4000000000u;
-  saved.device = TrainingDevice::cuda;  // stored as chosen; the form decides whether it can be used
+  saved.device = aaren::ComputeDevice::cuda;  // stored as chosen; the form decides whether it can be used
   {
     Settings settings(iniPath());
     settings.setTrainingChoice(saved);
@@ -195,7 +195,7 @@ void TestSettings::trainingChoiceRoundTrips() {
   QCOMPARE(read->train.lr, 0.0025);
   QCOMPARE(read->train.patience, 0);
   QCOMPARE(read->train.seed, 4000000000u);
-  QCOMPARE(read->device, TrainingDevice::cuda);
+  QCOMPARE(read->device, aaren::ComputeDevice::cuda);
 }
 
 void TestSettings::efficiencyChoiceRoundTrips_data() {
@@ -209,7 +209,7 @@ void TestSettings::efficiencyChoiceRoundTrips_data() {
 void TestSettings::efficiencyChoiceRoundTrips() {
   QFETCH(int, tokens);
   QFETCH(bool, cuda);
-  const TrainingDevice device = cuda ? TrainingDevice::cuda : TrainingDevice::cpu;
+  const aaren::ComputeDevice device = cuda ? aaren::ComputeDevice::cuda : aaren::ComputeDevice::cpu;
   EfficiencyChoice saved;
   saved.model.d_model = 64;
   saved.model.heads = 8;
@@ -283,7 +283,7 @@ void TestSettings::unsetSessionChoicesAreNone() {
   const TrainingChoice defaults;
   QCOMPARE(choice->models, defaults.models);
   QCOMPARE(choice->train.lr, defaults.train.lr);
-  QCOMPARE(choice->device, TrainingDevice::cpu);
+  QCOMPARE(choice->device, aaren::ComputeDevice::cpu);
   const std::optional<RememberedDataset> dataset = settings.lastDataset();
   QVERIFY(dataset);
   QVERIFY(!dataset->dialect.decimal_mark);
@@ -291,7 +291,7 @@ void TestSettings::unsetSessionChoicesAreNone() {
   const std::optional<EfficiencyChoice> efficiency = settings.efficiencyChoice();
   QVERIFY(efficiency);
   QCOMPARE(efficiency->tokens, EfficiencyChoice{}.tokens);
-  QCOMPARE(efficiency->device, TrainingDevice::cpu);
+  QCOMPARE(efficiency->device, aaren::ComputeDevice::cpu);
   QCOMPARE(dataset->readAs, ImportKind::automatic);
   QVERIFY(!dataset->dialect.delimiter && !dataset->dialect.has_header && !dataset->dialect.date_column);
   QVERIFY(!Settings(folder_->filePath(QStringLiteral("empty.ini"))).lastDataset());

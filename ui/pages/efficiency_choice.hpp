@@ -2,7 +2,7 @@
 // What the Efficiency page's controls hold: the model size, the number of tokens N, the repeats and
 // the device. A plain value, so that the settings can remember it.
 #include "core/model/model_config.hpp"
-#include "ui/pages/training_choice.hpp"
+#include "core/util/compute_device.hpp"
 
 namespace aaren::ui {
 
@@ -12,7 +12,7 @@ struct EfficiencyChoice {
   ModelConfig model{.d_model = 128, .heads = 4, .layers = 4, .d_ff = 512};
   int tokens = 16384;
   int repeats = 1;
-  TrainingDevice device = TrainingDevice::cpu;  // CUDA only where a GPU can be used
+  ComputeDevice device = ComputeDevice::cpu;  // CUDA only where a GPU can be used
 };
 
 }  // namespace aaren::ui

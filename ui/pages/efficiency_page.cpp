@@ -259,13 +259,13 @@ EfficiencyChoice EfficiencyPage::choice() const {
   choice.model.d_ff = dFf_->value();
   choice.tokens = tokens_->value();
   choice.repeats = repeats_->value();
-  choice.device = device_->currentIndex() == kDeviceCuda ? TrainingDevice::cuda : TrainingDevice::cpu;
+  choice.device = device_->currentIndex() == kDeviceCuda ? ComputeDevice::cuda : ComputeDevice::cpu;
   return choice;
 }
 
 void EfficiencyPage::setChoice(const EfficiencyChoice& choice) {
   bench::StreamBenchOptions options = optionsFor(choice);
-  if (choice.device == TrainingDevice::cuda) options.stepper = bench::device_stream_stepper<gpu::DeviceForecastStream>();
+  if (choice.device == ComputeDevice::cuda) options.stepper = bench::device_stream_stepper<gpu::DeviceForecastStream>();
   setOptions(options);
 }
 

@@ -173,7 +173,7 @@ TrainingChoice ModelSettingsForm::choice() const {
   choice.train.lr = lr_->value();
   choice.train.patience = patience_->value();
   choice.train.seed = unsigned(seed_->value());
-  choice.device = device_->currentIndex() == kCuda ? TrainingDevice::cuda : TrainingDevice::cpu;
+  choice.device = device_->currentIndex() == kCuda ? ComputeDevice::cuda : ComputeDevice::cpu;
   return choice;
 }
 
@@ -194,7 +194,7 @@ void ModelSettingsForm::setChoice(const TrainingChoice& choice) {
   seed_->setValue(int(choice.train.seed));
   const auto* items = qobject_cast<QStandardItemModel*>(device_->model());
   const bool cudaUsable = items && items->item(kCuda)->isEnabled();
-  device_->setCurrentIndex(choice.device == TrainingDevice::cuda && cudaUsable ? kCuda : kCpu);
+  device_->setCurrentIndex(choice.device == ComputeDevice::cuda && cudaUsable ? kCuda : kCpu);
 }
 
 void ModelSettingsForm::setWindowLengths(int seqLen, int horizon) {

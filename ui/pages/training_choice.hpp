@@ -9,14 +9,11 @@
 
 namespace aaren::ui {
 
-// The pages' name for the one device choice the command line shares.
-using TrainingDevice = ComputeDevice;
-
 struct TrainingChoice {
   std::vector<ModelKind> models{ModelKind::aaren, ModelKind::transformer};  // trained in this order
   ModelConfig model;     // kind and channels are set per run; seq_len and horizon are the window
   TrainSettings train;
-  TrainingDevice device = TrainingDevice::cpu;
+  ComputeDevice device = ComputeDevice::cpu;
 };
 
 }  // namespace aaren::ui

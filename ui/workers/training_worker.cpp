@@ -62,13 +62,13 @@ void TrainingWorker::waitWhilePaused(JobContext& context) {
 TrainingResult TrainingWorker::run(const TrainingJob& job, JobContext& context) {
   const int models = int(job.models.size());
   try {
-    if (job.device == TrainingDevice::cuda && job.events) throw std::invalid_argument(kEventsOnCpuOnly);
+    if (job.device == ComputeDevice::cuda && job.events) throw std::invalid_argument(kEventsOnCpuOnly);
     for (int index = 0; index < models && !stop_.load(); ++index) {
       const TrainingJob::Model& model = job.models[std::size_t(index)];
       ForecastRunRequest request = job.request;
       request.model.kind = model.kind;
       request.out_dir = model.run_dir;
-      if (job.device == TrainingDevice::cuda) request.engine = gpu::make_forecast_engine;
+      if (job.device == ComputeDevice::cuda) request.engine = gpu::make_forecast_engine;
       if (!job.events && !model.continue_from.empty()) {
         const LoadedRun earlier = load_run(model.continue_from);
         if (earlier.config.model.kind != model.kind)

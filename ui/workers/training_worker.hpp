@@ -37,7 +37,7 @@ struct TrainingJob {
   };
   std::vector<Model> models;  // trained in this order
   // Where the training steps run; event models train on the CPU only.
-  TrainingDevice device = TrainingDevice::cpu;
+  ComputeDevice device = ComputeDevice::cpu;
 };
 
 // What the window hears of a model's training, at most every kProgressIntervalMs and at every
