@@ -113,6 +113,7 @@ void TestTrainPage::bothModelsTrainWhileTheWindowStaysResponsive() {
 
   QSignalSpy finished(&page, &TrainPage::trainingFinished);
   QSignalSpy progress(&page, &TrainPage::trainingProgress);
+  QSignalSpy status(&page, &TrainPage::statusMessage);
   // From the click to the finished run on disk, the GUI thread never goes 100 ms without serving
   // its event loop: starting, every progress report (chart updates), and writing and listing the
   // run at the end. A user notices a pause of about that length.
@@ -134,6 +135,10 @@ void TestTrainPage::bothModelsTrainWhileTheWindowStaysResponsive() {
   QCOMPARE(finished.first().at(1).toBool(), false);
   QCOMPARE(finished.first().at(2).toString(), QString());
   QVERIFY(progress.count() >= 4);  // at least a step and an epoch's end for each model
+  // The status bar no longer says "Training into …" once training is over.
+  QVERIFY(status.count() >= 2);
+  QVERIFY2(status.last().first().toString().startsWith(QStringLiteral("Training finished; the run is in ")),
+           qPrintable(status.last().first().toString()));
 
   const QList<QXYSeries*> series = page.lossChart()->dataSeries();
   QCOMPARE(series.size(), 4);

@@ -498,16 +498,19 @@ void TrainPage::onFinished(bool stopped, const QString& error) {
   if (!error.isEmpty()) {
     messageBar_->showMessage(MessageBar::Level::error, tr("Training ended with an error: %1").arg(error), finishedSummaries_);
     progressText_->setText(tr("Training ended with an error."));
+    emit statusMessage(tr("Training ended with an error"));
   } else if (stopped) {
     messageBar_->showMessage(MessageBar::Level::warning,
                              tr("Training was stopped; the best weights so far are kept in %1.").arg(folder),
                              finishedSummaries_);
     progressText_->setText(tr("Stopped."));
+    emit statusMessage(tr("Training stopped; the run is in %1").arg(folder));
   } else {
     progress_->setValue(kProgressSteps);
     messageBar_->showMessage(MessageBar::Level::information, tr("Training finished; the run is in %1.").arg(folder),
                              finishedSummaries_);
     progressText_->setText(tr("Finished."));
+    emit statusMessage(tr("Training finished; the run is in %1").arg(folder));
   }
   currentRunOnDisk_ = QFileInfo::exists(currentRun_);
   runList_->refresh();
