@@ -180,7 +180,7 @@ EventRunData prepare_event_run_data(const EventRunConfig& config, const std::str
                                     const CancelToken& token) {
   const EventDataPreparation& d = config.data;
   EventLogOptions options;
-  static_cast<CancelToken&>(options) = token;
+  options.set_token(token);
   options.time_column = d.time_column;
   options.sequence_column = d.sequence_column;
   options.mark_column = d.mark_column;

@@ -72,7 +72,7 @@ ForecastRunOutcome train_forecast_run(const ForecastRunRequest& request, const T
 
 ForecastData prepare_run_data(const RunConfig& config, const std::string& data_path, const CancelToken& token) {
   CsvReadOptions csv;
-  static_cast<CancelToken&>(csv) = token;
+  csv.set_token(token);
   csv.columns = config.channels;
   csv.target = config.target;
   csv.date_column = config.date_column;

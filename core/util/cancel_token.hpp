@@ -24,6 +24,10 @@ struct CancelToken {
 
   bool cancelled() const { return cancel != nullptr && cancel->load(std::memory_order_relaxed); }
 
+  // For the options that carry a token (CsvReadOptions, EventLogOptions): takes `token`'s flag and
+  // progress in place of its own, leaving the other options as they are.
+  void set_token(const CancelToken& token) { *this = token; }
+
   // `name` is what is being read, for the message ("reading co2.csv was cancelled").
   void throw_if_cancelled(const std::string& name) const {
     if (cancelled()) throw ReadCancelled("reading " + name + " was cancelled");

@@ -146,7 +146,7 @@ class TestBackgroundJob : public QObject {
       begun->store(true);
       gate->wait();
       aaren::CsvReadOptions options;
-      static_cast<aaren::CancelToken&>(options) = context.token();
+      options.set_token(context.token());
       try {
         return QVariant(aaren::parse_time_series_csv(csv, "long.csv", options).values.rows);
       } catch (const aaren::ReadCancelled&) {
@@ -177,7 +177,7 @@ class TestBackgroundJob : public QObject {
       begun->store(true);
       gate->wait();
       aaren::EventLogOptions options;
-      static_cast<aaren::CancelToken&>(options) = context.token();
+      options.set_token(context.token());
       return QVariant(qlonglong(aaren::parse_event_log(log, "events.csv", options).events()));
     };
 
@@ -215,7 +215,7 @@ class TestBackgroundJob : public QObject {
     QSignalSpy failed(&job, &BackgroundJob::failed);
     job.start([](JobContext& context) {
       aaren::CsvReadOptions options;
-      static_cast<aaren::CancelToken&>(options) = context.token();
+      options.set_token(context.token());
       return QVariant(aaren::parse_time_series_csv("t,x\n1,2\n2,oops\n", "bad.csv", options).values.rows);
     });
     QTRY_COMPARE_WITH_TIMEOUT(failed.size(), 1, kTimeoutMs);

@@ -152,7 +152,7 @@ void EventsView::detectAndLoad() {
   const EventLogOptions options = loading_;
   loader_->start([path, options](JobContext& context) {
     EventLogOptions cancellable = options;
-    static_cast<CancelToken&>(cancellable) = context.token();  // cancelLoading() stops the read
+    cancellable.set_token(context.token());  // cancelLoading() stops the read
     return QVariant::fromValue(
         std::shared_ptr<const EventLog>(std::make_shared<EventLog>(read_event_log(path, cancellable))));
   });

@@ -9,7 +9,7 @@ CurrentDataset::CurrentDataset(QObject* parent) : QObject(parent) {}
 QString CurrentDataset::name() const { return QFileInfo(path_).completeBaseName(); }
 
 void CurrentDataset::setData(const QString& path, CsvReadOptions options, std::shared_ptr<const TimeSeriesTable> table) {
-  static_cast<CancelToken&>(options) = {};  // the finished read's, of no use once it is over
+  options.set_token({});  // the finished read's, of no use once it is over
   path_ = path;
   readOptions_ = std::move(options);
   table_ = std::move(table);

@@ -26,7 +26,7 @@ void DataLoader::load(const DialectView& view, const CsvReadOptions& options) {
   const std::string path = view.path.toStdString();
   job_->start([path, options](JobContext& context) {
     CsvReadOptions cancellable = options;
-    static_cast<CancelToken&>(cancellable) = context.token();
+    cancellable.set_token(context.token());
     return QVariant::fromValue(std::shared_ptr<const TimeSeriesTable>(
         std::make_shared<TimeSeriesTable>(read_time_series_csv(path, cancellable))));
   });

@@ -247,7 +247,7 @@ void ForecastPage::openRun(const QString& runDir) {
   const QString preferred = dataset_->path();
   loader_->start([runDir, preferred](JobContext& context) {
     return QVariant::fromValue(std::shared_ptr<const RunForecastSet>(
-        std::make_shared<RunForecastSet>(loadRunForecastSet(runDir, preferred, &context))));
+        std::make_shared<RunForecastSet>(loadRunForecastSet(runDir, preferred, context.token()))));
   });
 }
 

@@ -248,25 +248,21 @@ void TrainPage::onDatasetChanged() {
   updateControls();
 }
 
-const std::optional<ChronologicalSplit>& TrainPage::loadedSplit(QString* problem) {
+std::optional<ChronologicalSplit> TrainPage::loadedSplit(QString* problem) const {
   const std::shared_ptr<const TimeSeriesTable> table = dataset_->table();
-  const std::string split = to_string(dataset_->split());
-  if (table != split_.table || split != split_.split) {
-    split_ = {table, split, std::nullopt, {}};
-    try {
-      if (table) split_.parts = split_rows(dataset_->split(), table->values.rows, table->times);
-    } catch (const std::exception& error) {
-      split_.problem = QString::fromUtf8(error.what());
-    }
+  if (!table) return std::nullopt;
+  try {
+    return split_rows(dataset_->split(), table->values.rows, table->times);
+  } catch (const std::exception& error) {
+    if (problem) *problem = QString::fromUtf8(error.what());
+    return std::nullopt;
   }
-  if (problem) *problem = split_.problem;
-  return split_.parts;
 }
 
 void TrainPage::describeWindow(bool adjustToFit) {
   if (!dataset_->table()) return;
   QString splitProblem;
-  const std::optional<ChronologicalSplit>& parts = loadedSplit(&splitProblem);
+  const std::optional<ChronologicalSplit> parts = loadedSplit(&splitProblem);
   if (!parts) {
     windowHint_->setText(tr("These windows do not fit the data: %1").arg(splitProblem));
     return;
@@ -367,7 +363,7 @@ bool TrainPage::launch(const TrainingChoice& choice, const QStringList& continue
     return false;
   }
   QString why;
-  if (const std::optional<ChronologicalSplit>& parts = loadedSplit(&why)) {
+  if (const std::optional<ChronologicalSplit> parts = loadedSplit(&why)) {
     if (const std::optional<PlanProblem> problem = window_problem(*parts, {model.seq_len, model.horizon}))
       why = describeForTrainPage(*problem);
   }

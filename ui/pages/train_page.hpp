@@ -85,14 +85,6 @@ class TrainPage : public Page {
   void forecastRequested(const QString& runDir);
 
  private:
-  // The rows each part of the Data page's split owns, kept while the table and the split stay.
-  struct SplitOfTable {
-    std::shared_ptr<const TimeSeriesTable> table;
-    std::string split;
-    std::optional<ChronologicalSplit> parts;
-    QString problem;  // why the table cannot be split so, when parts is empty
-  };
-
   // Starts a job for choice's models; with continueFrom (one run folder per model), each starts
   // from that run's weights.
   bool launch(const TrainingChoice& choice, const QStringList& continueFrom = {});
@@ -106,9 +98,9 @@ class TrainPage : public Page {
   // Says how many windows each part gets; with adjustToFit, first shortens a look-back and horizon
   // that leave a part without windows. Arithmetic on the split only (core/planning/window_plan.hpp).
   void describeWindow(bool adjustToFit);
-  // The split of the loaded table, or nullopt with the reason; nullopt without a reason when no
-  // time series is loaded.
-  const std::optional<ChronologicalSplit>& loadedSplit(QString* problem = nullptr);
+  // The rows each part of the Data page's split owns (arithmetic on the split, no copy), or nullopt
+  // with the reason; nullopt without a reason when no time series is loaded.
+  std::optional<ChronologicalSplit> loadedSplit(QString* problem = nullptr) const;
   void browseRunsFolder();
   void openRun(const QString& dir);
   void onProgress(const TrainingProgress& progress);
@@ -132,7 +124,6 @@ class TrainPage : public Page {
   LossCurvesChart* lossChart_ = nullptr;
   RunListView* runList_ = nullptr;
 
-  SplitOfTable split_;
   QString currentRun_;
   bool currentRunOnDisk_ = false;  // currentRun_ has finished (or was opened), so it can be continued
   bool closeWhenStopped_ = false;  // the window asked to close: it does once the run folder is written

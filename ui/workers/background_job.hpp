@@ -36,8 +36,8 @@ class JobContext {
 
   // False once the job was cancelled or replaced by newer work: the work should stop early.
   bool wanted() const { return !cancelled_->load(); }
-  // The job's cancel flag with its progress reporting, for a reader's options: copy it into
-  // CsvReadOptions or EventLogOptions (both are CancelTokens) and the read stops on cancel().
+  // The job's cancel flag with its progress reporting, for a reader's options: give it to
+  // CsvReadOptions or EventLogOptions (set_token) and the read stops on cancel().
   CancelToken token();
   // fraction in [0, 1]; reports more often than the window can show are dropped.
   void reportProgress(double fraction);

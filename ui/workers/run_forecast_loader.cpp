@@ -11,15 +11,10 @@
 #include "core/train/trainer.hpp"
 #include "ui/bundled_datasets.hpp"
 #include "ui/run_list.hpp"
-#include "ui/workers/background_job.hpp"
 
 namespace aaren::ui {
 
 namespace {
-
-struct CancelledLoad : std::runtime_error {
-  CancelledLoad() : std::runtime_error("the run is no longer wanted") {}
-};
 
 EvalMetrics measureTestWindows(const LoadedRun& run, const ForecastData& data) {
   std::vector<float> params = run.params;  // the trainer works on parameters it may change
@@ -61,21 +56,21 @@ QString findRunDataFile(const RunConfig& config, const QString& runDir, const QS
                                .toStdString());
 }
 
-RunForecastSet loadRunForecastSet(const QString& runDir, const QString& preferredDataPath, JobContext* context) {
+RunForecastSet loadRunForecastSet(const QString& runDir, const QString& preferredDataPath, const CancelToken& token) {
   const RunEntry entry = readRunEntry(runDir);
   if (entry.models.empty()) throw std::runtime_error(QStringLiteral("%1: the run has no model").arg(runDir).toStdString());
   RunForecastSet set;
   set.runDir = runPath(entry.dir);
   set.runName = QString::fromStdString(entry.name);
   for (const ModelRunEntry& model : entry.models) {
-    if (context && !context->wanted()) throw CancelledLoad();
+    token.throw_if_cancelled(runDir.toStdString());
     ModelForecastSource source;
     source.modelName = modelName(model);
     source.run = open_forecast_run(model);
     const QString dataPath = findRunDataFile(source.run.config, runPath(model.dir), preferredDataPath);
     if (set.dataPath.isEmpty()) set.dataPath = dataPath;
     auto data = std::make_shared<ForecastData>(
-        prepare_run_data(source.run.config, dataPath.toStdString(), context ? context->token() : CancelToken{}));
+        prepare_run_data(source.run.config, dataPath.toStdString(), token));
     source.test = measureTestWindows(source.run, *data);
     source.data = std::move(data);
     set.models.push_back(std::move(source));

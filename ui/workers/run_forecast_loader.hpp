@@ -11,10 +11,9 @@
 
 #include "core/data/forecast_data.hpp"
 #include "core/train/run_folder.hpp"
+#include "core/util/cancel_token.hpp"
 
 namespace aaren::ui {
-
-class JobContext;
 
 struct ModelForecastSource {
   QString modelName;  // "Aaren", "Transformer"
@@ -38,9 +37,9 @@ struct RunForecastSet {
 QString findRunDataFile(const RunConfig& config, const QString& runDir, const QString& preferred = {});
 
 // Throws std::runtime_error for a folder that is not a (complete) run or data that does not fit
-// it. `context`, when given, is asked between models whether the work is still wanted.
+// it. `token` stops the load (ReadCancelled) between models and while a data file is read.
 RunForecastSet loadRunForecastSet(const QString& runDir, const QString& preferredDataPath = {},
-                                  JobContext* context = nullptr);
+                                  const CancelToken& token = {});
 
 }  // namespace aaren::ui
 
