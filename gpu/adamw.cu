@@ -1,6 +1,7 @@
 // The optimizer step on the GPU (the CPU reference is core/train/adamw.cpp: AdamW::step and
 // clip_grad_norm): the squared gradient norm stays in device memory and the step reads it there,
 // so clipping and the skip of a non-finite step need no host round trip.
+#include <algorithm>
 #include <cmath>
 
 #include "gpu/cuda_check.hpp"
@@ -11,15 +12,30 @@ namespace aaren::gpu {
 
 namespace {
 
-// One block: the sum is taken in a fixed order whatever the timing, in double as the CPU does.
-constexpr int kSumThreads = 1024;
+// Two stages, each in a fixed order whatever the timing, in double as the CPU does: blocks of
+// kSumThreads over a grid stride write one partial sum each, then one block adds the partials.
+// The grid depends only on N, so the result is the same bit for bit on every run.
+constexpr int kSumThreads = 256;
+constexpr long long kMaxSumBlocks = 1024;
+static_assert(kSumThreads % 32 == 0 && kMaxSumBlocks % kSumThreads == 0,
+              "whole warps, and the final block takes kMaxSumBlocks / kSumThreads partials per thread");
 
 __global__ void __launch_bounds__(kSumThreads)
-    sum_of_squares_kernel(float* __restrict__ out, const float* __restrict__ x, long long n) {
+    sum_of_squares_partials_kernel(double* __restrict__ partial, const float* __restrict__ x, long long n) {
   __shared__ double scratch[kMaxBlockWarps];
   double sum = 0.0;
-  for (long long i = threadIdx.x; i < n; i += blockDim.x) sum += static_cast<double>(x[i]) * static_cast<double>(x[i]);
-  sum = block_reduce_sum(sum, scratch);
+  for (long long i = global_thread(); i < n; i += grid_threads())
+    sum += static_cast<double>(x[i]) * static_cast<double>(x[i]);
+  sum = block_reduce_sum<kSumThreads>(sum, scratch);
+  if (threadIdx.x == 0) partial[blockIdx.x] = sum;
+}
+
+__global__ void __launch_bounds__(kSumThreads)
+    sum_of_partials_kernel(float* __restrict__ out, const double* __restrict__ partial, int blocks) {
+  __shared__ double scratch[kMaxBlockWarps];
+  double sum = 0.0;
+  for (int i = threadIdx.x; i < blocks; i += kSumThreads) sum += partial[i];
+  sum = block_reduce_sum<kSumThreads>(sum, scratch);
   if (threadIdx.x == 0) *out = static_cast<float>(sum);
 }
 
@@ -53,8 +69,12 @@ void sum_of_squares(float* out, const float* x, long N) {
     AAREN_CUDA_CHECK(cudaMemsetAsync(out, 0, sizeof(float)));  // the empty sum, without a launch
     return;
   }
-  sum_of_squares_kernel<<<1, kSumThreads>>>(out, x, N);
-  check_launch("sum_of_squares_kernel");
+  const int blocks = static_cast<int>(std::min<long long>((N + kSumThreads - 1) / kSumThreads, kMaxSumBlocks));
+  StreamScratch partial(sizeof(double) * static_cast<std::size_t>(blocks));
+  sum_of_squares_partials_kernel<<<blocks, kSumThreads>>>(partial.as<double>(), x, N);
+  check_launch("sum_of_squares_partials_kernel");
+  sum_of_partials_kernel<<<1, kSumThreads>>>(out, partial.as<double>(), blocks);
+  check_launch("sum_of_partials_kernel");
 }
 
 // The bias corrections in double on the host, as AdamW::step computes them, rounded to float once.

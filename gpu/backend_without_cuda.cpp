@@ -63,11 +63,11 @@ void causal_attention_decode(float*, const float*, const float*, const float*, i
   throw_unavailable();
 }
 
-void prefix_attention_step(float*, float*, float*, float*, const float*, const float*, const float*, int, int, int,
-                           float) {
+void prefix_attention_step(float*, float*, float*, float*, float*, float*, const float*, const float*, const float*, int,
+                           int, int, float) {
   throw_unavailable();
 }
-void prefix_attention_reset(float*, float*, float*, int, int, int) { throw_unavailable(); }
+void prefix_attention_reset(float*, float*, float*, float*, float*, int, int, int) { throw_unavailable(); }
 
 void sum_of_squares(float*, const float*, long) { throw_unavailable(); }
 void adamw_step(float*, float*, float*, const float*, const float*, const float*, long, float, float, float, float,

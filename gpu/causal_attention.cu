@@ -51,14 +51,14 @@ __global__ void __launch_bounds__(kAttentionThreads)
     p[j] = s;
     local_max = fmaxf(local_max, s);
   }
-  const float max_score = block_reduce_max(local_max, scratch);
+  const float max_score = block_reduce_max<kAttentionThreads>(local_max, scratch);
   float local_sum = 0.0f;
   for (int j = threadIdx.x; j <= t; j += blockDim.x) {
     const float e = expf(p[j] - max_score);
     p[j] = e;
     local_sum += e;
   }
-  const float inverse_sum = 1.0f / block_reduce_sum(local_sum, scratch);
+  const float inverse_sum = 1.0f / block_reduce_sum<kAttentionThreads>(local_sum, scratch);
   for (int j = threadIdx.x; j <= t; j += blockDim.x) p[j] *= inverse_sum;
   for (int j = t + 1 + threadIdx.x; j < L; j += blockDim.x) p[j] = 0.0f;
   __syncthreads();  // every weight is written before any thread reads them all
@@ -94,7 +94,7 @@ __global__ void __launch_bounds__(kAttentionThreads)
   float local = 0.0f;
   for (int j = threadIdx.x; j <= t; j += blockDim.x)
     local += p[j] * dot(g, v + view.head + static_cast<long long>(j) * C, view.d);
-  const float row_dot = block_reduce_sum(local, scratch);
+  const float row_dot = block_reduce_sum<kAttentionThreads>(local, scratch);
   if (threadIdx.x == 0) row_dots[row_offset] = row_dot;
 
   float* dq_row = dq + row_offset;
@@ -185,11 +185,11 @@ __global__ void __launch_bounds__(kAttentionThreads)
   for (int first = 0; first < n; first += blockDim.x) {
     const int j = first + threadIdx.x;
     const float s = j < n ? scale * dot(q_head, k_cache + cache + static_cast<long long>(j) * C, d) : -INFINITY;
-    const float new_max = fmaxf(running_max, block_reduce_max(s, scratch));
+    const float new_max = fmaxf(running_max, block_reduce_max<kAttentionThreads>(s, scratch));
     const float rescale = expf(running_max - new_max);  // exp(-inf) = 0 before the first chunk
     const float weight = j < n ? expf(s - new_max) : 0.0f;
     weights[threadIdx.x] = weight;
-    weight_sum = weight_sum * rescale + block_reduce_sum(weight, scratch);  // its syncs publish weights
+    weight_sum = weight_sum * rescale + block_reduce_sum<kAttentionThreads>(weight, scratch);  // its syncs publish weights
     const int rows = min(static_cast<int>(blockDim.x), n - first);
     for (int e = threadIdx.x; e < d; e += blockDim.x) {
       float sum = first == 0 ? 0.0f : out_head[e] * rescale;

@@ -7,8 +7,21 @@
 
 namespace aaren::gpu {
 
+namespace {
+
+thread_local bool fail_next_allocation = false;
+
+// 2^60 bytes: more than any device has, and far below what size_t can count.
+constexpr std::size_t kImpossibleBytes = std::size_t(1) << 60;
+
+}  // namespace
+
+void fail_next_allocation_for_testing() { fail_next_allocation = true; }
+
 DeviceBuffer::DeviceBuffer(std::size_t size) : size_(size) {
-  if (size > 0) AAREN_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&data_), size * sizeof(float)));
+  if (size == 0) return;
+  const std::size_t bytes = std::exchange(fail_next_allocation, false) ? kImpossibleBytes : size * sizeof(float);
+  AAREN_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&data_), bytes));
 }
 
 DeviceBuffer::DeviceBuffer(DeviceBuffer&& other) noexcept
@@ -60,13 +73,15 @@ void DeviceBuffer::download(float* host, std::size_t count, std::size_t offset) 
 }
 
 void DeviceBuffer::zero() {
-  if (size_ > 0) AAREN_CUDA_CHECK(cudaMemsetAsync(data_, 0, size_ * sizeof(float), nullptr));
+  if (size_ > 0) AAREN_CUDA_CHECK(cudaMemsetAsync(data_, 0, size_ * sizeof(float), cudaStreamPerThread));
 }
 
 void DeviceBuffer::fill_nan() {
   if (size_ > 0) AAREN_CUDA_CHECK(cudaMemset(data_, 0xFF, size_ * sizeof(float)));
 }
 
-void synchronize() { AAREN_CUDA_CHECK(cudaDeviceSynchronize()); }
+// The calling thread's stream only: another thread's work (training beside a streaming benchmark)
+// is neither waited for nor timed.
+void synchronize() { AAREN_CUDA_CHECK(cudaStreamSynchronize(cudaStreamPerThread)); }
 
 }  // namespace aaren::gpu

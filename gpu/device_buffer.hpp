@@ -28,8 +28,8 @@ class DeviceBuffer {
   // the range does not lie inside the buffer.
   void upload(const float* host, std::size_t count, std::size_t offset = 0);
   void download(float* host, std::size_t count, std::size_t offset = 0) const;
-  // Every element becomes 0, queued on the default stream behind the work before it: gradients
-  // that accumulate start from it without the host waiting for the device.
+  // Every element becomes 0, queued on the calling thread's stream behind the work before it:
+  // gradients that accumulate start from it without the host waiting for the device.
   void zero();
   // Every element becomes NaN (all bits set), so an element a kernel should write but does not
   // shows up in any comparison.
@@ -40,7 +40,13 @@ class DeviceBuffer {
   std::size_t size_ = 0;
 };
 
-// Waits for all work queued on the device; a fault in an earlier kernel is thrown here.
+// Waits for the work this thread queued (each thread has its own stream, gpu/layer_kernels.cuh);
+// a fault in an earlier kernel is thrown here.
 void synchronize();
+
+// A test hook: the next DeviceBuffer this thread allocates asks cudaMalloc for more memory than any
+// GPU has, so it fails as a real out-of-memory does, leaving CUDA's error state as one would.
+// Later allocations are not affected.
+void fail_next_allocation_for_testing();
 
 }  // namespace aaren::gpu

@@ -26,5 +26,6 @@ void DeviceBuffer::download(float*, std::size_t, std::size_t) const { throw_unav
 void DeviceBuffer::zero() { throw_unavailable(); }
 void DeviceBuffer::fill_nan() { throw_unavailable(); }
 void synchronize() { throw_unavailable(); }
+void fail_next_allocation_for_testing() {}
 
 }  // namespace aaren::gpu

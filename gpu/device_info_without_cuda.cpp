@@ -4,6 +4,8 @@ namespace aaren::gpu {
 
 bool built_with_cuda() { return false; }
 
+std::size_t free_device_memory() { return 0; }
+
 DeviceInfo query_device() {
   DeviceInfo info;
   info.reason = "this build has no CUDA backend (no CUDA compiler was found when it was configured)";

@@ -44,20 +44,12 @@ __global__ void repeat_row_kernel(float* __restrict__ out, const float* __restri
   }
 }
 
-__global__ void sum_rows_add_kernel(float* __restrict__ out, const float* __restrict__ inp, int B, int C) {
-  __shared__ float partial[kRowLanes][kColumnsPerBlock + 1];  // + 1: no bank conflicts on the column reads
-  const long long column = static_cast<long long>(blockIdx.x) * kColumnsPerBlock + threadIdx.x;
-  float sum = 0.0f;
-  if (column < C)
-    for (long long r = threadIdx.y; r < B; r += kRowLanes) sum += inp[r * C + column];
-  partial[threadIdx.y][threadIdx.x] = sum;
-  __syncthreads();
-  if (threadIdx.y == 0 && column < C) {
-    float total = 0.0f;
-    for (int lane = 0; lane < kRowLanes; ++lane) total += partial[lane][threadIdx.x];
-    out[column] += total;
-  }
-}
+// The term of sum_rows_add's column reduction: the row's entry.
+struct RowEntry {
+  const float* inp;
+  int C;
+  __device__ void operator()(long long row, long long column, float (&term)[1]) const { term[0] = inp[row * C + column]; }
+};
 
 __global__ void gather_last_kernel(float* __restrict__ out, const float* __restrict__ x, long long total, int L,
                                    int D) {
@@ -77,6 +69,7 @@ __global__ void scatter_last_kernel(float* __restrict__ dx, const float* __restr
 
 // One block per batch row.
 constexpr int kLossThreads = 256;
+static_assert(kLossThreads % 32 == 0, "block sizes are whole warps: the shuffles use full-warp masks");
 
 __global__ void mse_loss_kernel(float* __restrict__ loss, float* __restrict__ dy, const float* __restrict__ y,
                                 const float* __restrict__ truth, int n, float grad_weight) {
@@ -88,7 +81,7 @@ __global__ void mse_loss_kernel(float* __restrict__ loss, float* __restrict__ dy
     sum += diff * diff;
     if (dy) dy[row + i] = grad_weight * (2.0f * diff / static_cast<float>(n));
   }
-  sum = block_reduce_sum(sum, scratch);
+  sum = block_reduce_sum<kLossThreads>(sum, scratch);
   if (threadIdx.x == 0) loss[blockIdx.x] = sum / static_cast<float>(n);
 }
 
@@ -135,8 +128,7 @@ void sum_rows_add(float* out, const float* inp, int B, int C) {
   require_non_negative("sum_rows_add", "B", B);
   require_positive("sum_rows_add", "C", C);
   if (B == 0) return;
-  sum_rows_add_kernel<<<column_blocks(C), dim3(kColumnsPerBlock, kRowLanes)>>>(out, inp, B, C);
-  check_launch("sum_rows_add_kernel");
+  column_sums_add<1>("sum_rows_add", ColumnOutputs<1>{{out}}, B, C, RowEntry{inp, C});
 }
 
 void add_to_each(float* x, const float* table, int B, long LD) {

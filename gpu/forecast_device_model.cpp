@@ -372,13 +372,16 @@ DeviceForecastModel::DeviceForecastModel(const ModelConfig& config, int max_batc
   if (config.kind == ModelKind::aaren && config.d_head() > kMaxHeadDim)
     throw std::invalid_argument("the GPU's Aaren scan takes heads of at most " + std::to_string(kMaxHeadDim) +
                                 " dimensions, but d_model / heads is " + std::to_string(config.d_head()));
-  // A model that cannot fit is refused with the numbers, before cudaMalloc fails part-way.
-  const std::size_t needed = device_bytes(config, max_batch), total = query_device().total_memory_bytes;
-  if (needed > total)
+  // A model that cannot fit is refused with the numbers, before cudaMalloc fails part-way. Free
+  // memory, not total: another model, the Efficiency page's stream or another process may hold
+  // part of the GPU.
+  const std::size_t needed = device_bytes(config, max_batch), free = free_device_memory();
+  if (needed > free)
     throw std::runtime_error("this model needs about " + gibibytes(needed) + " GiB of GPU memory for " +
                              std::to_string(max_batch) + " windows of " + std::to_string(config.seq_len) +
-                             " steps, but it has " + gibibytes(total) +
-                             " GiB: lower the batch or the look-back, or use the CPU");
+                             " steps, but only " + gibibytes(free) + " GiB of the GPU's " +
+                             gibibytes(query_device().total_memory_bytes) +
+                             " GiB is free: lower the batch or the look-back, or use the CPU");
   impl_ = std::make_unique<Impl>(config, max_batch);
 }
 
@@ -397,6 +400,9 @@ void DeviceForecastModel::set_params(const float* params) {
   impl_->adam_m.zero();
   impl_->adam_v.zero();
   impl_->optimizer_steps = 0;
+  // The zeros are queued on this thread's stream; waiting for them lets another thread (a training
+  // thread given a model made here) start from them.
+  synchronize();
 }
 
 void DeviceForecastModel::get_params(float* params) const { impl_->params.download(params); }

@@ -44,6 +44,7 @@ struct DeviceForecastStream::Impl {
   DeviceBuffer pre, act;               // (F)
   DeviceBuffer query;                  // Aaren: (layers, D) q = Wq q0 + bq of each layer, a constant
   DeviceBuffer m, u, w;                // Aaren: (layers, H), (layers, H), (layers, D)
+  DeviceBuffer u_carry, w_carry;       // Aaren: (layers, H), (layers, D) the compensations of u and w
   DeviceBuffer k_cache, v_cache;       // Transformer: (layers, capacity, D)
   DeviceBuffer mean, sigma;            // (C) the reset statistics, for the forecast's denormalization
   DeviceBuffer head, y;                // (horizon, C)
@@ -66,6 +67,8 @@ DeviceForecastStream::Impl::Impl(const ModelConfig& c, const float* host_params,
     m = DeviceBuffer(sz(long(c.layers) * c.heads));
     u = DeviceBuffer(sz(long(c.layers) * c.heads));
     w = DeviceBuffer(sz(long(c.layers) * D));
+    u_carry = DeviceBuffer(sz(long(c.layers) * c.heads));
+    w_carry = DeviceBuffer(sz(long(c.layers) * D));
     const float* p = params.data();
     for (int l = 0; l < c.layers; ++l) {
       const BlockOffsets& b = layout.blocks[sz(l)];
@@ -85,7 +88,8 @@ void DeviceForecastStream::Impl::aaren_layer(int l) {
   linear_forward(blas, k.data(), ln.data(), p + b.wk_w, p + b.wk_b, 1, D, D);
   linear_forward(blas, v.data(), ln.data(), p + b.wv_w, p + b.wv_b, 1, D, D);
   const float scale = 1.0f / std::sqrt(float(D / H));
-  prefix_attention_step(att.data(), m.data() + sz(l) * sz(H), u.data() + sz(l) * sz(H), w.data() + sz(l) * sz(D),
+  prefix_attention_step(att.data(), m.data() + sz(l) * sz(H), u.data() + sz(l) * sz(H),
+                        u_carry.data() + sz(l) * sz(H), w.data() + sz(l) * sz(D), w_carry.data() + sz(l) * sz(D),
                         query.data() + sz(l) * sz(D), k.data(), v.data(), 1, D, H, scale);
 }
 
@@ -130,7 +134,8 @@ void DeviceForecastStream::reset(const float* mean, const float* sigma) {
   s.t = 0;
   s.h.zero();
   if (s.config.kind == ModelKind::aaren)
-    prefix_attention_reset(s.m.data(), s.u.data(), s.w.data(), s.config.layers, s.config.d_model, s.config.heads);
+    prefix_attention_reset(s.m.data(), s.u.data(), s.u_carry.data(), s.w.data(), s.w_carry.data(), s.config.layers,
+                           s.config.d_model, s.config.heads);
 }
 
 void DeviceForecastStream::step(const float* x) {

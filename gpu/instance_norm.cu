@@ -1,6 +1,5 @@
 // Instance normalization of a batch of windows (the CPU reference is core/nn/instance_norm.cpp):
-// a thread per (window, channel) walks the window's time axis, neighbouring threads taking
-// neighbouring channels so each time step's row is read coalesced.
+// the statistics by a warp per (window, channel); the denormalization element-wise.
 #include "gpu/cuda_check.hpp"
 #include "gpu/layer_kernels.cuh"
 #include "gpu/layers.hpp"
@@ -11,25 +10,33 @@ namespace {
 
 constexpr float kInstanceNormEps = 1e-5f;
 
-// Two passes (mean, then squared deviations) and a division by sigma, as on the CPU.
+// Two passes (mean, then squared deviations) and a division by sigma, as on the CPU. One warp per
+// (window, channel): its lanes split the time axis and meet in a butterfly sum (the same in every
+// lane, and the same on every run), so B C warps fill the GPU where B C threads could not.
+constexpr int kNormWarpsPerBlock = 8;
+static_assert(kNormWarpsPerBlock * kWarpSize <= 1024, "a block of whole warps, at most 1024 threads");
+
 __global__ void instance_norm_forward_kernel(float* __restrict__ out, float* __restrict__ mean,
                                              float* __restrict__ sigma, const float* __restrict__ inp,
                                              long long columns, int L, int C) {
-  for (long long i = global_thread(); i < columns; i += grid_threads()) {
-    const long long first = (i / C) * L * C + i % C;  // (b, t = 0, c)
-    float sum = 0.0f;
-    for (int t = 0; t < L; ++t) sum += inp[first + static_cast<long long>(t) * C];
-    const float m = sum / static_cast<float>(L);
-    float squares = 0.0f;
-    for (int t = 0; t < L; ++t) {
-      const float d = inp[first + static_cast<long long>(t) * C] - m;
-      squares += d * d;
-    }
-    const float s = sqrtf(squares / static_cast<float>(L) + kInstanceNormEps);
-    for (int t = 0; t < L; ++t) {
-      const long long at = first + static_cast<long long>(t) * C;
-      out[at] = (inp[at] - m) / s;
-    }
+  const long long i = static_cast<long long>(blockIdx.x) * kNormWarpsPerBlock + threadIdx.x / kWarpSize;
+  const int lane = threadIdx.x % kWarpSize;
+  if (i >= columns) return;  // the whole warp: no shuffle below misses a lane
+  const long long first = (i / C) * L * C + i % C;  // (b, t = 0, c)
+  float sum = 0.0f;
+  for (int t = lane; t < L; t += kWarpSize) sum += inp[first + static_cast<long long>(t) * C];
+  const float m = warp_reduce_sum(sum) / static_cast<float>(L);
+  float squares = 0.0f;
+  for (int t = lane; t < L; t += kWarpSize) {
+    const float d = inp[first + static_cast<long long>(t) * C] - m;
+    squares += d * d;
+  }
+  const float s = sqrtf(warp_reduce_sum(squares) / static_cast<float>(L) + kInstanceNormEps);
+  for (int t = lane; t < L; t += kWarpSize) {
+    const long long at = first + static_cast<long long>(t) * C;
+    out[at] = (inp[at] - m) / s;
+  }
+  if (lane == 0) {
     mean[i] = m;
     sigma[i] = s;
   }
@@ -62,7 +69,9 @@ void instance_norm_forward(float* out, float* mean, float* sigma, const float* i
   check_instance_sizes("instance_norm_forward", "L", B, L, C);
   if (B == 0) return;
   const long long columns = static_cast<long long>(B) * C;
-  instance_norm_forward_kernel<<<stride_blocks(columns), kStrideThreads>>>(out, mean, sigma, inp, columns, L, C);
+  const int blocks = block_count("instance_norm_forward", "B x C / 8 blocks",
+                                 (columns + kNormWarpsPerBlock - 1) / kNormWarpsPerBlock);
+  instance_norm_forward_kernel<<<blocks, kNormWarpsPerBlock * kWarpSize>>>(out, mean, sigma, inp, columns, L, C);
   check_launch("instance_norm_forward_kernel");
 }
 

@@ -1,6 +1,6 @@
 // LayerNorm on the GPU (the CPU reference is core/nn/layernorm.cpp): one warp per row for the
 // statistics and the input gradient; the parameter gradients, sums over the rows, by the
-// deterministic column reduction of gpu/layer_kernels.cuh.
+// deterministic two-stage column reduction of gpu/layer_kernels.cuh.
 #include "gpu/cuda_check.hpp"
 #include "gpu/layer_kernels.cuh"
 #include "gpu/layers.hpp"
@@ -11,6 +11,7 @@ namespace {
 
 constexpr float kLayernormEps = 1e-5f;
 constexpr int kRowsPerBlock = 8;  // one per warp
+static_assert(kRowsPerBlock * kWarpSize <= 1024, "a block of whole warps, at most 1024 threads");
 
 // Two passes over the row (mean, then squared deviations), as on the CPU. A row of C floats is
 // small enough to stay in L1 between the passes.
@@ -63,37 +64,21 @@ __global__ void layernorm_input_grad_kernel(float* __restrict__ dinp, const floa
   }
 }
 
-// dweight += sum over rows of dout n, dbias += sum over rows of dout: the column reduction of
-// gpu/layer_kernels.cuh.
-
-__global__ void layernorm_param_grad_kernel(float* __restrict__ dweight, float* __restrict__ dbias,
-                                            const float* __restrict__ dout, const float* __restrict__ inp,
-                                            const float* __restrict__ mean, const float* __restrict__ rstd, int B,
-                                            int C) {
-  __shared__ float weight_partial[kRowLanes][kColumnsPerBlock + 1];
-  __shared__ float bias_partial[kRowLanes][kColumnsPerBlock + 1];
-  const long long column = static_cast<long long>(blockIdx.x) * kColumnsPerBlock + threadIdx.x;
-  float weight_sum = 0.0f, bias_sum = 0.0f;
-  if (column < C)
-    for (long long r = threadIdx.y; r < B; r += kRowLanes) {
-      const long long at = r * C + column;
-      const float g = dout[at];
-      bias_sum += g;
-      weight_sum += g * ((inp[at] - mean[r]) * rstd[r]);
-    }
-  weight_partial[threadIdx.y][threadIdx.x] = weight_sum;
-  bias_partial[threadIdx.y][threadIdx.x] = bias_sum;
-  __syncthreads();
-  if (threadIdx.y == 0 && column < C) {
-    float weight_total = 0.0f, bias_total = 0.0f;
-    for (int lane = 0; lane < kRowLanes; ++lane) {
-      weight_total += weight_partial[lane][threadIdx.x];
-      bias_total += bias_partial[lane][threadIdx.x];
-    }
-    dweight[column] += weight_total;
-    dbias[column] += bias_total;
+// dweight += sum over rows of dout n, dbias += sum over rows of dout: the two-stage column
+// reduction of gpu/layer_kernels.cuh, both sums in one pass over the rows.
+struct LayernormParamTerms {
+  const float* dout;
+  const float* inp;
+  const float* mean;
+  const float* rstd;
+  int C;
+  __device__ void operator()(long long row, long long column, float (&term)[2]) const {
+    const long long at = row * C + column;
+    const float g = dout[at];
+    term[0] = g * ((inp[at] - mean[row]) * rstd[row]);
+    term[1] = g;
   }
-}
+};
 
 void check_layernorm_sizes(const char* function, int B, int C) {
   require_non_negative(function, "B", B);
@@ -119,9 +104,8 @@ void layernorm_backward(float* dinp, float* dweight, float* dbias, const float* 
   layernorm_input_grad_kernel<<<row_blocks(B), kRowsPerBlock * kWarpSize>>>(dinp, dout, inp, weight, mean, rstd, B,
                                                                             C);
   check_launch("layernorm_input_grad_kernel");
-  layernorm_param_grad_kernel<<<column_blocks(C), dim3(kColumnsPerBlock, kRowLanes)>>>(dweight, dbias, dout, inp,
-                                                                                       mean, rstd, B, C);
-  check_launch("layernorm_param_grad_kernel");
+  column_sums_add<2>("layernorm_param_grad", ColumnOutputs<2>{{dweight, dbias}}, B, C,
+                     LayernormParamTerms{dout, inp, mean, rstd, C});
 }
 
 }  // namespace aaren::gpu

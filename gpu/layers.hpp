@@ -5,8 +5,10 @@
 //
 // All pointers are device memory (gpu/device_buffer.hpp), float32, row-major with the shapes in
 // the comments. As on the CPU, activation gradients are written (=) and parameter gradients
-// accumulate (+=). Every call is queued on the default stream and returns at once; sizes are
-// checked before launching (std::invalid_argument), and gpu::synchronize() reports a fault.
+// accumulate (+=). Every call is queued on the calling thread's own default stream (so work of
+// other threads neither waits for it nor is timed with it) and returns at once; sizes are checked
+// before launching (std::invalid_argument), and gpu::synchronize() reports a fault. The sums over
+// many rows are deterministic: the same inputs give the same bits on every run.
 #include <memory>
 
 namespace aaren::gpu {
@@ -91,12 +93,15 @@ void causal_attention_decode(float* out /*(B, C)*/, const float* q /*(B, C)*/,
 
 // Aaren's streaming step of B streams for one layer (core/model/backbone_stream.hpp): folds the
 // new token's (k, v) into each head's (m, u, w) state and writes the attention output
-// w / u for every head. scale = 1 / sqrt(d), d = C / H.
-void prefix_attention_step(float* out /*(B, C)*/, float* m /*(B, H)*/, float* u /*(B, H)*/, float* w /*(B, C)*/,
-                           const float* q /*(C)*/, const float* k /*(B, C)*/, const float* v /*(B, C)*/, int B,
-                           int C, int H, float scale);
-// Resets (m, u, w) to the empty state: m = -inf, u = 0, w = 0.
-void prefix_attention_reset(float* m /*(B, H)*/, float* u /*(B, H)*/, float* w /*(B, C)*/, int B, int C, int H);
+// w / u for every head. scale = 1 / sqrt(d), d = C / H. u and w are compensated sums (the values
+// are u + u_carry and w + w_carry), so a stream keeps counting tokens past 2^24
+// (core/scan/state.hpp, CompensatedSum).
+void prefix_attention_step(float* out /*(B, C)*/, float* m /*(B, H)*/, float* u /*(B, H)*/, float* u_carry /*(B, H)*/,
+                           float* w /*(B, C)*/, float* w_carry /*(B, C)*/, const float* q /*(C)*/,
+                           const float* k /*(B, C)*/, const float* v /*(B, C)*/, int B, int C, int H, float scale);
+// Resets (m, u, w) and the carries to the empty state: m = -inf, the others 0.
+void prefix_attention_reset(float* m /*(B, H)*/, float* u /*(B, H)*/, float* u_carry /*(B, H)*/, float* w /*(B, C)*/,
+                            float* w_carry /*(B, C)*/, int B, int C, int H);
 
 // The optimizer step without host round trips (core/train/adamw.hpp, clip_grad_norm):
 // sum_of_squares writes sum_i x_i^2 (accumulated in double, stored as float) into the device

@@ -101,13 +101,13 @@ __global__ void __launch_bounds__(kThreadsPerBlock, kForwardMinBlocksPerSm<E>)
       const int i = first + t;
       if (i >= n) break;
       fold_token(state, scores[t], values[t]);
-      const float inverse_u = 1.0f / state.u;
+      const float inverse_u = 1.0f / state.u_value();
 #pragma unroll
       for (int e = 0; e < E; ++e) {
         const int j = lane + kWarpSize * e;
-        if (j < d) o_head[std::size_t(i) * ld + j] = state.w[e] * inverse_u;
+        if (j < d) o_head[std::size_t(i) * ld + j] = state.w_value(e) * inverse_u;
       }
-      if (log_z_head && lane == 0) log_z_head[i] = state.m + logf(state.u);
+      if (log_z_head && lane == 0) log_z_head[i] = state.m + logf(state.u_value());
     }
   }
 }

@@ -19,12 +19,37 @@ __device__ __forceinline__ float warp_sum(float x) {
   return x;
 }
 
-// (m, u, w) of a segment; the identity is (-inf, 0, 0).
+// sum + carry += x, keeping the rounding error in carry: the float twin of CompensatedSum in
+// core/scan/state.hpp (Kahan's feedback, Neumaier's comparison). Without it a float u stops counting
+// tokens of weight near 1 past 2^24. __fadd_rn keeps the compiler from fusing the error terms.
+__device__ __forceinline__ void compensated_add(float& sum, float& carry, float x) {
+  const float y = __fadd_rn(x, carry);
+  const float total = __fadd_rn(sum, y);
+  carry = fabsf(sum) >= fabsf(y) ? __fadd_rn(__fsub_rn(sum, total), y) : __fadd_rn(__fsub_rn(y, total), sum);
+  sum = total;
+}
+
+// (m, u, w) of a segment; the identity is (-inf, 0, 0). u and w are compensated sums: their values
+// are u + u_carry and w[e] + w_carry[e].
 template <int E>
 struct WarpState {
   float m = -INFINITY;
   float u = 0.0f;
+  float u_carry = 0.0f;
   float w[E] = {};
+  float w_carry[E] = {};
+
+  __device__ __forceinline__ float u_value() const { return u + u_carry; }
+  __device__ __forceinline__ float w_value(int e) const { return w[e] + w_carry[e]; }
+  __device__ __forceinline__ void rescale(float r) {
+#pragma unroll
+    for (int e = 0; e < E; ++e) {
+      w[e] *= r;
+      w_carry[e] *= r;
+    }
+    u *= r;
+    u_carry *= r;
+  }
 };
 
 // How a warp hands its segment's state to the other warps of the block.
@@ -38,28 +63,30 @@ struct SharedState {
 template <int E>
 __device__ __forceinline__ void publish(SharedState<E>& out, const WarpState<E>& state, int lane) {
 #pragma unroll
-  for (int e = 0; e < E; ++e) out.w[lane + kWarpSize * e] = state.w[e];
+  for (int e = 0; e < E; ++e) out.w[lane + kWarpSize * e] = state.w_value(e);
   if (lane == 0) {
     out.m = state.m;
-    out.u = state.u;
+    out.u = state.u_value();
   }
 }
 
 // Folds one token (score s, this lane's elements of v) into the state of the segment before it.
-// A new maximum rescales the old state down, so no exponent is ever positive.
+// A new maximum rescales the old state down, so no exponent is ever positive. A score of -inf in an
+// empty state leaves it empty (exp(-inf - -inf) would be NaN), as core/scan/state.hpp's fold_token
+// and the streaming step (gpu/prefix_attention_step.cu) do.
 template <int E>
 __device__ __forceinline__ void fold_token(WarpState<E>& state, float s, const float (&v)[E]) {
   if (s > state.m) {
-    const float r = expf(state.m - s);  // 0 for the first token (m = -inf)
+    state.rescale(expf(state.m - s));  // 0 for the first token (m = -inf)
 #pragma unroll
-    for (int e = 0; e < E; ++e) state.w[e] = fmaf(state.w[e], r, v[e]);
-    state.u = fmaf(state.u, r, 1.0f);
+    for (int e = 0; e < E; ++e) compensated_add(state.w[e], state.w_carry[e], v[e]);
+    compensated_add(state.u, state.u_carry, 1.0f);
     state.m = s;
-  } else {
+  } else if (!(s == -INFINITY && state.m == -INFINITY)) {
     const float p = expf(s - state.m);
 #pragma unroll
-    for (int e = 0; e < E; ++e) state.w[e] = fmaf(p, v[e], state.w[e]);
-    state.u += p;
+    for (int e = 0; e < E; ++e) compensated_add(state.w[e], state.w_carry[e], p * v[e]);
+    compensated_add(state.u, state.u_carry, p);
   }
 }
 
@@ -69,11 +96,12 @@ template <int E>
 __device__ __forceinline__ void combine_with(WarpState<E>& state, const SharedState<E>& next, int lane) {
   const float m = state.m > next.m ? state.m : next.m;
   if (m == -INFINITY) return;
-  const float scale_state = expf(state.m - m);
   const float scale_next = expf(next.m - m);
+  state.rescale(expf(state.m - m));
 #pragma unroll
-  for (int e = 0; e < E; ++e) state.w[e] = state.w[e] * scale_state + next.w[lane + kWarpSize * e] * scale_next;
-  state.u = state.u * scale_state + next.u * scale_next;
+  for (int e = 0; e < E; ++e)
+    compensated_add(state.w[e], state.w_carry[e], next.w[lane + kWarpSize * e] * scale_next);
+  compensated_add(state.u, state.u_carry, next.u * scale_next);
   state.m = m;
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <type_traits>
 #include <vector>
 
 #include "core/scan/state.hpp"
@@ -17,6 +18,9 @@ template <class T>
 using Vector = Eigen::Map<Eigen::Matrix<T, Eigen::Dynamic, 1>>;
 }  // namespace
 
+// The float path keeps u and w as compensated sums: a plain float u stops counting tokens of
+// weight near 1 past about 1.7e7 tokens (core/scan/state.hpp, CompensatedSum). Double has room to
+// spare and keeps the plain fold.
 template <class T>
 void prefix_attention_forward(T* o, T* log_z, const T* q, const T* k, const T* v, int n, int d, int dv,
                               T scale, int ld_k, int ld_v, int ld_o) {
@@ -26,19 +30,37 @@ void prefix_attention_forward(T* o, T* log_z, const T* q, const T* k, const T* v
   // allocate, not even once per thread: a thread's first call may come late in training. Wider
   // values take a buffer kept per thread.
   T m = -std::numeric_limits<T>::infinity();
-  T u = 0;
   constexpr int kStackValueDims = 256;
-  T stack_w[kStackValueDims];
-  thread_local std::vector<T> heap_w;
-  if (dv > kStackValueDims) heap_w.resize(std::size_t(dv));
-  T* w_data = dv > kStackValueDims ? heap_w.data() : stack_w;
-  std::fill(w_data, w_data + dv, T(0));
-  const ConstVector<T> w(w_data, dv);
-  for (int i = 0; i < n; ++i) {
-    const T s = scale * qv.dot(ConstVector<T>(k + std::size_t(i) * std::size_t(ld_k), d));
-    fold_token(m, u, w_data, s, v + std::size_t(i) * std::size_t(ld_v), dv);
-    Vector<T>(o + std::size_t(i) * std::size_t(ld_o), dv) = w * (T(1) / u);
-    if (log_z) log_z[i] = m + std::log(u);
+  if constexpr (std::is_same_v<T, float>) {
+    CompensatedSum<T> u;
+    T stack_w[2 * kStackValueDims];  // w, then its carries
+    thread_local std::vector<T> heap_w;
+    if (dv > kStackValueDims) heap_w.resize(2 * std::size_t(dv));
+    T* w = dv > kStackValueDims ? heap_w.data() : stack_w;
+    T* w_carry = w + dv;
+    std::fill(w, w + 2 * dv, T(0));
+    for (int i = 0; i < n; ++i) {
+      const T s = scale * qv.dot(ConstVector<T>(k + std::size_t(i) * std::size_t(ld_k), d));
+      fold_token_compensated(m, u, w, w_carry, s, v + std::size_t(i) * std::size_t(ld_v), dv);
+      const T inv_u = T(1) / u.value();
+      T* oi = o + std::size_t(i) * std::size_t(ld_o);
+      for (int j = 0; j < dv; ++j) oi[j] = (w[j] + w_carry[j]) * inv_u;
+      if (log_z) log_z[i] = m + std::log(u.value());
+    }
+  } else {
+    T u = 0;
+    T stack_w[kStackValueDims];
+    thread_local std::vector<T> heap_w;
+    if (dv > kStackValueDims) heap_w.resize(std::size_t(dv));
+    T* w_data = dv > kStackValueDims ? heap_w.data() : stack_w;
+    std::fill(w_data, w_data + dv, T(0));
+    const ConstVector<T> w(w_data, dv);
+    for (int i = 0; i < n; ++i) {
+      const T s = scale * qv.dot(ConstVector<T>(k + std::size_t(i) * std::size_t(ld_k), d));
+      fold_token(m, u, w_data, s, v + std::size_t(i) * std::size_t(ld_v), dv);
+      Vector<T>(o + std::size_t(i) * std::size_t(ld_o), dv) = w * (T(1) / u);
+      if (log_z) log_z[i] = m + std::log(u);
+    }
   }
 }
 

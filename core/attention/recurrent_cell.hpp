@@ -22,6 +22,8 @@ class RecurrentCell {
       : a_(std::size_t(dv), T(0)), m_(m0) {}
 
   void update(T score, std::span<const T> value) {
+    // A score of -inf has weight 0; before any finite score the state stays empty (fold_token).
+    if (score == negative_infinity<T>() && m_ == negative_infinity<T>()) return;
     const T m_new = score > m_ ? score : m_;
     const T keep = m_ == negative_infinity<T>() ? T(0) : std::exp(m_ - m_new);
     const T take = std::exp(score - m_new);

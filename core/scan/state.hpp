@@ -39,7 +39,10 @@ inline void combine(T& m_out, T& u_out, std::span<T> w_out, T m_a, T u_a, std::s
 
 // Folds one token (score s, value v) into the running summary (m, u, w) of a prefix: the
 // sequential scan's step and the streaming update. A new maximum rescales the old summary down
-// (exp(-inf) = 0 for the first token), so no exponent is ever positive.
+// (exp(-inf) = 0 for the first token), so no exponent is ever positive. A token of score -inf has
+// weight 0: in an empty summary it leaves the summary empty (rather than taking
+// exp(-inf - -inf) = NaN), as the GPU's step and scan do (gpu/warp_state.cuh,
+// gpu/prefix_attention_step.cu).
 // It is RecurrentCell::update (core/attention/recurrent_cell.hpp) with c = u and a = w; see the
 // formula-to-function index, docs/DESIGN.md section 8.
 template <class T>
@@ -49,10 +52,61 @@ inline void fold_token(T& m, T& u, T* w, T s, const T* v, int dv) {
     for (int j = 0; j < dv; ++j) w[j] = w[j] * r + v[j];
     u = u * r + T(1);
     m = s;
-  } else {
+  } else if (!(s == negative_infinity<T>() && m == negative_infinity<T>())) {
     const T p = std::exp(s - m);
     for (int j = 0; j < dv; ++j) w[j] += p * v[j];
     u += p;
+  }
+}
+
+// sum + carry += x, with carry keeping the rounding error (Kahan's compensated summation). A float
+// sum of weights near 1 stops counting new tokens once it passes 2^24 (about 1.7e7: adding 1 no
+// longer changes it). Each addition here first adds the error carried from the one before, so the
+// sum itself keeps growing (a carry summed on its own would stall at 2^24 in turn); the error of
+// the whole sum stays within about 2 ulps of the sum of the terms' sizes, however long. Branch-free,
+// so loops over a vector of sums vectorize.
+template <class T>
+inline void compensated_add(T& sum, T& carry, T x) {
+  const T y = x + carry;
+  const T total = sum + y;
+  carry = (sum - total) + y;
+  sum = total;
+}
+
+// One compensated sum: value() = sum + carry. Scaling both parts by the same factor keeps the
+// pair's meaning.
+template <class T>
+struct CompensatedSum {
+  T sum = T(0);
+  T carry = T(0);
+
+  void add(T x) { compensated_add(sum, carry, x); }
+  void scale(T factor) {
+    sum *= factor;
+    carry *= factor;
+  }
+  T value() const { return sum + carry; }
+};
+
+// fold_token with u and every w_j kept as compensated sums (w_j + w_carry_j): the float path of the
+// sequential scan (core/attention/prefix_attention.cpp), where sequences may be long enough for a
+// plain float u to stop counting. Same branches, so the same -inf handling.
+template <class T>
+inline void fold_token_compensated(T& m, CompensatedSum<T>& u, T* w, T* w_carry, T s, const T* v, int dv) {
+  if (s > m) {
+    const T r = std::exp(m - s);
+    for (int j = 0; j < dv; ++j) {
+      w[j] *= r;
+      w_carry[j] *= r;
+      compensated_add(w[j], w_carry[j], v[j]);
+    }
+    u.scale(r);
+    u.add(T(1));
+    m = s;
+  } else if (!(s == negative_infinity<T>() && m == negative_infinity<T>())) {
+    const T p = std::exp(s - m);
+    for (int j = 0; j < dv; ++j) compensated_add(w[j], w_carry[j], p * v[j]);
+    u.add(p);
   }
 }
 

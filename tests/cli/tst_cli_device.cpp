@@ -51,6 +51,36 @@ class TestCliDevice : public QObject {
     QVERIFY2(r.err.isEmpty(), qPrintable(r.describe()));
   }
 
+  // The CUDA versions, whatever the machine: the driver's (or why it was not asked) and the
+  // runtime's with the driver it needs; the fix only when the driver is too old for the runtime.
+  void device_prints_the_driver_and_runtime_versions() {
+    const CliResult r = run_cli({QStringLiteral("device")});
+    QVERIFY2(r.exited() && r.exit_code == 0, qPrintable(r.describe()));
+    static const QRegularExpression runtime(
+        QStringLiteral("^cuda runtime: (([0-9]+)\\.[0-9]+ \\(needs a driver for CUDA ([0-9]+)\\.0 or newer\\)|"
+                       "none \\(this build has no CUDA backend\\))$"),
+        QRegularExpression::MultilineOption);
+    static const QRegularExpression driver(
+        QStringLiteral("^cuda driver: (supports CUDA [0-9]+\\.[0-9]+|none found|"
+                       "not asked \\(this build has no CUDA backend\\))$"),
+        QRegularExpression::MultilineOption);
+    const QRegularExpressionMatch runtime_line = runtime.match(r.out);
+    const QRegularExpressionMatch driver_line = driver.match(r.out);
+    QVERIFY2(runtime_line.hasMatch() && driver_line.hasMatch(), qPrintable(r.describe()));
+    const bool cuda_build = !runtime_line.captured(2).isEmpty();
+    if (cuda_build) {
+      QCOMPARE(runtime_line.captured(2), runtime_line.captured(3));  // minor-version compatibility
+      QVERIFY2(!driver_line.captured(1).startsWith(QLatin1String("not asked")), qPrintable(r.out));
+    } else {
+      QVERIFY2(driver_line.captured(1).startsWith(QLatin1String("not asked")), qPrintable(r.out));
+    }
+    const bool too_old = cuda_.detail.startsWith(QLatin1String("the NVIDIA driver supports CUDA "));
+    QCOMPARE(r.out.contains(QRegularExpression(QStringLiteral("^fix: install NVIDIA's forward-compatibility package "
+                                                              "cuda-compat-[0-9]+-[0-9]+ "),
+                                               QRegularExpression::MultilineOption)),
+             too_old);
+  }
+
   void device_takes_no_arguments() {
     const CliResult r = run_cli({QStringLiteral("device"), QStringLiteral("--all")});
     QVERIFY2(r.exited() && r.exit_code == 2, qPrintable(r.describe()));

@@ -15,6 +15,7 @@
 #include <cmath>
 
 #include "core/train/run_folder.hpp"
+#include "support/gpu_requirement.hpp"
 
 namespace {
 
@@ -125,6 +126,8 @@ class TestCliDeviceCommands : public QObject {
     QCOMPARE(QString::number(cpu_metrics[1], 'f', 4), QString::number(run.metrics.test.mae, 'f', 4));
     const QList<double> cpu_values = forecast_column(cpu_csv);
     QCOMPARE(cpu_values.size(), 6);
+    if (!cuda_available_ && cuda_required(qgetenv("AAREN_REQUIRE_CUDA").constData()))
+      QFAIL(qPrintable("AAREN_REQUIRE_CUDA=1, but no CUDA device can be used: " + cuda_detail_));
     if (!cuda_available_) QSKIP("no CUDA device: the GPU's forecast is compared where there is one");
 
     const QString gpu_csv = dir_.filePath("gpu-forecast.csv");

@@ -79,3 +79,67 @@ inline QByteArray describe(const QByteArray& what, const Mismatch& m, const char
          QByteArray::number(qlonglong(m.index)) + " (" + got_name + " " + QByteArray::number(m.got, 'g', 17) +
          ", " + expected_name + " " + QByteArray::number(m.expected, 'g', 17) + ")";
 }
+
+// An element-wise tolerance: entry i passes when |got_i - expected_i| <= atol + rtol |expected_i|.
+// Unlike an error relative to the whole tensor's scale, a small entry (a late output of a long
+// sequence) is held to its own size.
+struct Tolerance {
+  double atol = 0;
+  double rtol = 0;
+};
+
+template <class T>
+double max_abs(const std::vector<T>& x) {
+  double largest = 0;
+  for (const T& value : x) largest = std::max(largest, std::abs(double(value)));
+  return largest;
+}
+
+// The worst entry, its error as a multiple of what it is allowed (<= 1 passes); allowed(i) gives
+// entry i's allowance. A NaN or infinity counts as infinitely wrong unless the reference holds the
+// same value (NaN-poisoned outputs a kernel failed to write are caught).
+template <class G, class E, class Allowed>
+Mismatch worst_against_allowance(const std::vector<G>& got, const std::vector<E>& expected, Allowed allowed) {
+  constexpr double kInfinite = std::numeric_limits<double>::infinity();
+  if (got.size() != expected.size()) return {kInfinite, -1, 0, 0};
+  Mismatch worst;
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    const double g = double(got[i]), e = double(expected[i]);
+    double ratio;
+    if (!std::isfinite(g) || !std::isfinite(e))
+      ratio = (g == e || (std::isnan(g) && std::isnan(e))) ? 0.0 : kInfinite;
+    else
+      ratio = std::abs(g - e) / std::max(allowed(i), std::numeric_limits<double>::min());
+    if (ratio > worst.error || worst.index < 0) worst = {ratio, long(i), g, e};
+  }
+  return worst;
+}
+
+template <class G, class E>
+Mismatch worst_against_tolerance(const std::vector<G>& got, const std::vector<E>& expected, Tolerance tolerance) {
+  return worst_against_allowance(got, expected, [&](std::size_t i) {
+    return tolerance.atol + tolerance.rtol * std::abs(double(expected[i]));
+  });
+}
+
+// Per row of row_length entries: entry i passes when |got_i - expected_i| <= atol + rtol m_row,
+// m_row the largest |expected| of its row (a row of a matrix whose entries share one rounding scale,
+// such as one token's output vector).
+template <class G, class E>
+Mismatch worst_against_row_tolerance(const std::vector<G>& got, const std::vector<E>& expected,
+                                     std::size_t row_length, Tolerance tolerance) {
+  std::vector<double> row_max(row_length > 0 ? (expected.size() + row_length - 1) / row_length : 0, 0.0);
+  for (std::size_t i = 0; i < expected.size(); ++i)
+    if (std::isfinite(double(expected[i])))
+      row_max[i / row_length] = std::max(row_max[i / row_length], std::abs(double(expected[i])));
+  return worst_against_allowance(got, expected, [&](std::size_t i) {
+    return tolerance.atol + tolerance.rtol * row_max[i / row_length];
+  });
+}
+
+inline QByteArray describe(const QByteArray& what, const Mismatch& m, Tolerance tolerance) {
+  return what + ": worst entry " + QByteArray::number(qlonglong(m.index)) + " is off by " +
+         QByteArray::number(m.error, 'g', 3) + " times its allowance (got " + QByteArray::number(m.got, 'g', 9) +
+         ", expected " + QByteArray::number(m.expected, 'g', 9) + "; atol " +
+         QByteArray::number(tolerance.atol, 'g', 3) + ", rtol " + QByteArray::number(tolerance.rtol, 'g', 3) + ")";
+}
