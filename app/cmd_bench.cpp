@@ -9,6 +9,7 @@
 #include "app/model_options.hpp"
 #include "app/stream_figure.hpp"
 #include "core/bench/attention_bench.hpp"
+#include "core/bench/memory_bandwidth.hpp"
 #include "core/bench/stream_bench.hpp"
 #include "core/bench/train_bench.hpp"
 #include "core/io/atomic_file.hpp"
@@ -141,10 +142,16 @@ const char* const kStreamHelp = R"(usage: aaren bench stream --tokens N --out st
 
 Streams N tokens, one step() at a time, through an Aaren model and a KV-cached
 Transformer of the same size and records, at sampled token counts, each model's
-per-token latency, cumulative time, state bytes (Aaren's (m, u, w); the KV cache)
-and the process's resident memory. The CSV has one row per sample. The last
-lines printed are the fitted growth (log-log slope of cumulative time over the
-upper half of N; state bytes per token) and the cumulative-time ratio at N.
+per-token latency, cumulative time, state bytes (Aaren's (m, u, w); the KV cache),
+bytes read per step (the weights a step uses and the state) and the process's
+resident memory. The CSV has one row per sample. On the CPU it first measures
+one thread's read bandwidth (a sum over a 256 MiB buffer, median of 5 passes):
+out of the caches a step cannot be faster than reading its bytes, so for each
+model it prints the bytes read per step at the largest N and the rate achieved
+as a share of that bandwidth. The
+last lines printed are the fitted growth (log-log slopes over the upper half of
+N of per-token latency and of cumulative time; state bytes per token) and the
+cumulative-time ratio at N.
 --chart draws state memory and cumulative time side by side with a caption
 (the paper's Figure 5) as PNG, SVG or PDF; it needs no display.
 --device cuda streams on the GPU: each step uploads one input row, runs every
@@ -183,13 +190,22 @@ int bench_stream(const Arguments& arguments) {
   std::printf("streaming %ld tokens: d_model %d, heads %d, layers %d, d_ff %d, %d repeats\ndevice: %s\n",
               options.tokens, options.model.d_model, options.model.heads, options.model.layers, options.model.d_ff,
               options.repeats, describe_device(device).c_str());
+  if (device == ComputeDevice::cpu) {
+    const bench::ReadBandwidth bandwidth = bench::measure_read_bandwidth();
+    options.read_bandwidth = bandwidth.bytes_per_second;
+    std::printf("memory: one thread reads %.1f GB/s (a sum over %zu MiB, median of %d passes)\n",
+                bandwidth.bytes_per_second / 1e9, bandwidth.buffer_bytes >> 20, bandwidth.passes);
+    std::fflush(stdout);
+  }
   long next_report = 1024;
   const auto result = bench::run_stream_bench(options, [&](const bench::StreamSample& s) {
     if (s.tokens < next_report && s.tokens != options.tokens) return;
     while (next_report <= s.tokens) next_report *= 2;
-    std::printf("%8ld tokens  aaren %8.2f us/token %10.3f s %8.0f B | transformer %8.2f us/token %10.3f s %12.0f B\n",
-                s.tokens, 1e6 * s.latency_seconds[0], s.cumulative_seconds[0], s.state_bytes[0],
-                1e6 * s.latency_seconds[1], s.cumulative_seconds[1], s.state_bytes[1]);
+    std::printf(
+        "%8ld tokens  aaren %8.2f us/token %10.3f s %8.0f B | transformer %8.2f us/token %10.3f s %12.0f B | "
+        "cumulative ratio %.1f\n",
+        s.tokens, 1e6 * s.latency_seconds[0], s.cumulative_seconds[0], s.state_bytes[0], 1e6 * s.latency_seconds[1],
+        s.cumulative_seconds[1], s.state_bytes[1], s.cumulative_seconds[1] / s.cumulative_seconds[0]);
     std::fflush(stdout);
   });
   write_file_atomically(out, bench::stream_csv(result));
@@ -208,11 +224,21 @@ int bench_stream(const Arguments& arguments) {
   }
   std::printf("state bytes at token %ld and %ld: aaren %.0f and %.0f; transformer %.0f and %.0f\n", first.tokens,
               last.tokens, first.state_bytes[0], last.state_bytes[0], first.state_bytes[1], last.state_bytes[1]);
-  std::printf("aaren:       time exponent %.3f, memory slope %.1f bytes/token\n", result.fit[0].time_exponent,
-              result.fit[0].memory_bytes_per_token);
-  std::printf("transformer: time exponent %.3f, memory slope %.1f bytes/token (2 x layers x d_model x 4 = %d)\n",
-              result.fit[1].time_exponent, result.fit[1].memory_bytes_per_token,
-              2 * options.model.layers * options.model.d_model * 4);
+  for (int k = 0; k < 2; ++k) {
+    const bench::StepBound bound = bench::step_bound(result, k);
+    std::printf("%-12s at N = %ld a step reads %.3f MB: %.1f GB/s", k == 0 ? "aaren:" : "transformer:", last.tokens,
+                bound.bytes_read / 1e6, bound.bytes_per_second / 1e9);
+    if (result.read_bandwidth > 0)
+      std::printf(" = %.0f%% of one thread's read bandwidth", 100 * bound.fraction_of_bandwidth);
+    std::printf("\n");
+  }
+  std::printf("aaren:       per-token exponent %.3f, time exponent %.3f, memory slope %.1f bytes/token\n",
+              result.fit[0].latency_exponent, result.fit[0].time_exponent, result.fit[0].memory_bytes_per_token);
+  std::printf(
+      "transformer: per-token exponent %.3f, time exponent %.3f, memory slope %.1f bytes/token "
+      "(2 x layers x d_model x 4 = %d)\n",
+      result.fit[1].latency_exponent, result.fit[1].time_exponent, result.fit[1].memory_bytes_per_token,
+      2 * options.model.layers * options.model.d_model * 4);
   std::printf("cumulative time at N = %ld: transformer / aaren = %.1f\n", last.tokens,
               last.cumulative_seconds[1] / last.cumulative_seconds[0]);
   return 0;

@@ -6,6 +6,7 @@
 #include <random>
 #include <sstream>
 
+#include "core/bench/memory_bandwidth.hpp"
 #include "core/bench/timing.hpp"
 #include "core/io/matrix_csv.hpp"
 #include "core/model/forecast_model.hpp"
@@ -71,6 +72,14 @@ std::size_t stream_state_bytes(const ModelConfig& config, long tokens) {
   return 2 * layers * d_model * std::size_t(tokens) * sizeof(float);
 }
 
+std::size_t stream_step_bytes(const ModelConfig& config, long tokens) {
+  const std::size_t d = std::size_t(config.d_model), f = std::size_t(config.d_ff);
+  const std::size_t projections = config.kind == ModelKind::aaren ? 3 : 4;  // k, v, o (and q)
+  const std::size_t block = 2 * d + projections * (d * d + d) + 2 * d + (f * d + f) + (d * f + d);
+  const std::size_t parameters = std::size_t(config.channels) * d + d + std::size_t(config.layers) * block;
+  return parameters * sizeof(float) + stream_state_bytes(config, tokens);
+}
+
 double fitted_slope(const std::vector<double>& x, const std::vector<double>& y) {
   const double n = double(x.size());
   if (x.size() < 2) return 0;
@@ -93,16 +102,22 @@ GrowthFit fit_growth(const std::vector<StreamSample>& samples, int model) {
   GrowthFit fit;
   if (samples.empty()) return fit;
   const double last = double(samples.back().tokens);
-  std::vector<double> log_n, log_t, n, bytes;
+  std::vector<double> log_n, log_t, log_n_latency, log_latency, n, bytes;
   for (const StreamSample& s : samples) {
     n.push_back(double(s.tokens));
     bytes.push_back(s.state_bytes[model]);
-    if (double(s.tokens) >= last / 2 && s.cumulative_seconds[model] > 0) {
+    if (double(s.tokens) < last / 2) continue;
+    if (s.cumulative_seconds[model] > 0) {
       log_n.push_back(std::log(double(s.tokens)));
       log_t.push_back(std::log(s.cumulative_seconds[model]));
     }
+    if (s.latency_seconds[model] > 0) {
+      log_n_latency.push_back(std::log(double(s.tokens)));
+      log_latency.push_back(std::log(s.latency_seconds[model]));
+    }
   }
   fit.time_exponent = fitted_slope(log_n, log_t);
+  fit.latency_exponent = fitted_slope(log_n_latency, log_latency);
   fit.memory_bytes_per_token = fitted_slope(n, bytes);
   return fit;
 }
@@ -111,6 +126,12 @@ StreamBenchResult run_stream_bench(const StreamBenchOptions& options,
                                    const std::function<void(const StreamSample&)>& progress,
                                    const std::atomic<bool>* stop) {
   StreamBenchResult result;
+  // Before the models are built, so the probe's buffer and theirs are never held at once. It
+  // measures the CPU's memory, so a stream on another device is not compared with it.
+  if (options.read_bandwidth)
+    result.read_bandwidth = *options.read_bandwidth;
+  else if (options.probe_bandwidth && !options.stepper)
+    result.read_bandwidth = measure_read_bandwidth().bytes_per_second;
   ModelConfig base = options.model;
   base.channels = 1;
   base.seq_len = 1;
@@ -164,6 +185,7 @@ StreamBenchResult run_stream_bench(const StreamBenchOptions& options,
         sample.latency_seconds[k] = median(std::vector<double>(latency.begin() + first, latency.begin() + points[s]));
         sample.cumulative_seconds[k] = cumulative[k];
         sample.state_bytes[k] = double(stream.state_bytes());
+        sample.bytes_read[k] = double(stream_step_bytes(models[k]->config, points[s]));
         sample.resident_bytes[k] = double(resident_bytes());
       }
       done = points[s];
@@ -214,13 +236,25 @@ StreamBenchResult run_stream_bench(const StreamBenchOptions& options,
   return result;
 }
 
+StepBound step_bound(const StreamBenchResult& result, int model) {
+  StepBound bound;
+  if (result.samples.empty()) return bound;
+  const StreamSample& last = result.samples.back();
+  bound.bytes_read = last.bytes_read[model];
+  if (last.latency_seconds[model] > 0) bound.bytes_per_second = bound.bytes_read / last.latency_seconds[model];
+  if (result.read_bandwidth > 0) bound.fraction_of_bandwidth = bound.bytes_per_second / result.read_bandwidth;
+  return bound;
+}
+
 std::string stream_csv(const StreamBenchResult& result) {
   std::string csv =
       "tokens,aaren_latency_s,transformer_latency_s,aaren_cumulative_s,transformer_cumulative_s,"
-      "aaren_state_bytes,transformer_state_bytes,aaren_rss_bytes,transformer_rss_bytes\n";
+      "aaren_state_bytes,transformer_state_bytes,aaren_rss_bytes,transformer_rss_bytes,"
+      "aaren_bytes_read,transformer_bytes_read\n";
   for (const StreamSample& s : result.samples) {
     csv += std::to_string(s.tokens);
-    for (const double* pair : {s.latency_seconds, s.cumulative_seconds, s.state_bytes, s.resident_bytes})
+    for (const double* pair :
+         {s.latency_seconds, s.cumulative_seconds, s.state_bytes, s.resident_bytes, s.bytes_read})
       for (int k = 0; k < 2; ++k) csv += "," + format_number(pair[k]);
     csv += "\n";
   }

@@ -1,11 +1,14 @@
 #pragma once
 // `aaren bench stream` and the Efficiency page: N tokens streamed one at a time through an Aaren
 // model and a KV-cached Transformer of the same size (the paper's Figure 5), recording per-token
-// latency, cumulative time, the state each keeps, and the process's resident memory.
+// latency, cumulative time, the state each keeps, the bytes each step reads, and the process's
+// resident memory. A step's bound is the time to read those bytes: the run measures one thread's
+// read bandwidth (core/bench/memory_bandwidth.hpp) and reports each model's rate against it.
 #include <atomic>
 #include <cstddef>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -34,6 +37,12 @@ using TokenStepperFactory =
 // The state a stream of `config` keeps after `tokens` tokens, as ForecastStream::state_bytes counts
 // it: Aaren's (m, u, w) of every layer, or the Transformer's keys and values of every token.
 std::size_t stream_state_bytes(const ModelConfig& config, long tokens);
+
+// The bytes one step reads once the stream holds `tokens` tokens (the new one included): every
+// parameter the step uses (the embedding, and per block the LayerNorms, the mixer's projections
+// and the FFN; Aaren's query is computed once, so not its Wq) and the state: Aaren's (m, u, w), or
+// every cached key and value. The time to read them is the step's bound.
+std::size_t stream_step_bytes(const ModelConfig& config, long tokens);
 
 // A stepper over a device's stream class: one made from (config, params, capacity) with reset(),
 // step(x), hidden(out) (a copy to the host, which waits for the step) and tokens(), such as
@@ -72,6 +81,11 @@ struct StreamBenchOptions {
   bool parallel = true;  // also time the parallel (training-style) forward at N where memory allows
   double parallel_memory_limit_bytes = 4e9;
   unsigned seed = 1;
+  // One thread's read bandwidth (bytes per second), the bound each step is reported against.
+  // Unset: measured at the start of a run on the CPU when probe_bandwidth is on (a caller that
+  // printed it already passes it in).
+  std::optional<double> read_bandwidth;
+  bool probe_bandwidth = true;
   // Where the models stream; empty: the CPU. The parallel forward is timed on the CPU only, so
   // it is skipped (with a note) for another device.
   TokenStepperFactory stepper;
@@ -83,11 +97,13 @@ struct StreamSample {
   double latency_seconds[2] = {0, 0};     // the step that took in token `tokens` (median of a short window)
   double cumulative_seconds[2] = {0, 0};  // all steps up to and including it
   double state_bytes[2] = {0, 0};
+  double bytes_read[2] = {0, 0};          // what the step at `tokens` reads (stream_step_bytes)
   double resident_bytes[2] = {0, 0};
 };
 
 struct GrowthFit {
   double time_exponent = 0;         // slope of log cumulative time against log N, upper half of N
+  double latency_exponent = 0;      // slope of log per-token latency against log N, upper half of N
   double memory_bytes_per_token = 0;  // least-squares slope of state bytes against N
 };
 
@@ -97,7 +113,16 @@ struct StreamBenchResult {
   double parallel_seconds[2] = {-1, -1};  // parallel forward at N; -1 when skipped
   std::string parallel_note;              // why it was skipped, if it was
   bool stopped_early = false;
+  double read_bandwidth = 0;              // bytes per second of one thread's read; 0: not measured
 };
+
+// A model's step at the largest N measured against the memory's read bandwidth.
+struct StepBound {
+  double bytes_read = 0;             // per step
+  double bytes_per_second = 0;       // bytes_read / per-token latency
+  double fraction_of_bandwidth = 0;  // of result.read_bandwidth; 0 when it was not measured
+};
+StepBound step_bound(const StreamBenchResult& result, int model);
 
 // Least squares slope of y against x.
 double fitted_slope(const std::vector<double>& x, const std::vector<double>& y);
@@ -110,6 +135,8 @@ StreamBenchResult run_stream_bench(const StreamBenchOptions& options,
                                    const std::function<void(const StreamSample&)>& progress = {},
                                    const std::atomic<bool>* stop = nullptr);
 
-std::string stream_csv(const StreamBenchResult& result);  // one row per sample, both models
+// One row per sample, both models: tokens, then per model latency, cumulative time, state bytes,
+// resident bytes and bytes read per step.
+std::string stream_csv(const StreamBenchResult& result);
 
 }  // namespace aaren::bench

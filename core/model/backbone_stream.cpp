@@ -1,8 +1,10 @@
 #include "core/model/backbone_stream.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <limits>
+#include <thread>
 
 #include "core/nn/causal_attention.hpp"
 #include "core/nn/ffn.hpp"
@@ -33,13 +35,10 @@ BackboneStream<T>::BackboneStream(const ModelConfig& config, const ParameterLayo
       query_.push_back(std::move(q));
     }
   } else {
-    k_cache_.resize(std::size_t(config.layers));
-    v_cache_.resize(std::size_t(config.layers));
     for (int l = 0; l < config.layers; ++l) {
-      k_cache_[std::size_t(l)].reserve(std::size_t(reserve_tokens) * d);
-      v_cache_[std::size_t(l)].reserve(std::size_t(reserve_tokens) * d);
+      kv_cache_.emplace_back(config.d_model, config.heads);
+      kv_cache_.back().reserve(reserve_tokens);
     }
-    scores_.reserve(std::size_t(reserve_tokens));
   }
   reset();
 }
@@ -51,8 +50,8 @@ void BackboneStream<T>::reset() {
   m_.assign(heads, -std::numeric_limits<T>::infinity());
   u_.assign(heads, T(0));
   w_.assign(std::size_t(config_.layers) * std::size_t(config_.d_model), T(0));
-  for (auto& cache : k_cache_) cache.clear();
-  for (auto& cache : v_cache_) cache.clear();
+  for (auto& cache : kv_cache_) cache.clear();
+  split_choice_.reset();
   std::fill(h_.begin(), h_.end(), T(0));
 }
 
@@ -60,6 +59,17 @@ template <class T>
 const T* BackboneStream<T>::step(const T* embedded) {
   const int D = config_.d_model;
   std::copy(embedded, embedded + D, h_.begin());
+  if (config_.kind == ModelKind::transformer) {
+    // Every layer's cache holds the same number of bytes; the new token's are added below.
+    decode_plan_ = split_choice_.next(kv_cache_[0].bytes_in_use() + 2 * std::size_t(D) * sizeof(T));
+    decode_seconds_ = 0;
+    if (decode_plan_.split && !decode_pool_) {
+      if (std::thread::hardware_concurrency() > 1)
+        decode_pool_ = std::make_unique<WorkerPool>();
+      else
+        decode_plan_.split = false;
+    }
+  }
   for (int l = 0; l < config_.layers; ++l) {
     const BlockOffsets& b = layout_.blocks[std::size_t(l)];
     layernorm_forward(ln_.data(), &ln_stat_[0], &ln_stat_[1], h_.data(), p_ + b.ln1_w, p_ + b.ln1_b, 1, D);
@@ -74,6 +84,7 @@ const T* BackboneStream<T>::step(const T* embedded) {
                 p_ + b.fc2_b, 1, D, config_.d_ff);
     for (int j = 0; j < D; ++j) h_[std::size_t(j)] += branch_[std::size_t(j)];
   }
+  if (decode_plan_.timed) split_choice_.record(decode_seconds_);
   ++t_;
   return h_.data();
 }
@@ -105,21 +116,22 @@ void BackboneStream<T>::transformer_layer(int l) {
   linear_forward(q_.data(), ln_.data(), p_ + b.wq_w, p_ + b.wq_b, 1, D, D);
   linear_forward(k_.data(), ln_.data(), p_ + b.wk_w, p_ + b.wk_b, 1, D, D);
   linear_forward(v_.data(), ln_.data(), p_ + b.wv_w, p_ + b.wv_b, 1, D, D);
-  auto& kc = k_cache_[std::size_t(l)];
-  auto& vc = v_cache_[std::size_t(l)];
-  kc.insert(kc.end(), k_.begin(), k_.end());
-  vc.insert(vc.end(), v_.begin(), v_.end());
-  if (scores_.size() < std::size_t(t_ + 1)) scores_.resize(std::size_t(t_ + 1));
-  causal_attention_decode(att_.data(), scores_.data(), q_.data(), kc.data(), vc.data(), int(t_ + 1), D,
-                          config_.heads);
+  KvCache<T>& cache = kv_cache_[std::size_t(l)];
+  cache.append(k_.data(), v_.data());
+  // The plan decides; the decode's own threshold is passed as 0 so it never overrules it.
+  WorkerPool* pool = decode_plan_.split ? decode_pool_.get() : nullptr;
+  const auto start = std::chrono::steady_clock::now();
+  causal_attention_decode(att_.data(), q_.data(), cache, decode_partials_, pool, 0);
+  if (decode_plan_.timed)
+    decode_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
 template <class T>
 std::size_t BackboneStream<T>::state_bytes() const {
   if (config_.kind == ModelKind::aaren) return (m_.size() + u_.size() + w_.size()) * sizeof(T);
-  std::size_t floats = 0;
-  for (std::size_t l = 0; l < k_cache_.size(); ++l) floats += k_cache_[l].size() + v_cache_[l].size();
-  return floats * sizeof(T);
+  std::size_t bytes = 0;
+  for (const KvCache<T>& cache : kv_cache_) bytes += cache.bytes_in_use();
+  return bytes;
 }
 
 template <class T>

@@ -3,13 +3,20 @@
 //   Aaren keeps, per layer and head, the (m, u, w) summary of every token seen: d_model + 2 H
 //   numbers per layer whatever the number of tokens, and updates it in O(d) per token.
 //   The Transformer keeps a KV cache that grows by 2 d_model numbers per layer per token, and
-//   attends over all of it for every new token.
+//   attends over all of it for every new token: a read of the whole cache, laid out so that the
+//   step runs at the memory's read bandwidth (core/nn/kv_cache.hpp). Once the cache is large, the
+//   stream measures whether splitting the read among the cores pays (decode_split_choice.hpp)
+//   and, where it does, starts a pool of one worker per hardware thread for it.
 // After t steps, hidden() equals row t - 1 of backbone_forward's output on the same embedded rows.
 #include <cstddef>
+#include <memory>
 #include <vector>
 
+#include "core/model/decode_split_choice.hpp"
 #include "core/model/model_config.hpp"
 #include "core/model/parameter_layout.hpp"
+#include "core/nn/kv_cache.hpp"
+#include "core/util/worker_pool.hpp"
 
 namespace aaren {
 
@@ -49,8 +56,12 @@ class BackboneStream {
   std::vector<T> h_, ln_, ln_stat_, k_, v_, q_, att_, branch_, pre_, act_;
   std::vector<std::vector<T>> query_;              // Aaren: per layer, q = Wq q0 + bq (a constant)
   std::vector<T> m_, u_, w_;                       // Aaren: per layer, (H), (H), (H, d_head)
-  std::vector<std::vector<T>> k_cache_, v_cache_;  // Transformer: per layer, (tokens, d_model)
-  std::vector<T> scores_;
+  std::vector<KvCache<T>> kv_cache_;               // Transformer: per layer
+  std::vector<T> decode_partials_;                 // the decode's scratch, kept so steps do not allocate
+  std::unique_ptr<WorkerPool> decode_pool_;        // started when a split is first tried
+  DecodeSplitChoice split_choice_;
+  DecodeSplitChoice::Plan decode_plan_;            // this step's, for every layer
+  double decode_seconds_ = 0;                      // this step's decodes, when the plan is timed
   std::vector<T> position_, final_ln_, final_ln_stat_;
 };
 

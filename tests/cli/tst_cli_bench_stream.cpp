@@ -1,6 +1,7 @@
 // `aaren bench stream` run as a real process: the CSV and the Figure 5 chart (PNG, SVG, PDF) are
-// written from one small run, the PNG decodes, the printed summary ends with the fits and the
-// ratio, and every bad option is a usage error (exit code 2) that names the mistake.
+// written from one small run, the PNG decodes, the printed summary starts with the memory's read
+// bandwidth and ends with each model's rate against it, the fits and the ratio, and every bad
+// option is a usage error (exit code 2) that names the mistake.
 #include <QtTest>
 
 #include "cli/cli_process.hpp"
@@ -8,6 +9,7 @@
 #include <QDir>
 #include <QFile>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 
 namespace {
@@ -138,13 +140,24 @@ class TestCliBenchStream : public QObject {
     const QList<QByteArray> lines = readAll(csv).trimmed().split('\n');
     QCOMPARE(lines.first(), QByteArray("tokens,aaren_latency_s,transformer_latency_s,aaren_cumulative_s,"
                                        "transformer_cumulative_s,aaren_state_bytes,transformer_state_bytes,"
-                                       "aaren_rss_bytes,transformer_rss_bytes"));
+                                       "aaren_rss_bytes,transformer_rss_bytes,aaren_bytes_read,"
+                                       "transformer_bytes_read"));
     QVERIFY(lines.size() > 10);
     QVERIFY(lines.last().startsWith("128,"));
 
     const QStringList printed = result.out.trimmed().split(QLatin1Char('\n'));
     QVERIFY2(printed.last().contains(QStringLiteral("transformer / aaren")), qPrintable(result.describe()));
     QVERIFY(result.out.contains(QStringLiteral("time exponent")));
+    QVERIFY(result.out.contains(QStringLiteral("per-token exponent")));
+    // The bound: the probe's bandwidth first, then each model's bytes per step and its rate.
+    const QRegularExpression probe(QStringLiteral("^memory: one thread reads [0-9.]+ GB/s"));
+    QVERIFY2(printed.size() > 2 && probe.match(printed.at(2)).hasMatch(), qPrintable(result.describe()));
+    for (const QString& model : {QStringLiteral("aaren:"), QStringLiteral("transformer:")}) {
+      const QRegularExpression rate(QRegularExpression::escape(model) +
+                                    QStringLiteral(" +at N = 128 a step reads [0-9.]+ MB: [0-9.]+ GB/s = [0-9]+% of "
+                                                   "one thread's read bandwidth"));
+      QVERIFY2(rate.match(result.out).hasMatch(), qPrintable(result.describe()));
+    }
 
     const QByteArray bytes = readAll(chart);
     if (suffix == QLatin1String("png")) {

@@ -1,6 +1,7 @@
 // The Transformer mixer's attention core: the forward against a naive double-precision reference,
 // causality, the gradients of q, k and v against central finite differences, float against
-// double, and the KV-cached decode against the forward's last row.
+// double, the readable KV-cached decode against the forward's last row, and the streaming decode
+// over a KvCache against all three.
 #include <QtTest>
 
 #include <algorithm>
@@ -12,6 +13,8 @@
 #include <vector>
 
 #include "core/nn/causal_attention.hpp"
+#include "core/nn/kv_cache.hpp"
+#include "core/util/worker_pool.hpp"
 #include "support/numeric_comparison.hpp"
 
 namespace {
@@ -19,6 +22,15 @@ namespace {
 constexpr double gradient_tolerance = 1e-6;
 constexpr double float_tolerance = 1e-5;
 constexpr double finite_difference_step = 1e-5;
+// The streaming decode against the references, as error relative to the output's scale (inputs in
+// [-2, 2], so outputs too). Only the order of the sums differs, so the error is rounding: a score
+// s is rounded to about |s| * 6e-8 in float (|s| reaches tens at d_head 40), which becomes a
+// relative error of that size in its softmax weight, and the sums over up to 4097 tokens add about
+// sqrt(N) * 6e-8; in double the same with 1e-16. Measured worst over the table: 3.4e-6 in float and
+// 1.1e-14 in double. The bounds keep a margin of five and more, and still catch the weight of a
+// single token among thousands gone wrong.
+constexpr double decode_double_tolerance = 1e-12;
+constexpr double decode_float_tolerance = 2e-5;
 
 struct AttentionCase {
   int L = 0, C = 0, H = 0;
@@ -276,6 +288,132 @@ class TestCausalAttention : public QObject {
                                    v.data(), n, C, H);
     const Mismatch mf = worst_error_relative_to_scale(to_double(decoded_float), expected);
     QVERIFY2(mf.error < float_tolerance, describe("float out", mf, "decode", "naive").constData());
+  }
+
+  void kv_cache_decode_matches_references_data() {
+    QTest::addColumn<int>("N");
+    QTest::addColumn<int>("C");
+    QTest::addColumn<int>("H");
+    QTest::addColumn<long>("chunk_tokens");  // 0: the cache's default of about a megabyte
+    QTest::addColumn<bool>("split");         // split every step among two workers
+    // N: one token, one short of a tile, one past a tile, one past 64 tiles; heads 1, 3 and 16 at
+    // a narrow and a wide d_model (d_head from 1 to 40).
+    const int shapes[][2] = {{1, 8}, {1, 40}, {3, 12}, {3, 96}, {16, 16}, {16, 128}};
+    for (int N : {1, 63, 65, 4097})
+      for (const auto& [H, C] : shapes) QTest::addRow("N=%d C=%d H=%d", N, C, H) << N << C << H << 0L << false;
+    // Chunks of one and two tiles, so the reads cross many chunk borders.
+    QTest::newRow("N=4097 C=96 H=3 chunks of 128") << 4097 << 96 << 3 << 128L << false;
+    QTest::newRow("N=65 C=8 H=1 chunks of 64") << 65 << 8 << 1 << 64L << false;
+    // Split among workers: ranges of tiles merged by the combine, across chunk borders too.
+    QTest::newRow("N=65 C=40 H=1 split") << 65 << 40 << 1 << 0L << true;
+    QTest::newRow("N=4097 C=96 H=3 split") << 4097 << 96 << 3 << 0L << true;
+    QTest::newRow("N=4097 C=128 H=16 chunks of 128, split") << 4097 << 128 << 16 << 128L << true;
+  }
+
+  // Tokens are appended one at a time, as the stream does; at every prefix checked the streaming
+  // decode is compared with the readable decode (bit for bit the forward's last row), with the
+  // parallel forward itself where its (H, N, N) weights fit a test, and with a double-precision
+  // reference written from the definition.
+  void kv_cache_decode_matches_references() {
+    QFETCH(int, N);
+    QFETCH(int, C);
+    QFETCH(int, H);
+    QFETCH(long, chunk_tokens);
+    QFETCH(bool, split);
+    const AttentionCase a = random_case(N, C, H, 30, 2.0);
+    const std::vector<float> q = as<float>(a.q), k = as<float>(a.k), v = as<float>(a.v);
+    const bool with_forward = N <= 65;
+    const AttentionResults forward = with_forward ? run_attention<float>(a) : AttentionResults{};
+    aaren::WorkerPool pool(2);
+    aaren::WorkerPool* workers = split ? &pool : nullptr;
+    const std::size_t split_from = split ? 0 : aaren::decode_split_min_bytes;
+    aaren::KvCache<float> cache(C, H, chunk_tokens);
+    aaren::KvCache<double> cache_double(C, H, chunk_tokens);
+    std::vector<float> partials, decoded(static_cast<std::size_t>(C)), reference(static_cast<std::size_t>(C)),
+        scratch(static_cast<std::size_t>(N));
+    std::vector<double> partials_double, decoded_double(static_cast<std::size_t>(C));
+    Buffer expected(static_cast<std::size_t>(C)), weights;
+    for (int n = 1; n <= N; ++n) {
+      const long row = long(n - 1) * C;
+      cache.append(k.data() + row, v.data() + row);
+      cache_double.append(a.k.data() + row, a.v.data() + row);
+      const bool checked = n <= 130 || n % aaren::kv_tile_tokens <= 1 || n % aaren::kv_tile_tokens == 63 || n == N;
+      if (!checked) continue;
+      const QByteArray at = "after " + QByteArray::number(n) + " tokens: ";
+      aaren::causal_attention_decode(decoded.data(), q.data() + row, cache, partials, workers, split_from);
+      aaren::causal_attention_decode(reference.data(), scratch.data(), q.data() + row, k.data(), v.data(), n, C, H);
+      for (int h = 0; h < H; ++h) naive_head_row(a, h, n - 1, weights, expected.data());
+      const Mismatch vs_readable = worst_error_relative_to_scale(to_double(decoded), to_double(reference));
+      QVERIFY2(vs_readable.error < decode_float_tolerance,
+               (at + describe("out", vs_readable, "streaming decode", "readable decode")).constData());
+      const Mismatch vs_naive = worst_error_relative_to_scale(to_double(decoded), expected);
+      QVERIFY2(vs_naive.error < decode_float_tolerance,
+               (at + describe("out", vs_naive, "streaming decode", "naive")).constData());
+      if (with_forward) {
+        const Mismatch vs_forward = worst_error_relative_to_scale(to_double(decoded), rows(forward.out, n - 1, 1, C));
+        QVERIFY2(vs_forward.error < decode_float_tolerance,
+                 (at + describe("out", vs_forward, "streaming decode", "forward")).constData());
+      }
+      aaren::causal_attention_decode(decoded_double.data(), a.q.data() + row, cache_double, partials_double, workers,
+                                     split_from);
+      const Mismatch in_double = worst_error_relative_to_scale(decoded_double, expected);
+      QVERIFY2(in_double.error < decode_double_tolerance,
+               (at + describe("double out", in_double, "streaming decode", "naive")).constData());
+    }
+    QCOMPARE(cache.tokens(), long(N));
+    QCOMPARE(cache.bytes_in_use(), 2 * std::size_t(N) * std::size_t(C) * sizeof(float));
+  }
+
+  // The ranges' states are merged in a fixed order, so which worker took which range never shows
+  // in the result.
+  void split_decode_gives_the_same_bits_every_time() {
+    const int N = 3000, C = 48, H = 3;
+    const AttentionCase a = random_case(N, C, H, 31, 2.0);
+    const std::vector<float> q = as<float>(a.q), k = as<float>(a.k), v = as<float>(a.v);
+    aaren::KvCache<float> cache(C, H, 256);
+    for (int n = 0; n < N; ++n) cache.append(k.data() + long(n) * C, v.data() + long(n) * C);
+    aaren::WorkerPool pool(2);
+    std::vector<float> partials, first(static_cast<std::size_t>(C)), again(static_cast<std::size_t>(C));
+    const float* q_last = q.data() + long(N - 1) * C;
+    aaren::causal_attention_decode(first.data(), q_last, cache, partials, &pool, 0);
+    for (int run = 0; run < 20; ++run) {
+      aaren::causal_attention_decode(again.data(), q_last, cache, partials, &pool, 0);
+      QVERIFY2(same_bits(again, first), qPrintable(QString("run %1 differs from the first").arg(run)));
+    }
+  }
+
+  // A cleared cache reuses its tiles, whose slots still hold the old tokens: the new stream's
+  // results equal a fresh cache's bit for bit, including the tokens of a part-filled tile.
+  void cleared_cache_equals_a_fresh_one() {
+    const int C = 12, H = 3;
+    const AttentionCase old_tokens = random_case(300, C, H, 32, 2.0);
+    const AttentionCase new_tokens = random_case(70, C, H, 33, 2.0);
+    const std::vector<float> k_old = as<float>(old_tokens.k), v_old = as<float>(old_tokens.v);
+    const std::vector<float> q = as<float>(new_tokens.q), k = as<float>(new_tokens.k), v = as<float>(new_tokens.v);
+    aaren::KvCache<float> reused(C, H, 128), fresh(C, H, 128);
+    for (int n = 0; n < 300; ++n) reused.append(k_old.data() + long(n) * C, v_old.data() + long(n) * C);
+    reused.clear();
+    QCOMPARE(reused.tokens(), 0L);
+    std::vector<float> partials, from_reused(static_cast<std::size_t>(C)), from_fresh(static_cast<std::size_t>(C));
+    for (int n = 0; n < 70; ++n) {
+      reused.append(k.data() + long(n) * C, v.data() + long(n) * C);
+      fresh.append(k.data() + long(n) * C, v.data() + long(n) * C);
+      aaren::causal_attention_decode(from_reused.data(), q.data() + long(n) * C, reused, partials);
+      aaren::causal_attention_decode(from_fresh.data(), q.data() + long(n) * C, fresh, partials);
+      QVERIFY2(same_bits(from_reused, from_fresh), qPrintable(QString("after %1 tokens").arg(n + 1)));
+    }
+  }
+
+  void kv_cache_rejects_heads_that_do_not_divide_the_width() {
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, aaren::KvCache<float>(10, 4));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, aaren::KvCache<float>(8, 0));
+  }
+
+  void kv_cache_decode_rejects_an_empty_cache() {
+    const aaren::KvCache<float> cache(8, 2);
+    std::vector<float> q(8, 0.5f), out(8), partials;
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                             aaren::causal_attention_decode(out.data(), q.data(), cache, partials));
   }
 
   void rejects_heads_that_do_not_divide_the_width_data() {

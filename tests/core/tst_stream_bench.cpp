@@ -1,6 +1,7 @@
 // The streaming benchmark behind `aaren bench stream` and the Efficiency page: the state each
 // model keeps (Aaren's constant, the KV cache exactly linear), the growth fits on synthetic data
-// with known exponents, a stop flag that keeps what was measured, and the CSV's columns.
+// with known exponents, the bytes a step reads and its rate against the read bandwidth, a stop flag
+// that keeps what was measured, and the CSV's columns.
 #include <QtTest>
 
 #include <atomic>
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "core/bench/stream_bench.hpp"
+#include "core/model/parameter_layout.hpp"
 
 namespace aaren {
 
@@ -25,6 +27,7 @@ bench::StreamBenchOptions tinyStream(long tokens, int samples) {
   options.repeats = 1;
   options.warmup = 4;
   options.parallel = false;
+  options.probe_bandwidth = false;  // what is checked here are counts; one test runs the probe
   options.model.d_model = 16;
   options.model.heads = 2;
   options.model.layers = 3;
@@ -42,6 +45,7 @@ std::vector<bench::StreamSample> syntheticSamples(double exponent, double noise,
     bench::StreamSample s;
     s.tokens = n;
     s.cumulative_seconds[model] = 2e-6 * std::pow(double(n), exponent) * std::exp(noise * normal(rng));
+    s.latency_seconds[model] = 3e-7 * std::pow(double(n), exponent - 1) * std::exp(noise * normal(rng));
     s.state_bytes[model] = 100.0 + 24.0 * double(n);
     samples.push_back(s);
   }
@@ -69,12 +73,18 @@ class TestStreamBench : public QObject {
     // Aaren: per layer and head m and u, per layer w (d_model): docs/DESIGN.md section 4.
     const double aarenBytes = double(m.layers) * double(m.d_model + 2 * m.heads) * kFloatBytes;
     const double bytesPerToken = 2.0 * m.layers * m.d_model * kFloatBytes;
+    // The models the run streams: one input channel.
+    ModelConfig streamed[2] = {m, m};
+    for (ModelConfig& c : streamed) c.channels = 1;
+    streamed[0].kind = ModelKind::aaren;
+    streamed[1].kind = ModelKind::transformer;
     long previous = 0;
     for (const bench::StreamSample& s : result.samples) {
       QVERIFY2(s.tokens > previous, "token counts increase");
       previous = s.tokens;
       QCOMPARE(s.state_bytes[0], aarenBytes);
       QCOMPARE(s.state_bytes[1], bytesPerToken * double(s.tokens));
+      for (int k = 0; k < 2; ++k) QCOMPARE(s.bytes_read[k], double(bench::stream_step_bytes(streamed[k], s.tokens)));
       QVERIFY(s.cumulative_seconds[0] > 0 && s.cumulative_seconds[1] > 0);
       QVERIFY(s.latency_seconds[0] >= 0 && s.latency_seconds[1] >= 0);
     }
@@ -120,6 +130,10 @@ class TestStreamBench : public QObject {
     const bench::GrowthFit fit = bench::fit_growth(syntheticSamples(exponent, noise, model), model);
     QVERIFY2(std::abs(fit.time_exponent - exponent) <= tolerance,
              qPrintable(QStringLiteral("fitted %1, expected %2").arg(fit.time_exponent).arg(exponent)));
+    // Per-token latency grows as the derivative of the cumulative time: one power less.
+    QVERIFY2(std::abs(fit.latency_exponent - (exponent - 1)) <= tolerance,
+             qPrintable(
+                 QStringLiteral("per-token fitted %1, expected %2").arg(fit.latency_exponent).arg(exponent - 1)));
     QVERIFY(std::abs(fit.memory_bytes_per_token - 24.0) < 1e-9);
   }
 
@@ -130,10 +144,78 @@ class TestStreamBench : public QObject {
       bench::StreamSample s;
       s.tokens = n;
       s.cumulative_seconds[0] = n < 5000 ? 1e-9 * double(n) * double(n) : 5e-6 * double(n);
+      s.latency_seconds[0] = n < 5000 ? 1e-9 * double(n) * double(n) : 5e-6;
       samples.push_back(s);
     }
     QVERIFY(std::abs(bench::fit_growth(samples, 0).time_exponent - 1.0) < 1e-9);
+    QVERIFY(std::abs(bench::fit_growth(samples, 0).latency_exponent) < 1e-9);
     QCOMPARE(bench::fit_growth({}, 0).time_exponent, 0.0);
+  }
+
+  // The parameters a step reads, counted from the layout's names rather than by the formula: every
+  // parameter but the final LayerNorm and the forecast head (read by forecast(), not by a step),
+  // and, for Aaren, not its q0 and Wq (its query is computed once).
+  void bytesReadPerStepAreTheWeightsUsedAndTheState_data() {
+    QTest::addColumn<int>("kind");
+    QTest::newRow("aaren") << int(ModelKind::aaren);
+    QTest::newRow("transformer") << int(ModelKind::transformer);
+  }
+  void bytesReadPerStepAreTheWeightsUsedAndTheState() {
+    QFETCH(int, kind);
+    ModelConfig config;
+    config.kind = ModelKind(kind);
+    config.d_model = 24;
+    config.heads = 3;
+    config.layers = 2;
+    config.d_ff = 40;
+    config.channels = 1;
+    config.seq_len = 1;
+    config.horizon = 1;
+    const ParameterLayout layout(config);
+    double used = 0;
+    for (const ParameterEntry& e : layout.entries()) {
+      const QString name = QString::fromStdString(e.name);
+      const bool not_read = name.startsWith(QStringLiteral("ln_f.")) || name.startsWith(QStringLiteral("head.")) ||
+                            name.contains(QStringLiteral(".mixer.q0")) ||
+                            (config.kind == ModelKind::aaren && name.contains(QStringLiteral(".mixer.wq.")));
+      if (!not_read) used += double(e.size) * kFloatBytes;
+    }
+    for (long tokens : {1L, 2L, 1000L}) {
+      const double state = double(bench::stream_state_bytes(config, tokens));
+      QCOMPARE(double(bench::stream_step_bytes(config, tokens)), used + state);
+    }
+  }
+
+  void stepBoundIsTheLastSamplesRateAgainstTheBandwidth() {
+    bench::StreamBenchResult result;
+    QCOMPARE(bench::step_bound(result, 1).bytes_read, 0.0);  // nothing measured
+    bench::StreamSample first, last;
+    first.tokens = 10;
+    first.bytes_read[1] = 1e3;
+    first.latency_seconds[1] = 1e-6;
+    last.tokens = 20;
+    last.bytes_read[1] = 8e6;
+    last.latency_seconds[1] = 4e-4;  // 20 GB/s
+    result.samples = {first, last};
+    QCOMPARE(bench::step_bound(result, 1).bytes_read, 8e6);
+    QCOMPARE(bench::step_bound(result, 1).bytes_per_second, 2e10);
+    QCOMPARE(bench::step_bound(result, 1).fraction_of_bandwidth, 0.0);  // no bandwidth measured
+    result.read_bandwidth = 25e9;
+    QCOMPARE(bench::step_bound(result, 1).fraction_of_bandwidth, 0.8);
+  }
+
+  void runReportsTheBandwidthItMeasuredOrWasGiven() {
+    bench::StreamBenchOptions options = tinyStream(32, 8);
+    QCOMPARE(bench::run_stream_bench(options).read_bandwidth, 0.0);  // probe off
+    options.read_bandwidth = 12.5e9;
+    QCOMPARE(bench::run_stream_bench(options).read_bandwidth, 12.5e9);
+    options.read_bandwidth.reset();
+    options.probe_bandwidth = true;
+    const bench::StreamBenchResult measured = bench::run_stream_bench(options);
+    QVERIFY2(measured.read_bandwidth > 0, "the probe measured a rate");
+    const bench::StepBound bound = bench::step_bound(measured, 1);
+    QCOMPARE(bound.bytes_read, measured.samples.back().bytes_read[1]);
+    QVERIFY(bound.fraction_of_bandwidth > 0);
   }
 
   void stopFlagEndsEarlyAndKeepsTheMeasuredSamples() {
@@ -168,11 +250,12 @@ class TestStreamBench : public QObject {
     const QStringList lines = splitLines(bench::stream_csv(result));
     QCOMPARE(lines.first(), QStringLiteral("tokens,aaren_latency_s,transformer_latency_s,aaren_cumulative_s,"
                                            "transformer_cumulative_s,aaren_state_bytes,transformer_state_bytes,"
-                                           "aaren_rss_bytes,transformer_rss_bytes"));
+                                           "aaren_rss_bytes,transformer_rss_bytes,"
+                                           "aaren_bytes_read,transformer_bytes_read"));
     QCOMPARE(qsizetype(result.samples.size()), lines.size() - 1);
     for (qsizetype row = 1; row < lines.size(); ++row) {
       const QStringList cells = lines[row].split(QLatin1Char(','));
-      QCOMPARE(cells.size(), qsizetype(9));
+      QCOMPARE(cells.size(), qsizetype(11));
       std::vector<double> values;
       for (const QString& cell : cells) {
         bool ok = false;
@@ -184,6 +267,8 @@ class TestStreamBench : public QObject {
       QCOMPARE(values[5], s.state_bytes[0]);
       QCOMPARE(values[6], s.state_bytes[1]);
       QVERIFY(values[3] > 0 && values[4] > 0);
+      QCOMPARE(values[9], s.bytes_read[0]);
+      QCOMPARE(values[10], s.bytes_read[1]);
     }
   }
 };

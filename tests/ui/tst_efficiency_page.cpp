@@ -1,16 +1,22 @@
 // The Efficiency page, offscreen: its controls are remembered between sessions (CUDA only where a
-// GPU can be used), a short stream fills all four charts live and then with the fitted text, Stop keeps what was measured, settings that cannot run are refused with a reason,
-// and every export (each chart, the CSV, the two-panel Figure 5) writes a file other programs read.
+// GPU can be used), a short stream fills all four charts live and then with the fitted text and
+// the decode's rate against this machine's memory bandwidth, Stop keeps what was measured,
+// settings that cannot run are refused with a reason, and every export (each chart, the CSV, the
+// two-panel Figure 5) writes a file other programs read.
 #include <QtTest>
 
 #include <QChart>
 #include <QComboBox>
 #include <QGraphicsSimpleTextItem>
 #include <QImage>
+#include <QLabel>
+#include <QLocale>
+#include <QRegularExpression>
 #include <QPushButton>
 #include <QStandardItemModel>
 #include <QSvgRenderer>
 #include <QXYSeries>
+#include <cmath>
 #include <memory>
 #include <stdexcept>
 
@@ -200,6 +206,23 @@ class TestEfficiencyPage : public QObject {
       QVERIFY2(!noteOn(panel).isEmpty(), qPrintable(panel->title() + QStringLiteral(" has no fitted text")));
     QVERIFY(noteOn(page.streamCharts().memory()).contains(QStringLiteral("128")));
     QVERIFY(noteOn(page.streamCharts().cumulativeTime()).contains(QStringLiteral("k =")));
+
+    // The decode's rate against this machine's memory bandwidth, probed in the same run: the
+    // numbers shown are the run's own.
+    QVERIFY2(result.read_bandwidth > 0, "the run probed the memory's read bandwidth");
+    const auto* summary = page.findChild<QLabel*>(QStringLiteral("summary"));
+    QVERIFY(summary);
+    const QRegularExpression decodeLine(
+        QStringLiteral("Transformer decode: (?:<b>)?([0-9.,]+) GB/s = ([0-9.,]+)% of this machine's memory bandwidth"));
+    const QRegularExpressionMatch match = decodeLine.match(summary->text());
+    QVERIFY2(match.hasMatch(), qPrintable(summary->text()));
+    const bench::StepBound decode = bench::step_bound(result, 1);
+    QVERIFY(decode.bytes_per_second > 0);
+    const QLocale locale;
+    QVERIFY2(std::abs(locale.toDouble(match.captured(1)) - decode.bytes_per_second / 1e9) <= 0.05,
+             qPrintable(match.captured(0)));
+    QVERIFY2(std::abs(locale.toDouble(match.captured(2)) - 100 * decode.fraction_of_bandwidth) <= 0.5,
+             qPrintable(match.captured(0)));
 
     const auto* start = page.findChild<QPushButton*>(QStringLiteral("start"));
     const auto* stop = page.findChild<QPushButton*>(QStringLiteral("stop"));

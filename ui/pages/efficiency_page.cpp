@@ -187,6 +187,7 @@ QWidget* EfficiencyPage::buildControls() {
   progress_->setFormat(tr("%v of %m tokens"));
   status_ = makeWrappedLabel(panel);
   summary_ = makeWrappedLabel(panel);
+  summary_->setObjectName(QStringLiteral("summary"));
   summary_->setTextFormat(Qt::RichText);
 
   exportCsvButton_ = new QPushButton(tr("Export measurements (CSV)…"), panel);
@@ -395,6 +396,19 @@ void EfficiencyPage::showSummary(const bench::StreamBenchResult& result) {
     lines << tr("<b>%1</b>: time ∝ N<sup>%2</sup>, %3 bytes per token, state %4 at N")
                  .arg(tr(names[k]), fixed(result.fit[k].time_exponent, 2),
                       fixed(result.fit[k].memory_bytes_per_token, 0), bytes(last.state_bytes[k]));
+  // The decode's bound: a step reads the whole KV cache (core/bench/memory_bandwidth.hpp).
+  if (result.read_bandwidth > 0) {
+    const bench::StepBound decode = bench::step_bound(result, 1);
+    lines << tr("Transformer decode: <b>%1 GB/s = %2% of this machine's memory bandwidth</b> (one thread reads "
+                "%3 GB/s; a step at N reads %4)")
+                 .arg(fixed(decode.bytes_per_second / 1e9, 1), fixed(100 * decode.fraction_of_bandwidth, 0),
+                      fixed(result.read_bandwidth / 1e9, 1), bytes(decode.bytes_read));
+    // Above 100% the cache is still served by the CPU's own caches, faster than memory: say so,
+    // rather than leave a student to wonder how a step beats the machine's bandwidth.
+    if (decode.fraction_of_bandwidth > 1.0)
+      lines << tr("(the KV cache still fits in the CPU's caches, which read faster than memory; a longer "
+                  "run shows the memory-bound rate)");
+  }
   if (last.cumulative_seconds[0] > 0)
     lines << tr("Cumulative time at N = %1: Transformer / Aaren = <b>%2×</b>")
                  .arg(tokens(last.tokens), fixed(last.cumulative_seconds[1] / last.cumulative_seconds[0], 1));
