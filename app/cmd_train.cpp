@@ -5,6 +5,7 @@
 #include <csignal>
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <sstream>
 
 #include "app/cli_args.hpp"
@@ -15,6 +16,7 @@
 #include "app/train_cli.hpp"
 #include "core/io/atomic_file.hpp"
 #include "core/io/matrix_csv.hpp"
+#include "core/train/forecast_evaluation.hpp"
 #include "core/train/forecast_run.hpp"
 #include "gpu/forecast_device.hpp"
 
@@ -27,8 +29,8 @@ const char* const kTrainHelp = R"(usage: aaren train --data FILE --model aaren|t
 
 Trains a forecasting model on a CSV time series and writes a run folder:
 DIR/config.json, DIR/model.safetensors (the best weights, rewritten as validation
-improves), DIR/metrics.json (per-epoch losses; test MSE and MAE on scaled data)
-and DIR/loss.csv. Ctrl+C stops cleanly and keeps the best weights; even a killed
+improves), DIR/metrics.json (per-epoch losses; test MSE and MAE on scaled data
+and in the data's units, beside the naive baselines) and DIR/loss.csv. Ctrl+C stops cleanly and keeps the best weights; even a killed
 run leaves its best model so far loadable, since every file is replaced whole.
 Training is refused up front, with the estimate, when the memory it needs is more
 than the machine has.
@@ -42,19 +44,28 @@ Data:
                               Excel writes it in German, French, Spanish or Italian)
   --interpolate               fill missing values linearly (default: report them)
   --split 0.7,0.1,0.2|ett     chronological split (ett: 12/4/4 months)
+  --seasonal-period N         the seasonal naive baseline's period in rows (default:
+                              from the dates, 12 monthly, 4 quarterly, 7 daily, 24
+                              hourly, else the training rows' autocorrelation)
 Model:
 )";
 
 const char* const kForecastHelp = R"(usage: aaren forecast --run DIR --data FILE [--window K | --last] --out FILE.csv
-                      [--test-metrics] [--device cpu|cuda|auto]
+                      [--test-metrics [--seasonal-period N]] [--device cpu|cuda|auto]
        aaren forecast --task events ...  (an event-model run: 'aaren forecast --task events --help')
 
 Loads a run folder and forecasts the horizon after one look-back window, in the
 data's original units. --window K takes test window K (0-based, in time order)
 and writes the truth beside the forecast; --last (the default) forecasts past the
-end of the file. The CSV has the columns date, step, channel, forecast, truth.
+end of the file, with dates that continue the file's own (monthly, quarterly,
+daily, hourly, decimal years; row numbers where it has none). The CSV has the
+columns date, step, channel, forecast, truth.
 --test-metrics also forecasts every test window and prints their MSE and MAE on
-scaled data (as metrics.json reports them); on a GPU, many windows at a time.
+scaled data (as metrics.json reports them) and in the data's units, overall and
+per channel, beside two naive baselines on the same windows: the last value
+repeated and the seasonal naive (the value one period earlier; --seasonal-period
+N sets the period, else the one given at training or found from the data). On a
+GPU, many windows at a time.
 )";
 
 // Test windows forecast at once on a GPU.
@@ -71,6 +82,42 @@ std::vector<std::string> split_names(const std::string& text) {
   return names;
 }
 
+std::optional<int> seasonal_period_option(const Args& args) {
+  if (!args.has("seasonal-period")) return std::nullopt;
+  return int(args.integer("seasonal-period", 1, 1, 1 << 20));
+}
+
+// One row of the comparison: a forecaster's MSE and MAE, scaled and in the data's units, overall
+// (channel -1) or of one channel.
+void print_comparison_row(const std::string& label, const UnitMetrics& m, int channel) {
+  const auto pick = [channel](const EvalMetrics& e, double EvalMetrics::* overall, std::vector<double> EvalMetrics::* each) {
+    return channel < 0 ? e.*overall : (e.*each)[std::size_t(channel)];
+  };
+  std::printf("  %-22s %12.6g %12.6g %14.6g %14.6g\n", label.c_str(),
+              pick(m.scaled, &EvalMetrics::mse, &EvalMetrics::channel_mse),
+              pick(m.scaled, &EvalMetrics::mae, &EvalMetrics::channel_mae),
+              pick(m.original, &EvalMetrics::mse, &EvalMetrics::channel_mse),
+              pick(m.original, &EvalMetrics::mae, &EvalMetrics::channel_mae));
+}
+
+// The model against the naive baselines on the test windows, overall and (for several channels)
+// per channel.
+void print_test_comparison(const TestComparison& c, const std::string& model, const std::vector<std::string>& channels) {
+  const std::string seasonal =
+      c.seasonal_naive ? "seasonal naive (" + std::to_string(c.period.length) + ")" : std::string();
+  std::printf("test windows: %ld; seasonal naive: %s\n", c.model.scaled.windows, c.period.note.c_str());
+  std::printf("  %-22s %12s %12s %14s %14s\n", "", "scaled MSE", "scaled MAE", "original MSE", "original MAE");
+  const auto block = [&](const std::string& title, int channel) {
+    std::printf("%s\n", title.c_str());
+    print_comparison_row(model, c.model, channel);
+    print_comparison_row("last value", c.last_value, channel);
+    if (c.seasonal_naive) print_comparison_row(seasonal, *c.seasonal_naive, channel);
+  };
+  block(channels.size() == 1 ? channels[0] : "all channels (original units: the mean over them)", -1);
+  if (channels.size() > 1)
+    for (std::size_t i = 0; i < channels.size(); ++i) block(channels[i], int(i));
+}
+
 void print_reading_progress(double fraction) {
   std::printf("\r\033[Kreading the data: %3.0f%%", 100.0 * fraction);
   std::fflush(stdout);
@@ -82,7 +129,7 @@ int run_train(const Arguments& arguments) {
   if (task_of(arguments) == Task::events) return run_train_events(arguments);
   std::set<std::string> options = kModelOptions;
   options.insert(kTrainSettingsOptions.begin(), kTrainSettingsOptions.end());
-  options.insert({"task", "data", "columns", "target", "date-column", "decimal-mark", "split", "out"});
+  options.insert({"task", "data", "columns", "target", "date-column", "decimal-mark", "split", "out", "seasonal-period"});
   const Args args(arguments, options, {"interpolate"}, "aaren train");
   if (args.print_help(kTrainHelp, kModelOptionsHelp, kTrainSettingsHelp)) return 0;
   ForecastRunRequest request;
@@ -103,6 +150,7 @@ int run_train(const Arguments& arguments) {
   request.data.seq_len = request.model.seq_len;
   request.data.horizon = request.model.horizon;
   request.train = train_settings_from(args);
+  request.seasonal_period = seasonal_period_option(args);
   const ComputeDevice device = choose_device(args.text("device", "cpu"));
   if (device == ComputeDevice::cuda) request.engine = gpu::make_forecast_engine;
 
@@ -125,16 +173,20 @@ int run_train(const Arguments& arguments) {
   std::printf("%s%s (trained on %s)\n", terminal ? "\r\033[K" : "", m.message.c_str(), m.device.c_str());
   std::printf("validation MSE %.4f MAE %.4f | test MSE %.4f MAE %.4f (scaled data, %ld test windows)\n",
               m.validation.mse, m.validation.mae, m.test.mse, m.test.mae, m.test.windows);
+  if (m.test_comparison)
+    print_test_comparison(*m.test_comparison, std::string(to_string(outcome.config.model.kind)), outcome.config.channels);
   std::printf("run folder: %s\n", request.out_dir.c_str());
   return m.stop == "diverged" ? 1 : 0;
 }
 
 int run_forecast(const Arguments& arguments) {
   if (task_of(arguments) == Task::events) return run_forecast_events(arguments);
-  const Args args(arguments, {"task", "run", "data", "window", "out", "device"}, {"last", "test-metrics"},
-                  "aaren forecast");
+  const Args args(arguments, {"task", "run", "data", "window", "out", "device", "seasonal-period"},
+                  {"last", "test-metrics"}, "aaren forecast");
   if (args.print_help(kForecastHelp, kDeviceOptionHelp)) return 0;
   if (args.has("window") && args.flag("last")) throw UsageError("give either --window K or --last, not both");
+  if (args.has("seasonal-period") && !args.flag("test-metrics"))
+    throw UsageError("--seasonal-period sets the baseline of --test-metrics; give both");
   const ComputeDevice device = choose_device(args.text("device", "cpu"));
   const LoadedRun run = load_run(single_model_run(args.required("run")));
   const std::string out_path = args.required("out");
@@ -160,9 +212,16 @@ int run_forecast(const Arguments& arguments) {
   write_file_atomically(out_path, csv);
   std::printf("wrote %d steps x %d channels to %s\n", f.forecast.rows, f.forecast.cols, out_path.c_str());
   if (test_metrics) {
-    const EvalMetrics test = evaluate_test_windows(run, data, forecaster, kDeviceForecastBatch);
+    // A period given at training stays the run's unless another is given now.
+    std::optional<int> period = seasonal_period_option(args);
+    const std::optional<TestComparison>& stored = run.metrics.test_comparison;
+    if (!period && stored && stored->period.source == "given") period = stored->period.length;
+    const TestComparison comparison =
+        evaluate_against_baselines(run, data, seasonal_period_of(data, period), forecaster, kDeviceForecastBatch);
+    const EvalMetrics& test = comparison.model.scaled;
     std::printf("test MSE %.4f MAE %.4f (scaled data, %ld test windows, on %s)\n", test.mse, test.mae, test.windows,
                 describe_device(device).c_str());
+    print_test_comparison(comparison, std::string(to_string(run.config.model.kind)), run.config.channels);
   }
   return 0;
 }

@@ -5,29 +5,13 @@
 #include <cstdint>
 #include <string>
 
+#include "core/data/civil_calendar.hpp"
+
 namespace aaren {
 
 namespace {
 
 constexpr double seconds_per_day = 86400.0;
-
-// Days from 1970-01-01 to y-m-d on the proleptic Gregorian calendar (H. Hinnant's days_from_civil),
-// exact for negative years too.
-std::int64_t days_from_civil(std::int64_t y, int m, int d) {
-  y -= m <= 2 ? 1 : 0;
-  const std::int64_t era = (y >= 0 ? y : y - 399) / 400;
-  const std::int64_t year_of_era = y - era * 400;
-  const std::int64_t day_of_year = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-  const std::int64_t day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
-  return era * 146097 + day_of_era - 719468;
-}
-
-bool is_leap_year(std::int64_t y) { return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0; }
-
-int days_in_month(std::int64_t y, int m) {
-  static constexpr int days[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-  return m == 2 && is_leap_year(y) ? 29 : days[m - 1];
-}
 
 double start_of_year(std::int64_t y) { return double(days_from_civil(y, 1, 1)) * seconds_per_day; }
 

@@ -5,6 +5,8 @@
 #include <random>
 #include <stdexcept>
 
+#include "core/data/date_continuation.hpp"
+#include "core/train/forecast_evaluation.hpp"
 #include "core/train/forecast_task.hpp"
 #include "core/train/forecast_windows.hpp"
 #include "core/train/train_with_checkpoints.hpp"
@@ -31,6 +33,8 @@ ForecastRunOutcome train_forecast_run(const ForecastRunRequest& request, const T
   config.model.horizon = request.data.horizon;
   config.model.validate();
   config.train = request.train;
+  // Found (or the given one refused) before anything is written.
+  const SeasonalPeriod period = seasonal_period_of(data, request.seasonal_period);
   const TrainingMemoryCheck memory = require_training_memory(config.model, config.train.threads);
   if (request.on_memory_checked) request.on_memory_checked(memory);
   const ForecastWindows train_set(data.scaled, data.train), val_set(data.scaled, data.validation),
@@ -61,10 +65,15 @@ ForecastRunOutcome train_forecast_run(const ForecastRunRequest& request, const T
       metrics,
       [&](const std::vector<float>& weights) { write_checkpoint(request.out_dir, config, weights); },
       [&] { write_run_metrics(request.out_dir, metrics); },
-      [&](const EpochRecord& best) { metrics.validation = {best.val_loss, 0, val_set.size()}; },
+      [&](const EpochRecord& best) {
+        metrics.validation = EvalMetrics{};
+        metrics.validation.mse = best.val_loss;
+        metrics.validation.windows = val_set.size();
+      },
       [&] {
         metrics.validation = forecast_metrics(trainer, val_task);
         metrics.test = forecast_metrics(trainer, test_task);
+        metrics.test_comparison = compare_with_baselines(metrics.test, data, period);
       }};
   train_with_checkpoints(trainer, params, train_task, val_task, run, callbacks);
   return outcome;
@@ -122,8 +131,15 @@ WindowForecast forecast_from_row(const LoadedRun& run, const ForecastData& data,
     std::copy(values.data.begin() + long(first_target) * C, values.data.begin() + long(first_target + H) * C,
               out.truth.data.begin());
   }
+  const std::vector<std::string>& dates = data.table.dates;
+  // Past the last row the dates continue the file's cadence; without dates, rows are numbered from 1.
+  const std::vector<std::string> after_end =
+      dates.empty() || known == H ? std::vector<std::string>() : continue_dates(dates, H - known);
   const auto date_of = [&](int row) {
-    return row < int(data.table.dates.size()) ? data.table.dates[std::size_t(row)] : std::string();
+    if (dates.empty()) return std::to_string(row + 1);
+    if (row < int(dates.size())) return dates[std::size_t(row)];
+    const std::size_t past = std::size_t(row - int(dates.size()));
+    return past < after_end.size() ? after_end[past] : std::string();
   };
   for (int t = 0; t < T; ++t) out.history_dates.push_back(date_of(input_row + t));
   for (int h = 0; h < H; ++h) out.dates.push_back(date_of(first_target + h));
@@ -162,25 +178,21 @@ EvalMetrics evaluate_test_windows(const LoadedRun& run, const ForecastData& data
   const std::size_t x_size = std::size_t(m.seq_len) * std::size_t(m.channels);
   const std::size_t y_size = std::size_t(m.horizon) * std::size_t(m.channels);
   std::vector<float> x(std::size_t(batch) * x_size), truth(std::size_t(batch) * y_size), y(truth.size());
-  double squared = 0, absolute = 0;
+  ForecastErrorSums errors(m.channels);
   for (long first = 0; first < windows.size(); first += batch) {
     const int count = int(std::min<long>(batch, windows.size() - first));
     for (int b = 0; b < count; ++b)
       windows.copy(first + b, x.data() + std::size_t(b) * x_size, truth.data() + std::size_t(b) * y_size);
     forecaster(y.data(), x.data(), count);
-    for (std::size_t i = 0; i < std::size_t(count) * y_size; ++i) {
-      const double error = double(y[i]) - double(truth[i]);
-      squared += error * error;
-      absolute += std::abs(error);
-    }
+    for (int b = 0; b < count; ++b)
+      errors.add(y.data() + std::size_t(b) * y_size, truth.data() + std::size_t(b) * y_size, m.horizon);
   }
-  EvalMetrics metrics;
-  metrics.windows = windows.size();
-  if (metrics.windows == 0) return metrics;
-  const double values = double(metrics.windows) * double(y_size);
-  metrics.mse = squared / values;
-  metrics.mae = absolute / values;
-  return metrics;
+  return errors.metrics(windows.size());
+}
+
+TestComparison evaluate_against_baselines(const LoadedRun& run, const ForecastData& data, const SeasonalPeriod& period,
+                                          const BatchForecaster& forecaster, int batch) {
+  return compare_with_baselines(evaluate_test_windows(run, data, forecaster, batch), data, period);
 }
 
 }  // namespace aaren

@@ -37,6 +37,8 @@ struct ForecastRunRequest {
   std::function<void(const TrainingMemoryCheck&)> on_memory_checked;
   // Where the training steps run; empty: the CPU workers. Evaluation always runs on the CPU.
   ForecastEngineFactory engine;
+  // The seasonal naive baseline's period in rows; unset: found from the data (seasonal_period.hpp).
+  std::optional<int> seasonal_period;
 };
 
 struct ForecastRunOutcome {
@@ -55,7 +57,9 @@ ForecastData prepare_run_data(const RunConfig& config, const std::string& data_p
 
 struct WindowForecast {
   int window = -1;                      // test window index; -1 for the forecast beyond the data
-  std::vector<std::string> history_dates, dates;  // (T), (H); empty strings where the file has no dates
+  // (T), (H) as the file writes its dates; beyond the data, the dates continue the file's cadence
+  // (date_continuation.hpp). Where the file has no dates: 1-based row numbers, continued past the end.
+  std::vector<std::string> history_dates, dates;
   Matrix<double> history;               // (T, C) the look-back, original units
   Matrix<double> forecast;              // (H, C) original units
   Matrix<double> truth;                 // (H, C) original units; 0 rows when unknown (beyond the data)
@@ -72,10 +76,15 @@ WindowForecast forecast_test_window(const LoadedRun& run, const ForecastData& da
 WindowForecast forecast_after_end(const LoadedRun& run, const ForecastData& data,
                                   const BatchForecaster& forecaster = {});
 
-// MSE and MAE over every value of every test window of `data` (scaled, as metrics.json reports
-// them), `batch` windows at a time through `forecaster`, or on the CPU's workers without one.
+// MSE and MAE over every value of every test window of `data`, overall and per channel (scaled, as
+// metrics.json reports them), `batch` windows at a time through `forecaster`, or on the CPU's workers without one.
 EvalMetrics evaluate_test_windows(const LoadedRun& run, const ForecastData& data,
                                   const BatchForecaster& forecaster = {}, int batch = 64);
+
+// The model's test errors (evaluate_test_windows) beside the naive baselines on the same windows, in
+// scaled and original units, with the seasonal naive forecast of `period` (seasonal_period_of).
+TestComparison evaluate_against_baselines(const LoadedRun& run, const ForecastData& data, const SeasonalPeriod& period,
+                                          const BatchForecaster& forecaster = {}, int batch = 64);
 
 // Forecast of one scaled window x (T, C) -> (H, C) scaled, with the run's model.
 void forecast_scaled(const LoadedRun& run, const float* x, float* y);

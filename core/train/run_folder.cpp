@@ -25,7 +25,66 @@ std::vector<double> number_list(const json& obj, const char* field, const std::s
   return out;
 }
 
-json eval_json(const EvalMetrics& m) { return {{"mse", m.mse}, {"mae", m.mae}, {"windows", m.windows}}; }
+json eval_json(const EvalMetrics& m) {
+  json out = {{"mse", m.mse}, {"mae", m.mae}, {"windows", m.windows}};
+  if (!m.channel_mse.empty()) out.update({{"channel_mse", m.channel_mse}, {"channel_mae", m.channel_mae}});
+  return out;
+}
+
+// A list of non-negative numbers, empty when the field is absent (metrics written before it).
+std::vector<double> optional_error_list(const json& obj, const char* field, const std::string& source) {
+  const auto it = obj.find(field);
+  if (it == obj.end()) return {};
+  if (!it->is_array()) throw std::runtime_error(source + ": field '" + field + "' must be a list of numbers");
+  std::vector<double> out;
+  for (const auto& x : *it) {
+    if (!x.is_number() || !(x.get<double>() >= 0))
+      throw std::runtime_error(source + ": field '" + field + "' must hold numbers that are not negative");
+    out.push_back(x.get<double>());
+  }
+  return out;
+}
+
+EvalMetrics parse_eval(const json& part, const std::string& source) {
+  EvalMetrics m;
+  m.mse = json_number(part, "mse", source, 0, 1e300);
+  m.mae = json_number(part, "mae", source, 0, 1e300);
+  m.windows = json_int(part, "windows", source, 0, 1 << 30);
+  m.channel_mse = optional_error_list(part, "channel_mse", source);
+  m.channel_mae = optional_error_list(part, "channel_mae", source);
+  if (m.channel_mse.size() != m.channel_mae.size())
+    throw std::runtime_error(source + ": fields 'channel_mse' and 'channel_mae' must have one number per channel each");
+  return m;
+}
+
+json units_json(const UnitMetrics& m) { return {{"scaled", eval_json(m.scaled)}, {"original", eval_json(m.original)}}; }
+
+UnitMetrics parse_units(const json& part, const std::string& source) {
+  return {parse_eval(json_section(part, "scaled", source), source),
+          parse_eval(json_section(part, "original", source), source)};
+}
+
+// metrics.json's "test_comparison" (docs/DESIGN.md section 9).
+json comparison_json(const TestComparison& c) {
+  json out = {{"model", units_json(c.model)}, {"last_value", units_json(c.last_value)}};
+  if (c.seasonal_naive) out["seasonal_naive"] = units_json(*c.seasonal_naive);
+  out["seasonal_period"] = {{"length", c.period.length}, {"source", c.period.source}, {"note", c.period.note}};
+  return out;
+}
+
+TestComparison parse_comparison(const json& part, const std::string& source) {
+  TestComparison c;
+  c.model = parse_units(json_section(part, "model", source), source);
+  c.last_value = parse_units(json_section(part, "last_value", source), source);
+  const json& period = json_section(part, "seasonal_period", source);
+  c.period.length = json_int(period, "length", source, 0, 1 << 30);
+  c.period.source = json_string(period, "source", source);
+  c.period.note = json_string(period, "note", source);
+  if (part.contains("seasonal_naive")) c.seasonal_naive = parse_units(json_section(part, "seasonal_naive", source), source);
+  if (c.seasonal_naive.has_value() != c.period.found())
+    throw std::runtime_error(source + ": 'seasonal_naive' must be given exactly when 'seasonal_period' has a length");
+  return c;
+}
 
 // config.json's forecasting fields of the "model" section, after the backbone.
 void read_forecast_model(const json& m, const std::string& ms, RunConfig& c) {
@@ -86,19 +145,18 @@ void write_checkpoint(const std::string& dir, const RunConfig& config, const std
 void write_run_metrics(const std::string& dir, const RunMetrics& m) {
   json out = training_history_json(m);
   out.update({{"validation", eval_json(m.validation)}, {"test", eval_json(m.test)}, {"device", m.device}});
+  if (m.test_comparison) out["test_comparison"] = comparison_json(*m.test_comparison);
   write_run_metrics_files(dir, out, m.epochs);
 }
 
 RunMetrics parse_run_metrics(std::string_view text, const std::string& source) {
   RunMetrics m;
   const json root = parse_training_history(text, source, m);
-  for (auto [name, metrics] : {std::pair{"validation", &m.validation}, std::pair{"test", &m.test}}) {
-    const json& part = json_section(root, name, source);
-    metrics->mse = json_number(part, "mse", source, 0, 1e300);
-    metrics->mae = json_number(part, "mae", source, 0, 1e300);
-    metrics->windows = json_int(part, "windows", source, 0, 1 << 30);
-  }
+  for (auto [name, metrics] : {std::pair{"validation", &m.validation}, std::pair{"test", &m.test}})
+    *metrics = parse_eval(json_section(root, name, source), source);
   m.device = json_string_or(root, "device", source, "cpu");  // runs from before the GPU backend
+  // Runs from before the comparison with the naive baselines have none.
+  if (root.contains("test_comparison")) m.test_comparison = parse_comparison(json_section(root, "test_comparison", source), source);
   return m;
 }
 

@@ -5,7 +5,9 @@
 //   config.json        the architecture, how the data was prepared (columns, target, dates, gaps,
 //                      decimal mark, split, the scaler fitted on the training rows), the training
 //   model.safetensors  the weights by the names of docs/DESIGN.md section 4
-//   metrics.json       validation and test MSE and MAE (scaled data), and the device it trained on
+//   metrics.json       validation and test MSE and MAE (scaled data, overall and per channel), the
+//                      test errors in the data's units beside the naive baselines, the device
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -13,6 +15,7 @@
 #include "core/data/scaler.hpp"
 #include "core/data/split.hpp"
 #include "core/model/model_config.hpp"
+#include "core/train/forecast_evaluation.hpp"
 #include "core/train/forecast_task.hpp"
 #include "core/train/run_folder_format.hpp"
 #include "core/train/trainer.hpp"
@@ -36,6 +39,9 @@ struct RunConfig {
 
 struct RunMetrics : TrainingHistory {
   EvalMetrics validation, test;  // of the best weights, on scaled data
+  // The test errors in both units beside the naive baselines (test_comparison->model.scaled is
+  // `test`); absent while training and in runs written before it was recorded.
+  std::optional<TestComparison> test_comparison;
   std::string device = "cpu";  // where it trained: "cpu" or the engine's device ("cuda: <GPU name>")
 };
 

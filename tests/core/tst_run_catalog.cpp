@@ -43,8 +43,12 @@ RunMetrics forecast_metrics(double test_mse) {
   m.best_epoch = 2;
   m.stop = "completed";
   m.message = "trained 2 epochs";
-  m.validation = {0.6, 0.5, 10};
-  m.test = {test_mse, 0.4, 20};
+  m.validation.mse = 0.6;
+  m.validation.mae = 0.5;
+  m.validation.windows = 10;
+  m.test.mse = test_mse;
+  m.test.mae = 0.4;
+  m.test.windows = 20;
   return m;
 }
 
