@@ -9,7 +9,6 @@
 #include <QPageSize>
 #include <QPainter>
 #include <QPdfWriter>
-#include <QSet>
 #include <QSvgGenerator>
 #include <QXYSeries>
 #include <algorithm>
@@ -19,7 +18,6 @@
 #include "ui/atomic_write.hpp"
 #include "ui/chart_panel.hpp"
 #include "ui/chart_view.hpp"
-#include "ui/page.hpp"
 
 namespace aaren::ui {
 
@@ -64,13 +62,6 @@ QString csvField(const QString& text) {
 
 QString axisTitleOr(const QAbstractAxis* axis, const QString& fallback) {
   return axis->titleText().isEmpty() ? fallback : axis->titleText();
-}
-
-QString uniqueName(const QString& base, QSet<QString>& used) {
-  QString name = base;
-  for (int n = 2; used.contains(name); ++n) name = base + QLatin1Char('-') + QString::number(n);
-  used.insert(name);
-  return name;
 }
 
 }  // namespace
@@ -126,7 +117,7 @@ QString describe(ExportFormat format) {
   return {};
 }
 
-void exportPng(ChartPanel& chart, const QString& path, const ImageOptions& options) {
+QImage renderChartImage(ChartPanel& chart, const ImageOptions& options) {
   checkImageOptions(options, QObject::tr("image"));
   QImage image(options.pixelSize, QImage::Format_ARGB32_Premultiplied);
   // Paint at the layout's DPI so text keeps its size relative to the chart, then record the
@@ -143,6 +134,11 @@ void exportPng(ChartPanel& chart, const QString& path, const ImageOptions& optio
   const int dotsPerMeter = qRound(options.dpi / kMetersPerInch);
   image.setDotsPerMeterX(dotsPerMeter);
   image.setDotsPerMeterY(dotsPerMeter);
+  return image;
+}
+
+void exportPng(ChartPanel& chart, const QString& path, const ImageOptions& options) {
+  const QImage image = renderChartImage(chart, options);
   writeFileAtomically(path, [&](QIODevice& file) {
     if (!image.save(&file, "PNG")) fail(QObject::tr("Cannot encode the PNG image '%1'.").arg(path));
   });
@@ -235,29 +231,6 @@ QString slugify(const QString& text) {
   slug.truncate(kMaxSlugLength);
   while (slug.endsWith(QLatin1Char('-'))) slug.chop(1);
   return slug.isEmpty() ? QStringLiteral("chart") : slug;
-}
-
-QStringList exportLecturePack(const QList<Page*>& pages, const QString& folder, const ImageOptions& options) {
-  checkImageOptions(options, QObject::tr("image"));
-  if (!QDir().mkpath(folder)) fail(QObject::tr("Cannot create the folder '%1'.").arg(folder));
-  const QDir directory(folder);
-  QSet<QString> used;
-  QStringList written;
-  for (Page* page : pages) {
-    const QList<ChartPanel*> charts = page->charts();
-    for (qsizetype i = 0; i < charts.size(); ++i) {
-      const QString chartTitle =
-          charts[i]->title().isEmpty() ? QObject::tr("chart %1").arg(i + 1) : charts[i]->title();
-      const QString name = uniqueName(slugify(page->title()) + QLatin1Char('-') + slugify(chartTitle), used);
-      for (ExportFormat format : kExportFormats) {
-        const QString path = directory.filePath(name + QLatin1Char('.') + suffixOf(format));
-        exportChart(*charts[i], path, format, options);
-        written << path;
-      }
-    }
-  }
-  if (written.isEmpty()) fail(QObject::tr("No page has a chart to export yet."));
-  return written;
 }
 
 }  // namespace aaren::ui

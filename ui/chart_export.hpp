@@ -5,6 +5,7 @@
 // the data behind a chart as CSV. Every file is written to a temporary file and renamed into
 // place, so a failed export never leaves a half-written file. Failures throw std::runtime_error
 // with the path and the reason.
+#include <QImage>
 #include <QList>
 #include <QSize>
 #include <QString>
@@ -14,7 +15,6 @@
 namespace aaren::ui {
 
 class ChartPanel;
-class Page;
 
 enum class ExportFormat { png, svg, pdf, csv };
 inline constexpr ExportFormat kExportFormats[] = {ExportFormat::png, ExportFormat::svg, ExportFormat::pdf,
@@ -36,6 +36,8 @@ inline constexpr int kMinExportDpi = 36;
 inline constexpr int kMaxExportDpi = 1200;
 inline constexpr int kMaxExportSide = 20000;  // pixels
 
+// The chart as exportPng draws it, in memory (the requested DPI recorded in the image).
+QImage renderChartImage(ChartPanel& chart, const ImageOptions& options = {});
 void exportPng(ChartPanel& chart, const QString& path, const ImageOptions& options = {});
 void exportSvg(ChartPanel& chart, const QString& path, const ImageOptions& options = {});
 void exportPdf(ChartPanel& chart, const QString& path, const ImageOptions& options = {});
@@ -53,9 +55,5 @@ void checkImageOptions(const ImageOptions& options, const QString& what);
 
 // The colour behind a chart, for filling the margins of an exported image.
 QColor backgroundColorOf(const QChart* chart);
-
-// Every chart of every page as PNG, SVG, PDF and CSV, named "<page>-<chart>.<suffix>" (slugs;
-// "-2", "-3" for repeated titles) in folder, which is created when missing. Returns the files.
-QStringList exportLecturePack(const QList<Page*>& pages, const QString& folder, const ImageOptions& options = {});
 
 }  // namespace aaren::ui

@@ -8,9 +8,13 @@
 #include <QDateTimeAxis>
 #include <QFontMetricsF>
 #include <QGraphicsLayout>
+#include <QGraphicsSimpleTextItem>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLegend>
+#include <QtMath>
 #include <QLineSeries>
+#include <QLocale>
 #include <QLogValueAxis>
 #include <QScatterSeries>
 #include <QSignalBlocker>
@@ -20,9 +24,11 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <utility>
 
 #include "ui/appearance.hpp"
+#include "ui/chart_annotations.hpp"
 #include "ui/chart_view.hpp"
 #include "ui/export_dialog.hpp"
 #include "ui/settings.hpp"
@@ -37,39 +43,13 @@ constexpr char kColorProperty[] = "aarenColor";
 constexpr int kBandAlpha = 64;
 constexpr int kMaxDateTicks = 6;
 constexpr qreal kMarkerSize = 7.0;
-constexpr qreal kLinearMargin = 0.05;     // of the data's span, above and below
-constexpr qreal kLogMarginDecades = 0.05; // of the data's span in decades
 constexpr qreal kHalfDayMs = 12.0 * 3600.0 * 1000.0;
 constexpr qreal kRowMargin = 0.5;         // above the top row and below the bottom one of labelled rows
+constexpr int kPlaceholderAlpha = 170;    // of the axis labels' colour: a hint, not data
+constexpr int kNoteDigits = 3;            // significant digits of a value a note names
+const QMargins kChartMargins(10, 8, 14, 8);
 
-struct Range {
-  qreal min = std::numeric_limits<qreal>::infinity();
-  qreal max = -std::numeric_limits<qreal>::infinity();
-  bool empty() const { return !(min <= max); }
-  void include(qreal value) {
-    min = std::min(min, value);
-    max = std::max(max, value);
-  }
-};
-
-std::pair<qreal, qreal> rangeOf(const QAbstractAxis* axis) {
-  if (const auto* value = qobject_cast<const QValueAxis*>(axis)) return {value->min(), value->max()};
-  if (const auto* log = qobject_cast<const QLogValueAxis*>(axis)) return {log->min(), log->max()};
-  if (const auto* date = qobject_cast<const QDateTimeAxis*>(axis))
-    return {qreal(date->min().toMSecsSinceEpoch()), qreal(date->max().toMSecsSinceEpoch())};
-  return {0, 1};
-}
-
-void setRange(QAbstractAxis* axis, qreal min, qreal max) {
-  if (auto* date = qobject_cast<QDateTimeAxis*>(axis)) {
-    date->setRange(QDateTime::fromMSecsSinceEpoch(qint64(min)), QDateTime::fromMSecsSinceEpoch(qint64(max)));
-    return;
-  }
-  axis->setRange(min, max);
-  // Labelled rows keep their range: nice numbers would move it to round values.
-  if (auto* value = qobject_cast<QValueAxis*>(axis); value && !qobject_cast<QCategoryAxis*>(axis))
-    value->applyNiceNumbers();
-}
+QString defaultValueText(qreal value) { return QLocale().toString(value, 'g', kNoteDigits); }
 
 }  // namespace
 
@@ -88,8 +68,12 @@ ChartPanel::ChartPanel(const QString& title, QWidget* parent)
   chart_->setBackgroundRoundness(0);
   // The chart's background then fills the view (and exported images) to the edge.
   chart_->layout()->setContentsMargins(0, 0, 0, 0);
-  chart_->setMargins(QMargins(10, 8, 14, 8));
+  chart_->setMargins(kChartMargins);
   chart_->legend()->setAlignment(Qt::AlignBottom);
+  // Items of the chart's scene, so that they are part of every export.
+  placeholder_ = new QGraphicsSimpleTextItem(chart_);
+  note_ = std::make_unique<ChartNote>(chart_, kChartMargins);
+  valueText_ = defaultValueText;
   replaceAxis(xAxis_, new QValueAxis, Qt::AlignBottom);
   replaceAxis(yAxis_, new QValueAxis, Qt::AlignLeft);
 
@@ -137,7 +121,7 @@ ChartPanel::ChartPanel(const QString& title, QWidget* parent)
   connect(view_, &InteractiveChartView::viewChangedByUser, this, &ChartPanel::onUserChangedView);
   connect(view_, &InteractiveChartView::resetRequested, this, &ChartPanel::resetView);
   connect(&Appearance::instance(), &Appearance::changed, this, &ChartPanel::applyAppearance);
-  connect(chart_, &QChart::plotAreaChanged, this, &ChartPanel::fitDateTicks);
+  connect(chart_, &QChart::plotAreaChanged, this, &ChartPanel::onPlotAreaChanged);
   applyAppearance();
   fitToData();
 }
@@ -153,7 +137,10 @@ ChartPanel::~ChartPanel() {
 
 QString ChartPanel::title() const { return chart_->title(); }
 
-void ChartPanel::setTitle(const QString& title) { chart_->setTitle(title); }
+void ChartPanel::setTitle(const QString& title) {
+  chart_->setTitle(title);
+  fitTitle();
+}
 
 void ChartPanel::setYAxisLabels(const AxisLabels& labels) {
   const bool labelled = qobject_cast<QCategoryAxis*>(yAxis_) != nullptr;
@@ -329,9 +316,21 @@ void ChartPanel::onSeriesDataReplaced() {
 }
 
 void ChartPanel::fitToData() {
-  Range x, y;
+  if (fitting_) return;
+  fitting_ = true;
+  fitAxes(0);
+  placeAnnotation();
+  fitting_ = false;
+}
+
+// X spans the data exactly, with nice ticks inside it; Y follows ui/chart_axes.hpp's policy, with
+// `headroom` (a share of its height) kept free above the data for the note.
+void ChartPanel::fitAxes(qreal headroom) {
+  ValueExtent x, y;
+  bool anyPoint = false;
   for (const QXYSeries* series : std::as_const(dataSeries_))
     for (const QPointF& point : series->points()) {
+      anyPoint = true;
       x.include(point.x());
       if (!logScaleY_ || point.y() > 0) y.include(point.y());
     }
@@ -339,42 +338,150 @@ void ChartPanel::fitToData() {
     x.include(band->upperSeries()->at(0).x());
     x.include(band->upperSeries()->at(1).x());
   }
+  showEmptyState(!anyPoint);
+  const QRectF plot = chart_->plotArea();
+  fittedPlotSize_ = plot.size();
 
   if (x.empty()) x = {0, 1};
   if (x.min == x.max) {
     const qreal half = xAxisKind_ == XAxisKind::dateTime ? kHalfDayMs : 0.5;
     x = {x.min - half, x.max + half};
   }
-  if (logScaleY_) {
-    if (y.empty()) y = {1, 10};
-    const qreal decades = std::log10(y.max / y.min);
-    const qreal factor = decades > 0 ? std::pow(10.0, decades * kLogMarginDecades) : 2.0;
-    y = {y.min / factor, y.max * factor};
-  } else {
-    if (y.empty()) y = {0, 1};
-    const qreal span = y.max - y.min;
-    const qreal margin = qobject_cast<QCategoryAxis*>(yAxis_) ? kRowMargin
-                         : span > 0                          ? span * kLinearMargin
-                                                             : std::max(std::abs(y.max) * 0.1, 1.0);
-    y = {y.min - margin, y.max + margin};
+  if (auto* date = qobject_cast<QDateTimeAxis*>(xAxis_)) {
+    date->setRange(QDateTime::fromMSecsSinceEpoch(qint64(x.min)), QDateTime::fromMSecsSinceEpoch(qint64(x.max)));
+  } else if (QValueAxis* axis = numericAxis(xAxis_)) {
+    const AxisRange guess = ticksWithin(x.min, x.max, kMaxTicks);
+    applyRange(axis, ticksWithin(x.min, x.max, ticksFitting(*axis, false, plot, guess)));
   }
-  setRange(xAxis_, x.min, x.max);
-  setRange(yAxis_, y.min, y.max);
+
+  if (qobject_cast<QCategoryAxis*>(yAxis_)) {
+    if (y.empty()) y = {0, 1};
+    yAxis_->setRange(y.min - kRowMargin, y.max + kRowMargin);
+  } else if (logScaleY_) {
+    const AxisRange range = logAxisRange(y, headroom);
+    yAxis_->setRange(range.min, range.max);
+  } else if (QValueAxis* axis = numericAxis(yAxis_)) {
+    const AxisRange range = linearAxisRange(y, yOrigin_, ticksFitting(*axis, true, plot, {}), kValueMargin, headroom);
+    applyRange(axis, range);
+  }
   updateBandHeights();
+}
+
+// The note in the first corner no data crosses. While the view follows the data and every corner
+// is taken, the Y axis is raised until the top left corner is free.
+void ChartPanel::placeAnnotation() {
+  const bool linearY = !logScaleY_ && numericAxis(yAxis_);
+  const QString flat = linearY ? flatSeriesNote(dataSeries_, axisRange(yAxis_), valueText_) : QString();
+  const QString text = annotation_.isEmpty() ? flat : flat.isEmpty() ? annotation_ : annotation_ + QLatin1Char('\n') + flat;
+  const auto lines = [this] {
+    return seriesInScene(dataSeries_, chart_->plotArea(), axisRange(xAxis_), axisRange(yAxis_), logScaleY_);
+  };
+  // While the view follows the data, the Y axis may rise to free a corner; a zoom stays the user's.
+  const bool mayRaise = fitting_ && followsData_ && !qobject_cast<QCategoryAxis*>(yAxis_);
+  note_->place(text, !empty_, lines, mayRaise ? std::function<void(qreal)>([this](qreal h) { fitAxes(h); }) : nullptr);
+}
+
+// The title one size down, and down again, rather than cut to "Cumulative time, Transformer / Aar…".
+void ChartPanel::fitTitle() {
+  QFont font = scaledFont(QApplication::font(), 1.1);
+  font.setBold(true);
+  // A tenth spare: the title's text item keeps a margin of its own.
+  font = fittingFont(font, chart_->title(), 0.9 * (chart_->size().width() - kChartMargins.left() - kChartMargins.right()));
+  if (chart_->titleFont() != font) chart_->setTitleFont(font);
+}
+
+void ChartPanel::showEmptyState(bool empty) {
+  empty_ = empty;
+  xAxis_->setVisible(!empty);
+  yAxis_->setVisible(!empty);
+  QLegend* legend = chart_->legend();
+  if (empty && legend->isVisible()) {
+    legend->hide();
+    legendHiddenWhileEmpty_ = true;
+  } else if (!empty && legendHiddenWhileEmpty_) {
+    legend->show();
+    legendHiddenWhileEmpty_ = false;
+  }
+  placeholder_->setText(placeholderText_.isEmpty() ? tr("No data yet") : placeholderText_);
+  placeholder_->setVisible(empty);
+  const QRectF plot = chart_->plotArea();
+  const QRectF area = plot.isEmpty() ? chart_->rect() : plot;
+  placeholder_->setPos(area.center() - placeholder_->boundingRect().center());
+}
+
+void ChartPanel::onPlotAreaChanged() {
+  fitDateTicks();
+  fitTitle();
+  if (fitting_) return;
+  if (followsData_ && chart_->plotArea().size() != fittedPlotSize_) {
+    fitToData();
+  } else {
+    showEmptyState(empty_);
+    placeAnnotation();
+  }
+}
+
+// A zoom or pan by the user: the range stays theirs, the ticks move to nice values inside it.
+void ChartPanel::onValueAxisRangeChanged() {
+  if (fitting_) return;
+  fitting_ = true;  // laying the ticks out moves the range there and back
+  const QRectF plot = chart_->plotArea();
+  for (QAbstractAxis* abstract : {xAxis_, yAxis_})
+    if (QValueAxis* axis = numericAxis(abstract)) {
+      const AxisRange guess = ticksWithin(axis->min(), axis->max(), kMaxTicks);
+      applyTicks(axis, ticksWithin(axis->min(), axis->max(), ticksFitting(*axis, axis == yAxis_, plot, guess)));
+    }
+  fitting_ = false;
+  placeAnnotation();
+}
+
+void ChartPanel::setYAxisOrigin(AxisOrigin origin) {
+  yOrigin_ = origin;
+  if (followsData_) fitToData();
+}
+
+void ChartPanel::setPlaceholderText(const QString& text) {
+  placeholderText_ = text;
+  showEmptyState(empty_);
+}
+
+bool ChartPanel::showsPlaceholder() const { return empty_ && placeholder_->isVisible(); }
+
+void ChartPanel::setAnnotation(const QString& text) {
+  annotation_ = text;
+  if (followsData_) fitToData();
+  else placeAnnotation();
+}
+
+void ChartPanel::setValueText(std::function<QString(qreal)> valueText) {
+  valueText_ = valueText ? std::move(valueText) : defaultValueText;
+  placeAnnotation();
+}
+
+QString ChartPanel::annotationShown() const { return note_->box()->isVisible() ? note_->box()->text() : QString(); }
+
+QRectF ChartPanel::annotationSceneRect() const {
+  return note_->box()->isVisible() ? note_->box()->sceneBoundingRect() : QRectF();
+}
+
+void ChartPanel::setFixedTheme(std::optional<Theme> theme) {
+  fixedTheme_ = theme;
+  applyAppearance();
 }
 
 void ChartPanel::applyAppearance() {
   const Appearance& appearance = Appearance::instance();
-  chart_->setTheme(chartThemeFor(appearance.theme()));  // restyles series, axes and fonts when it changes
+  chart_->setTheme(chartThemeFor(fixedTheme_.value_or(appearance.theme())));  // restyles series, axes and fonts
   chart_->setBackgroundRoundness(0);
 
   const QFont base = QApplication::font();
-  QFont titleFont = scaledFont(base, 1.1);
-  titleFont.setBold(true);
-  chart_->setTitleFont(titleFont);
+  fitTitle();
   chart_->legend()->setFont(base);
+  // Tick labels one size down, but never below what presenter mode promises the back row.
+  const QFont labels = appearance.presenterMode() ? atLeastPixels(scaledFont(base, 0.9), kPresenterMinimumTextPixels)
+                                                  : scaledFont(base, 0.9);
   for (QAbstractAxis* axis : {xAxis_, yAxis_}) {
-    axis->setLabelsFont(scaledFont(base, 0.9));
+    axis->setLabelsFont(labels);
     axis->setTitleFont(base);
   }
   if (!yScaleVisible_) {
@@ -387,6 +494,21 @@ void ChartPanel::applyAppearance() {
   }
   for (QXYSeries* series : std::as_const(dataSeries_)) styleSeries(series);
   for (QAreaSeries* band : std::as_const(bands_)) styleBand(band);
+
+  const QColor text = chart_->titleBrush().color();
+  QColor hint = xAxis_->labelsColor();
+  hint.setAlpha(kPlaceholderAlpha);
+  placeholder_->setBrush(hint);
+  placeholder_->setFont(base);
+  // A theme may paint the background with a gradient: its first colour then stands for it.
+  const QBrush background = chart_->backgroundBrush();
+  const QColor paper = background.gradient() && !background.gradient()->stops().isEmpty()
+                           ? background.gradient()->stops().first().second
+                           : background.color();
+  note_->box()->setStyle(base, text, paper, xAxis_->gridLineColor());
+  showEmptyState(empty_);
+  if (followsData_) fitToData();
+  else placeAnnotation();
 }
 
 // As many date ticks as fit side by side with room between them, so that no date is cut to
@@ -426,7 +548,7 @@ void ChartPanel::styleBand(QAreaSeries* band) const {
 void ChartPanel::updateBandHeights() {
   if (updatingBands_ || bands_.isEmpty()) return;
   updatingBands_ = true;
-  const auto [bottom, top] = rangeOf(yAxis_);
+  const auto [bottom, top] = axisRange(yAxis_);
   for (QAreaSeries* band : std::as_const(bands_)) {
     const qreal from = band->upperSeries()->at(0).x();
     const qreal to = band->upperSeries()->at(1).x();
@@ -446,9 +568,12 @@ void ChartPanel::replaceAxis(QAbstractAxis*& slot, QAbstractAxis* replacement, Q
   slot = replacement;
   for (QXYSeries* series : std::as_const(dataSeries_)) series->attachAxis(replacement);
   for (QAreaSeries* band : std::as_const(bands_)) band->attachAxis(replacement);
+  replacement->setVisible(!empty_);
   // Bands span the visible height, whatever zoom or pan did to it.
   if (auto* value = qobject_cast<QValueAxis*>(replacement); value && alignment == Qt::AlignLeft)
     connect(value, &QValueAxis::rangeChanged, this, &ChartPanel::updateBandHeights);
+  if (QValueAxis* value = numericAxis(replacement))
+    connect(value, &QValueAxis::rangeChanged, this, &ChartPanel::onValueAxisRangeChanged);
   if (auto* log = qobject_cast<QLogValueAxis*>(replacement))
     connect(log, &QLogValueAxis::rangeChanged, this, &ChartPanel::updateBandHeights);
 }

@@ -2,15 +2,26 @@
 // The one chart widget of the application. Every chart of every page is a ChartPanel, so they all
 // zoom, pan, reset, switch to a log Y axis, follow the theme and presenter mode, and export the same
 // way (ui/chart_export.hpp). The view follows new data until the user zooms or pans, and again after
-// a reset.
+// a reset. Axis ranges and ticks follow the one policy of ui/chart_axes.hpp and notes are placed by
+// ui/chart_annotations.hpp, so no chart decides its own.
 #include <QColor>
 #include <QList>
 #include <QPair>
 #include <QPointF>
+#include <QPolygonF>
+#include <QRectF>
+#include <QSizeF>
 #include <QString>
 #include <QWidget>
+#include <functional>
+#include <memory>
+#include <optional>
+
+#include "ui/chart_axes.hpp"
+#include "ui/theme.hpp"
 
 class QAbstractAxis;
+class QGraphicsSimpleTextItem;
 class QAreaSeries;
 class QChart;
 class QLabel;
@@ -21,6 +32,7 @@ class QXYSeries;
 
 namespace aaren::ui {
 
+class ChartNote;
 class InteractiveChartView;
 
 enum class XAxisKind { value, dateTime };  // dateTime: x in milliseconds since the epoch
@@ -52,6 +64,26 @@ class ChartPanel : public QWidget {
   // line; the title stays.
   void setYAxisScaleVisible(bool visible);
   bool yAxisScaleVisible() const { return yScaleVisible_; }
+  // AxisOrigin::zero for a quantity that cannot be negative: the linear Y axis then starts at 0.
+  void setYAxisOrigin(AxisOrigin origin);
+  AxisOrigin yAxisOrigin() const { return yOrigin_; }
+
+  // A chart for paper (a report's pages) keeps the light theme whatever the window's theme is.
+  void setFixedTheme(std::optional<Theme> theme);
+
+  // Shown instead of axes and legend while no series has a point ("Train a model to see its loss").
+  void setPlaceholderText(const QString& text);
+  QString placeholderText() const { return placeholderText_; }
+  bool showsPlaceholder() const;
+
+  // A note in a box inside the plot that covers no data (fitted slopes, "at N = …"). Below it the
+  // panel names the value of any series drawn flat on the bottom of the Y axis ("Aaren: 2.18 kB,
+  // constant"), written by valueText (numbers of 3 significant digits by default).
+  void setAnnotation(const QString& text);
+  QString annotation() const { return annotation_; }
+  void setValueText(std::function<QString(qreal)> valueText);
+  QString annotationShown() const;      // what the box says now, empty when hidden
+  QRectF annotationSceneRect() const;   // the box in the chart's scene coordinates, empty when hidden
 
   QChart* chart() const { return chart_; }
   InteractiveChartView* view() const { return view_; }
@@ -90,6 +122,12 @@ class ChartPanel : public QWidget {
 
  private:
   void fitToData();
+  void fitAxes(qreal headroom);
+  void placeAnnotation();
+  void fitTitle();
+  void showEmptyState(bool empty);
+  void onPlotAreaChanged();
+  void onValueAxisRangeChanged();
   void onSeriesDataReplaced();
   void onUserChangedView();
   void applyAppearance();
@@ -116,6 +154,17 @@ class ChartPanel : public QWidget {
   bool yScaleVisible_ = true;
   QColor yLabelsColor_;  // the theme's, while the Y labels are transparent
   bool updatingBands_ = false;
+  AxisOrigin yOrigin_ = AxisOrigin::fitData;
+  std::optional<Theme> fixedTheme_;
+  QString placeholderText_;
+  QGraphicsSimpleTextItem* placeholder_;
+  bool empty_ = false;
+  bool legendHiddenWhileEmpty_ = false;  // the legend was shown when the chart became empty
+  QString annotation_;
+  std::unique_ptr<ChartNote> note_;
+  std::function<QString(qreal)> valueText_;
+  bool fitting_ = false;                // while fitToData sets the axes
+  QSizeF fittedPlotSize_;               // the plot's size at the last fit
 };
 
 }  // namespace aaren::ui

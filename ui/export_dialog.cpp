@@ -15,6 +15,12 @@
 #include <exception>
 
 #include "ui/chart_panel.hpp"
+#include "ui/explore/explore_page.hpp"
+#include "ui/lecture_pack/lecture_pack.hpp"
+#include "ui/lesson/lesson_player.hpp"
+#include "ui/main_window.hpp"
+#include "ui/pages/data_page.hpp"
+#include "ui/report/report_export.hpp"
 #include "ui/settings.hpp"
 
 namespace aaren::ui {
@@ -126,17 +132,32 @@ bool exportChartInteractively(ChartPanel& chart, Settings& settings, QWidget* pa
   return true;
 }
 
-bool exportLecturePackInteractively(const QList<Page*>& pages, Settings& settings, QWidget* parent) {
-  const QString folder = QFileDialog::getExistingDirectory(parent, QObject::tr("Export Lecture Pack Into"),
+bool exportLecturePackInteractively(MainWindow& window, Settings& settings) {
+  const QString folder = QFileDialog::getExistingDirectory(&window, QObject::tr("Export Lecture Pack Into"),
                                                            settings.lastDirectory(DirectoryPurpose::lecturePack));
   if (folder.isEmpty()) return false;
+  LecturePackSources sources;
+  sources.pages = window.pages();
+  sources.runDir = runShownIn(sources.pages);
+  for (Page* page : sources.pages) {
+    if (auto* explore = qobject_cast<ExplorePage*>(page)) sources.explore = explore;
+    if (const auto* data = qobject_cast<DataPage*>(page)) sources.preferredData = data->filePath();
+  }
+  if (window.lessonPlayer().hasLesson()) {
+    sources.lessonWindow = &window;
+    sources.lesson = &window.lessonPlayer().lesson();
+  }
+  // The Explore page draws its views at the size it has on screen, so it is shown while they are drawn.
+  const int shownPage = window.currentPageIndex();
+  if (sources.explore) window.showPage(sources.explore->id());
   try {
-    const QStringList files = exportLecturePack(pages, folder, settings.exportImageOptions());
+    const LecturePack pack = writeLecturePack(sources, folder, settings.exportImageOptions());
+    window.setCurrentPageIndex(shownPage);
     settings.setLastDirectory(DirectoryPurpose::lecturePack, folder);
-    QMessageBox::information(parent, QObject::tr("Lecture pack written"),
-                             QObject::tr("%n file(s) written to %1.", nullptr, int(files.size())).arg(folder));
+    QMessageBox::information(&window, QObject::tr("Lecture pack written"), pack.summary());
   } catch (const std::exception& error) {
-    QMessageBox::warning(parent, QObject::tr("Lecture pack failed"), QString::fromUtf8(error.what()));
+    window.setCurrentPageIndex(shownPage);
+    QMessageBox::warning(&window, QObject::tr("Lecture pack failed"), QString::fromUtf8(error.what()));
     return false;
   }
   return true;

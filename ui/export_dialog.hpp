@@ -14,6 +14,7 @@ class QSpinBox;
 
 namespace aaren::ui {
 
+class MainWindow;
 class Settings;
 
 class ExportDialog : public QDialog {
@@ -43,6 +44,8 @@ class ExportDialog : public QDialog {
 
 // Each returns whether something was written; the size and folder chosen are remembered.
 bool exportChartInteractively(ChartPanel& chart, Settings& settings, QWidget* parent);
-bool exportLecturePackInteractively(const QList<Page*>& pages, Settings& settings, QWidget* parent);
+// The lecture pack of the window: its pages, the run open on the Train (or Forecast) page, the
+// Explore page's views and the open lesson (ui/lecture_pack/lecture_pack.hpp).
+bool exportLecturePackInteractively(MainWindow& window, Settings& settings);
 
 }  // namespace aaren::ui

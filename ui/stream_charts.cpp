@@ -1,14 +1,9 @@
 #include "ui/stream_charts.hpp"
 
-#include <QChart>
-#include <QGraphicsSimpleTextItem>
-#include <QLegend>
 #include <QLineSeries>
 #include <QLocale>
-#include <QValueAxis>
-#include <utility>
+#include <cmath>
 
-#include "ui/appearance.hpp"
 #include "ui/chart_panel.hpp"
 
 namespace aaren::ui {
@@ -19,8 +14,6 @@ namespace {
 const QColor kAarenColor(0x25, 0x63, 0xd9);
 const QColor kTransformerColor(0xe0, 0x6c, 0x1f);
 const QColor kRatioColor(0x7b, 0x4f, 0xc9);
-const QPointF kNoteOffset(12, 8);  // from the plot area's top left corner, where the curves are low
-constexpr qreal kNoteZ = 1000;     // above the series
 constexpr double kBytesPerMegabyte = 1e6;
 constexpr double kMicrosecondsPerSecond = 1e6;
 
@@ -30,32 +23,14 @@ QString transformerName() { return QObject::tr("Transformer (KV cache)"); }
 ChartPanel* makeChart(QWidget* parent, const QString& title, const QString& yTitle) {
   auto* panel = new ChartPanel(title, parent);
   panel->setAxisTitles(QObject::tr("tokens streamed N"), yTitle);
-  // Token counts are whole numbers; %g also keeps the empty chart's 0 to 1 axis readable.
-  if (auto* x = qobject_cast<QValueAxis*>(panel->xAxis())) x->setLabelFormat(QStringLiteral("%g"));
+  panel->setYAxisOrigin(AxisOrigin::zero);
+  panel->setPlaceholderText(QObject::tr("Press Start to measure both models"));
   return panel;
 }
 
 void addModelSeries(ChartPanel* panel) {
   panel->addLineSeries(aarenName(), kAarenColor);
   panel->addLineSeries(transformerName(), kTransformerColor);
-}
-
-// Text drawn inside the chart itself, so it is part of every export; it follows the plot area
-// when the chart is resized and the theme's text colour when the theme changes.
-QGraphicsSimpleTextItem* addNote(ChartPanel* panel) {
-  QChart* chart = panel->chart();
-  auto* note = new QGraphicsSimpleTextItem(chart);
-  note->setZValue(kNoteZ);
-  const auto place = [chart, note] { note->setPos(chart->plotArea().topLeft() + kNoteOffset); };
-  const auto style = [chart, note] {
-    note->setBrush(chart->titleBrush());
-    note->setFont(chart->legend()->font());
-  };
-  QObject::connect(chart, &QChart::plotAreaChanged, panel, place);
-  QObject::connect(&Appearance::instance(), &Appearance::changed, panel, style);
-  place();
-  style();
-  return note;
 }
 
 QString tokens(long n) { return QLocale().toString(qlonglong(n)); }
@@ -82,7 +57,8 @@ StreamCharts::StreamCharts(QWidget* parent)
   latency_->setLogScaleAvailable(true);
   latency_->setLogScaleY(true);
   ratio_->addLineSeries(QObject::tr("Transformer / Aaren"), kRatioColor);
-  for (ChartPanel* panel : all()) notes_ << addNote(panel);
+  // Aaren's state is a few kilobytes beside megabytes of KV cache: its note names the size.
+  memory_->setValueText([](qreal megabytes) { return byteSize(megabytes * kBytesPerMegabyte); });
 }
 
 void StreamCharts::showSamples(const std::vector<bench::StreamSample>& samples) {
@@ -106,31 +82,41 @@ void StreamCharts::showSamples(const std::vector<bench::StreamSample>& samples) 
 
 void StreamCharts::showFit(const bench::StreamBenchOptions& options, const bench::StreamBenchResult& result) {
   if (result.samples.empty()) {
-    for (QGraphicsSimpleTextItem* note : std::as_const(notes_)) note->setText({});
+    for (ChartPanel* panel : all()) panel->setAnnotation({});
     return;
   }
   const bench::StreamSample& last = result.samples.back();
   const int predictedSlope = 2 * options.model.layers * options.model.d_model * int(sizeof(float));
-  notes_[0]->setText(QObject::tr("state bytes per token (fitted slope)\n%1: %2\n%3: %4\n(predicted: 2 × layers × "
-                                 "d_model × 4 = %5)")
-                         .arg(aarenName(), fixed(result.fit[0].memory_bytes_per_token, 0), transformerName(),
-                              fixed(result.fit[1].memory_bytes_per_token, 0), tokens(predictedSlope)));
-  notes_[1]->setText(QObject::tr("time ∝ N^k, k fitted over the upper half of N\n%1: k = %2\n%3: k = %4")
-                         .arg(aarenName(), fixed(result.fit[0].time_exponent, 2), transformerName(),
-                              fixed(result.fit[1].time_exponent, 2)));
-  notes_[2]->setText(QObject::tr("per-token latency at N = %1\n%2: %3 µs\n%4: %5 µs")
-                         .arg(tokens(last.tokens), aarenName(), microseconds(last.latency_seconds[0]),
-                              transformerName(), microseconds(last.latency_seconds[1])));
-  notes_[3]->setText(last.cumulative_seconds[0] > 0
-                         ? QObject::tr("at N = %1: %2×")
-                               .arg(tokens(last.tokens),
-                                    fixed(last.cumulative_seconds[1] / last.cumulative_seconds[0], 1))
-                         : QString());
+  // Short lines: the note must leave the plot to the data, in presenter mode too.
+  memory_->setAnnotation(QObject::tr("bytes per token (fitted): %1 %2, %3 %4\npredicted 2 × layers × d_model × 4 = %5")
+                             .arg(aarenName(), fixed(result.fit[0].memory_bytes_per_token, 0), QObject::tr("Transformer"),
+                                  fixed(result.fit[1].memory_bytes_per_token, 0), tokens(predictedSlope)));
+  cumulativeTime_->setAnnotation(QObject::tr("time ∝ N^k (upper half of N)\n%1: k = %2, %3: k = %4")
+                                     .arg(aarenName(), fixed(result.fit[0].time_exponent, 2), QObject::tr("Transformer"),
+                                          fixed(result.fit[1].time_exponent, 2)));
+  latency_->setAnnotation(QObject::tr("at N = %1\n%2: %3 µs, %4: %5 µs")
+                              .arg(tokens(last.tokens), aarenName(), microseconds(last.latency_seconds[0]),
+                                   QObject::tr("Transformer"), microseconds(last.latency_seconds[1])));
+  ratio_->setAnnotation(last.cumulative_seconds[0] > 0
+                            ? QObject::tr("at N = %1: %2×")
+                                  .arg(tokens(last.tokens),
+                                       fixed(last.cumulative_seconds[1] / last.cumulative_seconds[0], 1))
+                            : QString());
 }
 
 void StreamCharts::clear() {
   showSamples({});
-  for (QGraphicsSimpleTextItem* note : std::as_const(notes_)) note->setText({});
+  for (ChartPanel* panel : all()) panel->setAnnotation({});
+}
+
+QString byteSize(double bytes) {
+  // Three significant digits without an exponent.
+  const auto digits = [](double value) { return fixed(value, value >= 100 ? 0 : value >= 10 ? 1 : 2); };
+  const double magnitude = std::abs(bytes);
+  if (magnitude < 1e3) return QObject::tr("%1 B").arg(fixed(bytes, 0));
+  if (magnitude < 1e6) return QObject::tr("%1 kB").arg(digits(bytes / 1e3));
+  if (magnitude < 1e9) return QObject::tr("%1 MB").arg(digits(bytes / 1e6));
+  return QObject::tr("%1 GB").arg(digits(bytes / 1e9));
 }
 
 }  // namespace aaren::ui

@@ -2,13 +2,14 @@
 // The four charts of a streaming measurement (core/bench/stream_bench.hpp), built one way for the
 // Efficiency page and for `aaren bench stream --chart`: state memory, cumulative time, per-token
 // latency (log scale available) and the Transformer / Aaren ratio of cumulative time, all against
-// the number of tokens streamed. When a run ends, each chart carries its fitted numbers as text.
+// the number of tokens streamed. When a run ends, each chart carries its fitted numbers in its note
+// (ChartPanel::setAnnotation); every quantity is non-negative, so every axis starts at zero.
 #include <QList>
+#include <QString>
 #include <vector>
 
 #include "core/bench/stream_bench.hpp"
 
-class QGraphicsSimpleTextItem;
 class QWidget;
 
 namespace aaren::ui {
@@ -37,7 +38,9 @@ class StreamCharts {
   ChartPanel* cumulativeTime_;
   ChartPanel* latency_;
   ChartPanel* ratio_;
-  QList<QGraphicsSimpleTextItem*> notes_;  // one per chart, in all()'s order
 };
+
+// A number of bytes as people read it: "576 B", "2.18 kB", "4.19 MB" (decimal prefixes).
+QString byteSize(double bytes);
 
 }  // namespace aaren::ui

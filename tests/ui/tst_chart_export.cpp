@@ -15,7 +15,6 @@
 #include "ui/chart_export.hpp"
 #include "ui/chart_panel.hpp"
 #include "ui/chart_view.hpp"
-#include "ui/page.hpp"
 
 using namespace aaren::ui;
 
@@ -33,23 +32,6 @@ std::unique_ptr<ChartPanel> makeLossChart(const QString& title = QStringLiteral(
   panel->resize(640, 420);
   return panel;
 }
-
-class ChartsPage : public Page {
- public:
-  ChartsPage(const QString& title, const QStringList& chartTitles) : title_(title) {
-    auto* layout = new QVBoxLayout(this);
-    for (const QString& chartTitle : chartTitles) {
-      auto* chart = new ChartPanel(chartTitle, this);
-      setSeriesData(chart->addLineSeries(QStringLiteral("series")), kAarenPoints);
-      layout->addWidget(chart);
-    }
-  }
-  QString id() const override { return title_.toLower(); }
-  QString title() const override { return title_; }
-
- private:
-  QString title_;
-};
 
 QStringList filesIn(const QString& folder) { return QDir(folder).entryList(QDir::Files | QDir::Hidden, QDir::Name); }
 
@@ -74,8 +56,6 @@ class TestChartExport : public QObject {
   void csvOfDatesUsesIsoText();
   void slugsAreSafeFileNames_data();
   void slugsAreSafeFileNames();
-  void lecturePackWritesEveryChartInEveryFormat();
-  void lecturePackWithoutChartsIsAnError();
   void unwritableFolderGivesAClearErrorAndNoLeftovers_data();
   void unwritableFolderGivesAClearErrorAndNoLeftovers();
   void exportReplacesAnExistingFileWhole();
@@ -214,40 +194,6 @@ void TestChartExport::slugsAreSafeFileNames() {
   QFETCH(QString, text);
   QFETCH(QString, slug);
   QCOMPARE(slugify(text), slug);
-}
-
-void TestChartExport::lecturePackWritesEveryChartInEveryFormat() {
-  ChartsPage training(QStringLiteral("Training"), {QStringLiteral("Loss curve"), QStringLiteral("Loss curve")});
-  ChartsPage forecast(QStringLiteral("Forecast"), {QStringLiteral("Forecast (ETTh1)")});
-  ChartsPage empty(QStringLiteral("Welcome"), {});
-  const QString pack = folder_.filePath(QStringLiteral("lecture/pack"));
-
-  const QStringList written = exportLecturePack({&training, &empty, &forecast}, pack, {QSize(640, 400), 96});
-
-  QStringList expected;
-  for (const QString& name : {QStringLiteral("training-loss-curve"), QStringLiteral("training-loss-curve-2"),
-                              QStringLiteral("forecast-forecast-etth1")})
-    for (const QString& suffix : {QStringLiteral("png"), QStringLiteral("svg"), QStringLiteral("pdf"), QStringLiteral("csv")})
-      expected << name + QLatin1Char('.') + suffix;
-  QStringList writtenNames;
-  for (const QString& path : written) {
-    QVERIFY2(QFileInfo(path).size() > 0, qPrintable(path));
-    writtenNames << QFileInfo(path).fileName();
-  }
-  writtenNames.sort();
-  expected.sort();
-  QCOMPARE(writtenNames, expected);
-  QCOMPARE(filesIn(pack), expected);  // nothing else, no temporary files
-}
-
-void TestChartExport::lecturePackWithoutChartsIsAnError() {
-  ChartsPage empty(QStringLiteral("Welcome"), {});
-  try {
-    exportLecturePack({&empty}, folder_.filePath(QStringLiteral("empty-pack")));
-    QFAIL("an empty lecture pack was accepted");
-  } catch (const std::runtime_error& error) {
-    QVERIFY2(QString::fromUtf8(error.what()).contains(QLatin1String("No page has a chart")), error.what());
-  }
 }
 
 void TestChartExport::unwritableFolderGivesAClearErrorAndNoLeftovers_data() {

@@ -1,18 +1,23 @@
 // ChartPanel: the view follows new data until the user zooms or pans; wheel, keys, right-drag and
 // double-click act on the axes; shaded intervals stay behind the data with a legend entry each;
-// theme and presenter mode restyle every chart, keeping colours a page chose.
+// theme and presenter mode restyle every chart, keeping colours a page chose. The axis policy
+// (ui/chart_axes.hpp) as a chart applies it: a placeholder instead of empty axes, non-negative
+// quantities from zero, a valid log axis, ticks that fit, and a note that covers no plotted point.
 #include <QtTest>
 
 #include <QAreaSeries>
 #include <QChart>
 #include <QDateTimeAxis>
 #include <QFontMetricsF>
+#include <QLegend>
 #include <QLegendMarker>
 #include <QLineSeries>
+#include <QLogValueAxis>
 #include <QValueAxis>
 #include <QWheelEvent>
 
 #include "ui/appearance.hpp"
+#include "ui/chart_annotations.hpp"
 #include "ui/chart_panel.hpp"
 #include "ui/chart_view.hpp"
 
@@ -29,6 +34,30 @@ QList<QPointF> ramp(int n) {
 std::pair<qreal, qreal> rangeOf(QAbstractAxis* axis) {
   auto* value = qobject_cast<QValueAxis*>(axis);
   return value ? std::pair{value->min(), value->max()} : std::pair{qreal(0), qreal(0)};
+}
+
+// True when no drawn segment or point of any series comes into `rect` (scene coordinates), each
+// point placed where the chart itself draws it.
+bool coversNoData(const ChartPanel& panel, const QRectF& rect) {
+  for (QXYSeries* series : panel.dataSeries()) {
+    QPolygonF line;
+    for (const QPointF& point : series->points()) line << panel.chart()->mapToPosition(point, series);
+    if (lineCrosses(line, rect, 0)) return false;
+  }
+  return true;
+}
+
+// A zigzag through all four corners of its range: no corner of the plot is free.
+QList<QPointF> zigzag(int n, qreal low, qreal high) {
+  QList<QPointF> points;
+  for (int i = 0; i <= n; ++i) points.append({qreal(i), i % 2 ? high : low});
+  return points;
+}
+
+// The ticks a numeric axis shows: multiples of its interval within its range.
+int shownTicks(const QValueAxis& axis) {
+  const qreal step = axis.tickInterval();
+  return int(std::floor(axis.max() / step + 1e-9) - std::ceil(axis.min() / step - 1e-9)) + 1;
 }
 
 }  // namespace
@@ -51,6 +80,13 @@ class TestChartPanel : public QObject {
   void themeAndPresenterModeRestyleTheChart();
   void dateTimeAxisTakesMilliseconds();
   void dateTicksFitTheWidth();
+  void anEmptyChartShowsItsPlaceholderInsteadOfAxes();
+  void aNonNegativeQuantityStartsAtZero();
+  void aLogAxisStaysValid();
+  void valueTicksFitInPresenterMode();
+  void theNoteCoversNoDataAndStaysInThePlot_data();
+  void theNoteCoversNoDataAndStaysInThePlot();
+  void aLineOnTheFrameIsNamedInTheNote();
 
  private:
   std::unique_ptr<ChartPanel> panel_;
@@ -192,6 +228,16 @@ void TestChartPanel::themeAndPresenterModeRestyleTheChart() {
   QVERIFY(panel_->chart()->titleFont().pointSizeF() > normalFont * 1.4);
   QCOMPARE(fixed->pen().color(), chosen);
 
+  // A chart for paper keeps the light theme through the window's theme changes, and follows again
+  // when released.
+  panel_->setFixedTheme(Theme::light);
+  QCOMPARE(panel_->chart()->theme(), QChart::ChartThemeLight);
+  appearance.setTheme(Theme::light);
+  appearance.setTheme(Theme::dark);
+  QCOMPARE(panel_->chart()->theme(), QChart::ChartThemeLight);
+  panel_->setFixedTheme(std::nullopt);
+  QCOMPARE(panel_->chart()->theme(), QChart::ChartThemeDark);
+
   appearance.setPresenterMode(false);
   appearance.setTheme(Theme::light);
   QCOMPARE(panel_->chart()->theme(), QChart::ChartThemeLight);
@@ -238,6 +284,138 @@ void TestChartPanel::dateTicksFitTheWidth() {
   QTRY_VERIFY(labelsFit());
   panel_->resize(1400, 500);
   QTRY_COMPARE(axis->tickCount(), 6);
+}
+
+void TestChartPanel::anEmptyChartShowsItsPlaceholderInsteadOfAxes() {
+  ChartPanel empty(QStringLiteral("Loss"));
+  empty.setPlaceholderText(QStringLiteral("Train a model to see its loss"));
+  QLineSeries* loss = empty.addLineSeries(QStringLiteral("loss"));
+  empty.resize(600, 400);
+  empty.show();
+  QVERIFY(QTest::qWaitForWindowExposed(&empty));
+  QVERIFY(empty.showsPlaceholder());
+  QCOMPARE(empty.placeholderText(), QStringLiteral("Train a model to see its loss"));
+  QVERIFY(!empty.xAxis()->isVisible() && !empty.yAxis()->isVisible());
+  QVERIFY(!empty.chart()->legend()->isVisible());
+
+  setSeriesData(loss, {{1, 0.8}, {2, 0.5}});
+  QVERIFY(!empty.showsPlaceholder());
+  QVERIFY(empty.xAxis()->isVisible() && empty.yAxis()->isVisible());
+  QVERIFY(empty.chart()->legend()->isVisible());
+
+  // Clearing it brings the placeholder back, also after the axis changed kind.
+  empty.setLogScaleAvailable(true);
+  QVERIFY(empty.setLogScaleY(true));
+  setSeriesData(loss, {});
+  QVERIFY(empty.showsPlaceholder());
+  QVERIFY(!empty.yAxis()->isVisible());
+  // A chart whose page set no text still says why it is empty.
+  ChartPanel plain;
+  QVERIFY(plain.showsPlaceholder());
+}
+
+void TestChartPanel::aNonNegativeQuantityStartsAtZero() {
+  panel_->setYAxisOrigin(AxisOrigin::zero);
+  setSeriesData(series_, {{1, 0.31}, {2, 0.29}, {3, 0.305}});
+  QCOMPARE(rangeOf(panel_->yAxis()).first, 0.0);
+  QVERIFY(rangeOf(panel_->yAxis()).second >= 0.31);
+  // Data far from zero, fitted to itself: never below zero when no value is.
+  panel_->setYAxisOrigin(AxisOrigin::fitData);
+  setSeriesData(series_, {{1, 104}, {2, 622}, {3, 0.5}});
+  QVERIFY(rangeOf(panel_->yAxis()).first >= 0);
+  setSeriesData(series_, {{1, 1000}, {2, 1001}});
+  QVERIFY(rangeOf(panel_->yAxis()).first > 500);
+  // One value: the axis does not reach below zero either.
+  setSeriesData(series_, {{1, 0}, {2, 0}});
+  QCOMPARE(rangeOf(panel_->yAxis()).first, 0.0);
+  QVERIFY(rangeOf(panel_->yAxis()).second > 0);
+}
+
+void TestChartPanel::aLogAxisStaysValid() {
+  panel_->setLogScaleAvailable(true);
+  setSeriesData(series_, {{1, 3}, {2, 4}, {3, 5}});  // within one decade
+  QVERIFY(panel_->setLogScaleY(true));
+  auto* log = qobject_cast<QLogValueAxis*>(panel_->yAxis());
+  QVERIFY(log);
+  QVERIFY(log->min() > 0 && log->min() <= 3 && log->max() >= 5);
+  QVERIFY2(log->max() / log->min() >= 10 - 1e-9, "at least one whole decade is labelled");
+  setSeriesData(series_, {{1, 0.002}, {2, 40000}});
+  QVERIFY(log->min() > 0 && log->min() <= 0.002 && log->max() >= 40000);
+}
+
+void TestChartPanel::valueTicksFitInPresenterMode() {
+  Appearance::instance().setPresenterMode(true);
+  panel_->resize(360, 260);
+  setSeriesData(series_, {{0, 0.0012}, {1, 0.9731}, {2, 0.5}});
+  auto* y = qobject_cast<QValueAxis*>(panel_->yAxis());
+  auto* x = qobject_cast<QValueAxis*>(panel_->xAxis());
+  QVERIFY(x && y);
+  const auto fit = [&] {
+    const qreal height = QFontMetricsF(y->labelsFont()).height();
+    return shownTicks(*y) >= 2 && shownTicks(*y) * height <= panel_->chart()->plotArea().height();
+  };
+  QTRY_VERIFY(fit());
+  // Every tick on a round value, and the axis' ends too.
+  QVERIFY(std::abs(y->min() / y->tickInterval() - std::round(y->min() / y->tickInterval())) < 1e-9);
+  QVERIFY(std::abs(y->max() / y->tickInterval() - std::round(y->max() / y->tickInterval())) < 1e-9);
+}
+
+void TestChartPanel::theNoteCoversNoDataAndStaysInThePlot_data() {
+  QTest::addColumn<QList<QPointF>>("points");
+  QTest::addColumn<bool>("presenter");
+  QTest::addColumn<bool>("log");
+  QList<QPointF> rising, falling;
+  for (int i = 0; i <= 50; ++i) {
+    rising.append({qreal(i), 0.01 * i * i});
+    falling.append({qreal(i), 5.0 / (1 + i)});
+  }
+  QTest::newRow("rising") << rising << false << false;
+  QTest::newRow("falling") << falling << false << false;
+  QTest::newRow("every corner taken") << zigzag(20, 0, 10) << false << false;
+  QTest::newRow("every corner taken, presenter mode") << zigzag(20, 0, 10) << true << false;
+  QTest::newRow("every corner taken, log axis") << zigzag(20, 1, 1000) << false << true;
+}
+
+void TestChartPanel::theNoteCoversNoDataAndStaysInThePlot() {
+  QFETCH(QList<QPointF>, points);
+  QFETCH(bool, presenter);
+  QFETCH(bool, log);
+  Appearance::instance().setPresenterMode(presenter);
+  panel_->setYAxisOrigin(AxisOrigin::zero);
+  panel_->setLogScaleAvailable(true);
+  setSeriesData(series_, points);
+  if (log) QVERIFY(panel_->setLogScaleY(true));
+  panel_->setAnnotation(QStringLiteral("time ∝ N^k, k fitted over the upper half of N\nAaren: k = 1.02"));
+  QCOMPARE(panel_->annotationShown(), panel_->annotation());
+  const auto placed = [&] {
+    const QRectF box = panel_->annotationSceneRect();
+    return !box.isEmpty() && panel_->chart()->plotArea().contains(box) && coversNoData(*panel_, box);
+  };
+  QTRY_VERIFY2(placed(), qPrintable(QStringLiteral("note at %1,%2 %3x%4 in a plot of %5x%6")
+                                        .arg(panel_->annotationSceneRect().x())
+                                        .arg(panel_->annotationSceneRect().y())
+                                        .arg(panel_->annotationSceneRect().width())
+                                        .arg(panel_->annotationSceneRect().height())
+                                        .arg(panel_->chart()->plotArea().width())
+                                        .arg(panel_->chart()->plotArea().height())));
+  // Still so after the chart is resized.
+  panel_->resize(520, 380);
+  QTRY_VERIFY(placed());
+  panel_->setAnnotation({});
+  QVERIFY(panel_->annotationSceneRect().isEmpty());
+}
+
+void TestChartPanel::aLineOnTheFrameIsNamedInTheNote() {
+  QLineSeries* small = panel_->addLineSeries(QStringLiteral("Aaren"));
+  panel_->setYAxisOrigin(AxisOrigin::zero);
+  panel_->setValueText([](qreal megabytes) { return QStringLiteral("%1 kB").arg(megabytes * 1000, 0, 'f', 2); });
+  setSeriesData(series_, {{0, 0}, {100, 4.19}});
+  setSeriesData(small, {{0, 0.00218}, {100, 0.00218}});
+  QTRY_VERIFY(panel_->annotationShown().contains(QStringLiteral("Aaren: 2.18 kB, constant")));
+  QVERIFY(coversNoData(*panel_, panel_->annotationSceneRect()));
+  // Once it is large enough to be seen, the note goes.
+  setSeriesData(small, {{0, 1}, {100, 3}});
+  QVERIFY(panel_->annotationShown().isEmpty());
 }
 
 QTEST_MAIN(TestChartPanel)

@@ -2,12 +2,12 @@
 // GPU can be used), a short stream fills all four charts live and then with the fitted text and
 // the decode's rate against this machine's memory bandwidth, Stop keeps what was measured,
 // settings that cannot run are refused with a reason, and every export (each chart, the CSV, the
-// two-panel Figure 5) writes a file other programs read.
+// two-panel Figure 5) writes a file other programs read. Before Start the page estimates the run's
+// time from a calibration of both models' steps, and while it runs the time left falls.
 #include <QtTest>
 
 #include <QChart>
 #include <QComboBox>
-#include <QGraphicsSimpleTextItem>
 #include <QImage>
 #include <QLabel>
 #include <QLocale>
@@ -53,12 +53,7 @@ bool runToTheEnd(EfficiencyPage& page) {
 }
 
 // The text written on a chart when a run ends (empty while none is shown).
-QString noteOn(const ChartPanel* panel) {
-  for (QGraphicsItem* item : panel->chart()->childItems())
-    if (auto* note = dynamic_cast<QGraphicsSimpleTextItem*>(item); note && !note->text().isEmpty())
-      return note->text();
-  return {};
-}
+QString noteOn(const ChartPanel* panel) { return panel->annotation(); }
 
 // Each chart has one point per sample for each of its series: both models, or their ratio.
 void verifyChartsShow(const EfficiencyPage& page, qsizetype samples) {
@@ -228,6 +223,65 @@ class TestEfficiencyPage : public QObject {
     const auto* stop = page.findChild<QPushButton*>(QStringLiteral("stop"));
     QVERIFY(start && stop);
     QVERIFY(start->isEnabled() && !stop->isEnabled());
+  }
+
+  void theRunTimeIsEstimatedBeforeStart() {
+    EfficiencyPage page;
+    page.setOptions(tinyModel(4096));
+    QVERIFY(!page.estimatedSeconds());
+    QSignalSpy estimated(&page, &EfficiencyPage::runTimeEstimated);
+    page.show();
+    QTRY_VERIFY_WITH_TIMEOUT(page.estimatedSeconds().has_value(), kHangGuardMs);
+    const double first = *page.estimatedSeconds();
+    QVERIFY(first > 0);
+    QVERIFY(!estimated.isEmpty());
+    QCOMPARE(estimated.last().first().toDouble(), first);
+    const auto* runTime = page.findChild<QLabel*>(QStringLiteral("runTime"));
+    QVERIFY(runTime);
+    QVERIFY2(runTime->text().contains(QStringLiteral("Estimated run time")), qPrintable(runTime->text()));
+
+    // N and the repeats change the estimate at once: a step's cost is already known.
+    bench::StreamBenchOptions longer = tinyModel(8192);
+    page.setOptions(longer);
+    QVERIFY(page.estimatedSeconds().has_value());
+    QVERIFY(*page.estimatedSeconds() > first);
+    longer.repeats = 3;
+    page.setOptions(longer);
+    QVERIFY(page.estimatedSeconds().has_value());
+    QVERIFY(*page.estimatedSeconds() > 2 * first);
+    // Another model size is timed anew.
+    bench::StreamBenchOptions wider = tinyModel(4096);
+    wider.model.d_model = 32;
+    page.setOptions(wider);
+    QVERIFY(!page.estimatedSeconds());
+    QTRY_VERIFY_WITH_TIMEOUT(page.estimatedSeconds().has_value(), kHangGuardMs);
+  }
+
+  void theTimeLeftFallsWhileRunning() {
+    EfficiencyPage page;
+    page.setOptions(tinyModel(8192));
+    page.show();
+    QTRY_VERIFY_WITH_TIMEOUT(page.estimatedSeconds().has_value(), kHangGuardMs);
+    QSignalSpy remaining(&page, &EfficiencyPage::remainingTimeChanged);
+    QSignalSpy finished(&page, &EfficiencyPage::runFinished);
+    page.start();
+    QVERIFY(page.isRunning());
+    QVERIFY(!remaining.isEmpty());  // at Start, from the calibration
+    const double atStart = remaining.first().first().toDouble();
+    QVERIFY(atStart > 0);
+    QVERIFY(page.remainingSeconds().has_value());
+    const auto* runTime = page.findChild<QLabel*>(QStringLiteral("runTime"));
+    QVERIFY(runTime);
+    QVERIFY2(runTime->text().contains(QStringLiteral("left")) || runTime->text().contains(QStringLiteral("nearly")),
+             qPrintable(runTime->text()));
+    QVERIFY(finished.wait(kHangGuardMs));
+    QVERIFY(remaining.size() >= 2);
+    QVERIFY2(remaining.last().first().toDouble() < atStart,
+             qPrintable(QStringLiteral("%1 s at the end, %2 s at Start").arg(remaining.last().first().toDouble()).arg(atStart)));
+    QVERIFY(!page.remainingSeconds());
+    // The finished run times the next one.
+    QVERIFY(page.estimatedSeconds().has_value());
+    QVERIFY(runTime->text().contains(QStringLiteral("Estimated run time")));
   }
 
   void stopDuringALongerRunKeepsTheSamples() {

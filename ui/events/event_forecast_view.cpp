@@ -10,6 +10,7 @@
 #include <cmath>
 
 #include "ui/chart_panel.hpp"
+#include "ui/events/event_rmse_note.hpp"
 #include "ui/explore/step_bar.hpp"
 #include "ui/explore/step_controller.hpp"
 #include "ui/hint_label.hpp"
@@ -37,14 +38,20 @@ EventForecastView::EventForecastView(MessageBar* messages, QWidget* parent)
       controller_(new StepController(this)),
       stepBar_(new StepBar(this)),
       caption_(makeHint(this)),
+      metrics_(makeHint(this)),
       density_(new ChartPanel(tr("Next event"), this)),
       marks_(new ChartPanel(tr("Next mark"), this)) {
   density_->setObjectName(QStringLiteral("nextEventChart"));
   density_->setAxisTitles(tr("time"), tr("density of the next event"));
+  density_->setYAxisOrigin(AxisOrigin::zero);
+  density_->setPlaceholderText(tr("Open an event run to see its next-event density"));
   marks_->setObjectName(QStringLiteral("nextMarkChart"));
   marks_->setAxisTitles(tr("mark"), tr("probability"));
+  marks_->setYAxisOrigin(AxisOrigin::zero);
   marks_->hide();
   caption_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  metrics_->setObjectName(QStringLiteral("eventMetricsNote"));
+  metrics_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   stepBar_->setController(controller_);
   stepBar_->setStepNoun(tr("event"));
 
@@ -60,8 +67,9 @@ EventForecastView::EventForecastView(MessageBar* messages, QWidget* parent)
   layout->addWidget(charts, 1);
   layout->addWidget(caption_);
   layout->addWidget(stepBar_);
+  layout->addWidget(metrics_);
 
-  connect(controller_, &StepController::positionChanged, this, &EventForecastView::showStep);
+  connect(controller_, &StepController::positionChanged, this, &EventForecastView::showPosition);
   connect(loader_, &BackgroundJob::succeeded, this, [this](const QVariant& result) {
     messages_->clear();
     showForecasts(result.value<std::shared_ptr<const EventForecastSet>>());
@@ -75,7 +83,9 @@ EventForecastView::EventForecastView(MessageBar* messages, QWidget* parent)
 
 bool EventForecastView::isLoading() const { return loader_->isRunning(); }
 
-int EventForecastView::currentStep() const { return set_ ? controller_->position() : -1; }
+int EventForecastView::currentStep() const { return set_ ? controller_->position() - 1 : -1; }
+
+QString EventForecastView::captionText() const { return caption_->text() + QLatin1Char('\n') + metrics_->text(); }
 
 void EventForecastView::openRun(const QString& runDir) {
   messages_->showMessage(MessageBar::Level::information,
@@ -92,10 +102,42 @@ void EventForecastView::showForecasts(std::shared_ptr<const EventForecastSet> se
   density_->setAxisTitles(unit.isEmpty() ? tr("time") : tr("time (%1)").arg(unit),
                           unit.isEmpty() ? tr("density of the next event") : tr("density per %1").arg(unit));
   marks_->setVisible(!set_->markNames.empty());
+  metrics_->setText(metricsText());
   controller_->pause();
-  controller_->setCount(int(set_->steps.size()) - 1);
-  controller_->setPosition(0);
-  showStep(0);
+  controller_->setCount(int(set_->steps.size()));
+  controller_->setPosition(1);
+  showPosition(1);
+}
+
+void EventForecastView::showPosition(int position) {
+  if (!set_) return;
+  if (position > 0) {
+    showStep(position - 1);
+    return;
+  }
+  density_->removeAllSeries();
+  marks_->removeAllSeries();
+  caption_->setText(tr("%1 test events. Step forward (or play) to see what each model predicts after each one.")
+                        .arg(set_->steps.size()));
+}
+
+QString EventForecastView::metricsText() const {
+  QStringList lines;
+  const QString unit = qstr(set_->timeUnit);
+  for (const EventModelForecasts& model : set_->models) {
+    const EventRunMetrics& metrics = model.run.metrics;
+    lines << tr("%1 on all %2 test events: NLL %3 per event (a Poisson process: %4), RMSE of the next time %5%6")
+                 .arg(model.modelName)
+                 .arg(metrics.test.events)
+                 .arg(metrics.test.nll_per_event, 0, 'f', 3)
+                 .arg(metrics.poisson_test_nll_per_event, 0, 'f', 3)
+                 .arg(metrics.test.rmse, 0, 'g', 3)
+                 .arg(unit.isEmpty() ? QString() : QLatin1Char(' ') + unit);
+    const QString note = largeRmseNote({model.modelName, metrics.test.rmse, set_->testMeanGap, unit,
+                                        metrics.test.nll_per_event, metrics.poisson_test_nll_per_event});
+    if (!note.isEmpty()) lines << note;
+  }
+  return lines.join(QLatin1Char('\n'));
 }
 
 void EventForecastView::showStep(int step) {
@@ -104,15 +146,18 @@ void EventForecastView::showStep(int step) {
   const EventSequence& sequence = set_->testSequences[std::size_t(where.sequence)];
   const EventPrediction& first = set_->prediction(0, step);
 
-  // The span shows the actual next event and most of each model's mass.
-  double span = 1.5 * (first.actual_next_time - first.time);
-  for (int m = 0; m < int(set_->models.size()); ++m)
-    span = std::max(span, 3.0 * (set_->prediction(m, step).next.mean_next_time - first.time));
-  if (!(span > 0)) span = 3.0 * first.next.time_scale;
+  // The span follows the data, not the models' means (a long-tailed mean lies decades out): a few
+  // mean gaps of the events shown past the current event, far enough to show the actual next one.
+  const int firstShown = std::max(0, where.event - kEventsShown + 1);
+  double meanGap = where.event > firstShown ? (first.time - sequence.times[std::size_t(firstShown)]) /
+                                                  double(where.event - firstShown)
+                                            : set_->testMeanGap;
+  if (!(meanGap > 0)) meanGap = first.next.time_scale;
+  const double span = std::max(kMeanGapsAhead * meanGap, 1.15 * (first.actual_next_time - first.time));
 
   density_->removeAllSeries();
   QList<QPointF> events;
-  for (int i = std::max(0, where.event - kEventsShown + 1); i <= where.event; ++i)
+  for (int i = firstShown; i <= where.event; ++i)
     events.append({sequence.times[std::size_t(i)], 0.0});
   QScatterSeries* eventSeries = density_->addScatterSeries(tr("events so far"), kEventColor);
   eventSeries->setMarkerSize(9);

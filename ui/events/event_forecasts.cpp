@@ -33,6 +33,14 @@ EventForecastSet loadEventForecasts(const QString& dir, const CancelToken& token
   for (std::size_t s = 0; s < first.size(); ++s)
     for (std::size_t i = 0; i < first[s].events.size(); ++i)
       if (first[s].events[i].has_actual) set.steps.push_back({int(s), int(i)});
+  double span = 0;
+  long gaps = 0;
+  for (const EventSequence& sequence : set.testSequences)
+    if (sequence.times.size() > 1) {
+      span += sequence.times.back() - sequence.times.front();
+      gaps += long(sequence.times.size()) - 1;
+    }
+  if (gaps > 0) set.testMeanGap = span / double(gaps);
   if (set.steps.empty())
     throw std::runtime_error(dir.toStdString() + ": the test part has no event with a next event to predict");
   return set;

@@ -32,6 +32,7 @@ struct EventForecastSet {
   std::vector<std::string> markNames;        // empty when unmarked
   std::string timeUnit;                      // "" when the log does not name one
   std::vector<EventStep> steps;              // every prediction with an actual next event, in order
+  double testMeanGap = 0;                    // between consecutive test events, in the time unit
 
   const EventPrediction& prediction(int model, int step) const;
 };

@@ -1,4 +1,3 @@
-#include "ui/side_panel.hpp"
 #include "ui/pages/efficiency_page.hpp"
 
 #include <QComboBox>
@@ -30,7 +29,9 @@
 #include "ui/chart_panel.hpp"
 #include "ui/figure5_export.hpp"
 #include "ui/glyph_icons.hpp"
+#include "ui/pages/stream_run_clock.hpp"
 #include "ui/settings.hpp"
+#include "ui/side_panel.hpp"
 #include "ui/workers/background_job.hpp"
 #include "ui/workers/stream_worker.hpp"
 
@@ -72,6 +73,15 @@ QString tokens(long n) { return QLocale().toString(qlonglong(n)); }
 QString bytes(double n) { return QLocale().formattedDataSize(qint64(n), 2, QLocale::DataSizeSIFormat); }
 QString fixed(double value, int decimals) { return QLocale().toString(value, 'f', decimals); }
 
+// "under a second", "45 s", "2 min 10 s", "1 h 5 min".
+QString duration(double seconds) {
+  if (seconds < 1) return QObject::tr("under a second");
+  const qint64 whole = qRound64(seconds);
+  if (whole < 60) return QObject::tr("%1 s").arg(whole);
+  if (whole < 3600) return QObject::tr("%1 min %2 s").arg(whole / 60).arg(whole % 60);
+  return QObject::tr("%1 h %2 min").arg(whole / 3600).arg(whole % 3600 / 60);
+}
+
 // The CUDA entry's words: the GPU it streams on, or why it cannot.
 QString cudaNote(const gpu::DeviceInfo& info) {
   if (!info.available) return QObject::tr("CUDA: %1.").arg(QString::fromStdString(info.reason));
@@ -84,6 +94,16 @@ QString cudaNote(const gpu::DeviceInfo& info) {
 
 EfficiencyPage::EfficiencyPage(QWidget* parent)
     : Page(parent), charts_(this), refreshTimer_(new QTimer(this)), job_(new BackgroundJob(this)) {
+  clock_ = new StreamRunClock(this);
+  connect(clock_, &StreamRunClock::estimateReady, this, &EfficiencyPage::showRunTime);
+  connect(clock_, &StreamRunClock::calibrationStarted, this, [this] {
+    if (!running_) runTime_->setText(tr("Timing a few hundred steps of both models to estimate the run…"));
+  });
+  connect(clock_, &StreamRunClock::calibrationFailed, this, [this](const QString& message) {
+    if (!running_) runTime_->setText(tr("No run-time estimate: %1").arg(message));
+  });
+  connect(clock_, &StreamRunClock::remainingChanged, this, &EfficiencyPage::showRemaining);
+
   auto* layout = new QHBoxLayout(this);
   layout->setContentsMargins(16, 12, 16, 16);
   layout->setSpacing(16);
@@ -168,8 +188,11 @@ QWidget* EfficiencyPage::buildControls() {
   form->addRow(tr("Device"), device_);
 
   estimate_ = makeWrappedLabel(panel);
-  for (QSpinBox* box : {dModel_, heads_, layers_, dFf_, tokens_})
+  runTime_ = makeWrappedLabel(panel);
+  runTime_->setObjectName(QStringLiteral("runTime"));
+  for (QSpinBox* box : {dModel_, heads_, layers_, dFf_, tokens_, repeats_})
     connect(box, &QSpinBox::valueChanged, this, &EfficiencyPage::updateEstimate);
+  connect(device_, &QComboBox::currentIndexChanged, this, &EfficiencyPage::updateEstimate);
 
   startButton_ = new QPushButton(tr("Start"), panel);
   startButton_->setObjectName(QStringLiteral("start"));
@@ -202,6 +225,7 @@ QWidget* EfficiencyPage::buildControls() {
   column->addLayout(form);
   column->addWidget(deviceNote);
   column->addWidget(estimate_);
+  column->addWidget(runTime_);
   column->addLayout(buttons);
   column->addWidget(progress_);
   column->addWidget(status_);
@@ -282,14 +306,55 @@ void EfficiencyPage::updateEstimate() {
     o.model.validate();
   } catch (const std::invalid_argument& error) {
     estimate_->setText(tr("Cannot run: %1.").arg(QString::fromUtf8(error.what())));
-    if (!running_) startButton_->setEnabled(false);
+    if (!running_) {
+      startButton_->setEnabled(false);
+      runTime_->clear();
+    }
     return;
   }
   const double perToken = 2.0 * o.model.layers * o.model.d_model * double(sizeof(float));
   const double aarenState = double(o.model.layers) * (o.model.d_model + 2 * o.model.heads) * double(sizeof(float));
   estimate_->setText(tr("At N = %1 the Transformer's KV cache holds %2 (%3 per token); Aaren's state stays %4.")
                          .arg(tokens(o.tokens), bytes(perToken * double(o.tokens)), bytes(perToken), bytes(aarenState)));
-  if (!running_) startButton_->setEnabled(true);
+  if (running_) return;
+  startButton_->setEnabled(true);
+  showRunTime();
+  if (isVisible()) clock_->settingsChanged(o);  // a page nobody looks at need not time anything
+}
+
+std::optional<double> EfficiencyPage::estimatedSeconds() const { return clock_->estimatedSeconds(options()); }
+
+std::optional<double> EfficiencyPage::remainingSeconds() const { return clock_->remainingSeconds(); }
+
+void EfficiencyPage::showEvent(QShowEvent* event) {
+  Page::showEvent(event);
+  updateEstimate();
+}
+
+void EfficiencyPage::showRunTime() {
+  if (running_) return;
+  const std::optional<double> seconds = estimatedSeconds();
+  if (!seconds) {
+    if (!clock_->isCalibrating()) runTime_->clear();  // else the calibration under way says so
+    return;
+  }
+  const QString about = *seconds < 1 ? duration(*seconds) : tr("about %1").arg(duration(*seconds));
+  runTime_->setText(tr("Estimated run time: %1 of streaming (timed on this machine; the Transformer's steps grow "
+                       "with N, so its time grows as N²), then the parallel forward at N.")
+                        .arg(about));
+  emit runTimeEstimated(*seconds);
+}
+
+void EfficiencyPage::showRemaining() {
+  const std::optional<double> left = remainingSeconds();
+  if (!running_) return;
+  if (!left) {
+    runTime_->setText(tr("Estimating the time left…"));
+    return;
+  }
+  runTime_->setText(*left >= 1 ? tr("About %1 of streaming left.").arg(duration(*left))
+                               : tr("Streaming done, or nearly."));
+  emit remainingTimeChanged(*left);
 }
 
 void EfficiencyPage::setRunning(bool running) {
@@ -329,6 +394,7 @@ void EfficiencyPage::start() {
   status_->setText(tr("Warming up…"));
   stopFlag_ = std::make_shared<std::atomic<bool>>(false);
   setRunning(true);
+  clock_->runStarted(options);
   job_->start(streamBenchWork(options, stopFlag_));
   emit statusMessage(tr("Streaming %1 tokens through both models…").arg(tokens(options.tokens)));
 }
@@ -342,6 +408,7 @@ void EfficiencyPage::stop() {
 void EfficiencyPage::onSampleMeasured(const bench::StreamSample& sample) {
   liveSamples_.push_back(sample);
   chartsBehind_ = true;
+  clock_->sampleMeasured(liveSamples_);
   progress_->setValue(int(sample.tokens));
   if (stopFlag_ && stopFlag_->load()) return;
   if (sample.tokens < runOptions_.tokens)
@@ -362,6 +429,7 @@ void EfficiencyPage::refreshCharts() {
 
 void EfficiencyPage::onFinished(const bench::StreamBenchResult& result) {
   result_ = result;
+  clock_->runEnded(result.samples);
   liveSamples_.clear();
   chartsBehind_ = false;
   charts_.showSamples(result.samples);
@@ -379,6 +447,7 @@ void EfficiencyPage::onFinished(const bench::StreamBenchResult& result) {
 }
 
 void EfficiencyPage::onFailed(const QString& message) {
+  clock_->runEnded({});
   setRunning(false);
   report(tr("The measurement failed: %1").arg(message));
   emit runFailed(message);

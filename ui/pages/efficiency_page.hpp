@@ -4,7 +4,8 @@
 // thread while four charts fill in (state memory, cumulative time, per-token latency, the time
 // ratio). When the run ends, or is stopped, the fitted growth is written on the charts, and the
 // measurements export as CSV and as a two-panel "Figure 5". The controls are remembered between
-// sessions.
+// sessions. Before Start the page says how long a run will take, from a short calibration of both
+// models' steps at the chosen size (core/bench/stream_time_estimate.hpp); while it runs, how long is left.
 #include <atomic>
 #include <functional>
 #include <memory>
@@ -26,6 +27,7 @@ class QTimer;
 namespace aaren::ui {
 
 class BackgroundJob;
+class StreamRunClock;
 
 class EfficiencyPage : public Page {
   Q_OBJECT
@@ -56,6 +58,11 @@ class EfficiencyPage : public Page {
   // What the last finished or stopped run measured: medians over its repeats.
   const std::optional<bench::StreamBenchResult>& result() const { return result_; }
   const StreamCharts& streamCharts() const { return charts_; }
+  // Seconds a run of the present settings takes: empty until the calibration for this model size
+  // and device has measured its steps.
+  std::optional<double> estimatedSeconds() const;
+  // Seconds left of the run going on now; empty when none runs or nothing is known yet.
+  std::optional<double> remainingSeconds() const;
 
   // Both throw std::runtime_error naming the file and the reason, or saying nothing is measured yet.
   void exportMeasurements(const QString& csvPath) const;  // core stream_csv: one row per sample
@@ -68,12 +75,19 @@ class EfficiencyPage : public Page {
  signals:
   void runFinished();
   void runFailed(const QString& message);
+  void runTimeEstimated(double seconds);      // before Start, once a calibration has measured the steps
+  void remainingTimeChanged(double seconds);  // while running, at each sample and each second
+
+ protected:
+  void showEvent(QShowEvent* event) override;  // calibrates for the run-time estimate when first needed
 
  private:
   QWidget* buildControls();
   QWidget* buildCharts();
   void setRunning(bool running);
   void updateEstimate();
+  void showRunTime();
+  void showRemaining();
   void onSampleMeasured(const bench::StreamSample& sample);
   void onFinished(const bench::StreamBenchResult& result);
   void onFailed(const QString& message);
@@ -94,6 +108,7 @@ class EfficiencyPage : public Page {
   QSpinBox* repeats_ = nullptr;
   QComboBox* device_ = nullptr;
   QLabel* estimate_ = nullptr;
+  QLabel* runTime_ = nullptr;
   QPushButton* startButton_ = nullptr;
   QPushButton* stopButton_ = nullptr;
   QProgressBar* progress_ = nullptr;
@@ -110,6 +125,7 @@ class EfficiencyPage : public Page {
   std::vector<bench::StreamSample> liveSamples_;  // the first pass, as it arrives
   bool chartsBehind_ = false;                     // liveSamples_ has points the charts lack yet
   std::optional<bench::StreamBenchResult> result_;
+  StreamRunClock* clock_ = nullptr;  // the run-time estimate and the time left
 };
 
 }  // namespace aaren::ui

@@ -6,13 +6,11 @@
 #include <QFileInfo>
 #include <QGroupBox>
 #include <QHBoxLayout>
-#include <QHeaderView>
 #include <QLabel>
 #include <QLineSeries>
 #include <QPushButton>
 #include <QSignalBlocker>
 #include <QSlider>
-#include <QSplitter>
 #include <QStackedWidget>
 #include <QTableWidget>
 #include <QToolButton>
@@ -26,6 +24,9 @@
 #include "ui/glyph_icons.hpp"
 #include "ui/hint_label.hpp"
 #include "ui/pages/current_dataset.hpp"
+#include "ui/pages/fitted_table.hpp"
+#include "ui/pages/forecast_metrics_table.hpp"
+#include "ui/pages/future_forecast_csv.hpp"
 #include "ui/pages/message_bar.hpp"
 #include "ui/pages/row_axis.hpp"
 #include "ui/workers/background_job.hpp"
@@ -34,11 +35,10 @@ namespace aaren::ui {
 
 namespace {
 
-enum MetricsColumn { kModel, kMse, kMae, kWindows, kMetricsColumns };
-
 const QColor kHistoryColor(0x8a, 0x94, 0xa0);
 const QColor kTruthColor(0x2e, 0x9d, 0x5b);
 const QColor kHorizonColor(0x8a, 0x94, 0xa0);
+const QColor kFutureColor(0x8e, 0x44, 0xad);
 
 QColor forecastColor(const QString& modelName) {
   return modelName == QLatin1String("Aaren") ? QColor(0x25, 0x63, 0xd9) : QColor(0xe0, 0x6c, 0x1f);
@@ -53,35 +53,26 @@ ForecastPage::ForecastPage(CurrentDataset* dataset, QWidget* parent)
   chart_ = new ChartPanel(tr("Forecast"), this);
   chart_->setObjectName(QStringLiteral("forecastChart"));
   chart_->setAxisTitles(tr("row"), tr("value"));
+  chart_->setPlaceholderText(tr("Train a model, or pick a run, to see its forecasts"));
 
-  metrics_ = new QTableWidget(0, kMetricsColumns, this);
+  metrics_ = new FittedTable(kMetricsColumns, this);
   metrics_->setObjectName(QStringLiteral("metricsTable"));
-  metrics_->setHorizontalHeaderLabels({tr("Model"), tr("MSE"), tr("MAE"), tr("Test windows")});
-  metrics_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
-  metrics_->verticalHeader()->hide();
-  metrics_->setEditTriggers(QAbstractItemView::NoEditTriggers);
-  metrics_->setSelectionMode(QAbstractItemView::NoSelection);
-  metrics_->setAlternatingRowColors(true);
+  metrics_->setHorizontalHeaderLabels(forecastMetricsHeader());
   auto* metricsBox = new QGroupBox(tr("Test metrics"), this);
-  auto* note = makeHint(metricsBox, tr("Over every test window, on the data scaled with the training part's mean and "
-                                       "standard deviation, as the forecasting literature reports them. The chart "
-                                       "shows original units."));
+  metricsNote_ = makeHint(metricsBox);
+  // A box layout, not a splitter: it gives the wrapped note the height its width needs, so the
+  // table never covers it.
   auto* metricsLayout = new QVBoxLayout(metricsBox);
-  metricsLayout->addWidget(metrics_, 1);
-  metricsLayout->addWidget(note);
+  metricsLayout->addWidget(metrics_);
+  metricsLayout->addWidget(metricsNote_);
+  metricsBox->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);
 
-  auto* top = new QWidget(this);
-  auto* topLayout = new QVBoxLayout(top);
-  topLayout->setContentsMargins(0, 0, 0, 0);
-  topLayout->addWidget(chart_, 1);
-  topLayout->addWidget(buildWindowBar());
-
-  auto* splitter = new QSplitter(Qt::Vertical, this);
-  splitter->setChildrenCollapsible(false);
-  splitter->addWidget(top);
-  splitter->addWidget(metricsBox);
-  splitter->setStretchFactor(0, 4);
-  splitter->setStretchFactor(1, 1);
+  auto* forecasts = new QWidget(this);
+  auto* forecastsLayout = new QVBoxLayout(forecasts);
+  forecastsLayout->setContentsMargins(0, 0, 0, 0);
+  forecastsLayout->addWidget(chart_, 1);
+  forecastsLayout->addWidget(buildWindowBar());
+  forecastsLayout->addWidget(metricsBox);
 
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(20, 14, 20, 16);
@@ -91,7 +82,7 @@ ForecastPage::ForecastPage(CurrentDataset* dataset, QWidget* parent)
   eventView_ = new EventForecastView(messageBar_, this);
   connect(eventView_, &EventForecastView::runLoaded, this, &ForecastPage::runLoaded);
   views_ = new QStackedWidget(this);
-  views_->addWidget(splitter);
+  views_->addWidget(forecasts);
   views_->addWidget(eventView_);
   layout->addWidget(views_, 1);
 
@@ -132,6 +123,8 @@ bool ForecastPage::isLoading() const {
   return loader_->isRunning() || eventView_->isLoading() || lister_->isRunning();
 }
 
+QTableWidget* ForecastPage::metricsTable() const { return metrics_; }
+
 int ForecastPage::currentWindow() const { return set_ ? slider_->value() : -1; }
 
 QWidget* ForecastPage::buildTopBar() {
@@ -147,11 +140,18 @@ QWidget* ForecastPage::buildTopBar() {
   channel_ = new QComboBox(bar);
   channel_->setObjectName(QStringLiteral("channelCombo"));
   channel_->setToolTip(tr("The channel to show; the models forecast all channels together"));
+  // As wide as its longest channel name, so that no name is cut off.
+  channel_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+  channel_->setMinimumContentsLength(8);
   runSummary_ = makeHint(bar);
 
   connect(runs_, &QComboBox::activated, this, [this](int index) { openRun(runs_->itemData(index).toString()); });
   connect(browse, &QPushButton::clicked, this, &ForecastPage::browseRun);
-  connect(channel_, &QComboBox::currentIndexChanged, this, [this] { showWindow(currentWindow()); });
+  connect(channel_, &QComboBox::currentIndexChanged, this, [this] {
+    if (!set_) return;
+    fillMetrics();
+    showWindow(currentWindow());
+  });
 
   auto* row = new QHBoxLayout;
   row->setSpacing(8);
@@ -159,7 +159,8 @@ QWidget* ForecastPage::buildTopBar() {
   row->addWidget(runs_, 1);
   row->addWidget(browse);
   row->addSpacing(16);
-  row->addWidget(new QLabel(tr("Channel"), bar));
+  channelLabel_ = new QLabel(tr("Channel"), bar);
+  row->addWidget(channelLabel_);
   row->addWidget(channel_);
   auto* layout = new QVBoxLayout(bar);
   layout->setContentsMargins(16, 10, 16, 10);
@@ -173,7 +174,8 @@ QWidget* ForecastPage::buildWindowBar() {
   auto* bar = new QWidget(this);
   slider_ = new QSlider(Qt::Horizontal, bar);
   slider_->setObjectName(QStringLiteral("windowSlider"));
-  slider_->setToolTip(tr("Moves through the test windows in time order (arrow keys step one window)"));
+  slider_->setToolTip(tr("Moves through the test windows in time order (arrow keys step one window); the last "
+                         "position forecasts past the end of the data"));
   slider_->setPageStep(10);
   previous_ = new QToolButton(bar);
   previous_->setArrowType(Qt::LeftArrow);
@@ -183,6 +185,14 @@ QWidget* ForecastPage::buildWindowBar() {
   next_->setToolTip(tr("Next test window"));
   windowLabel_ = new QLabel(bar);
   windowLabel_->setMinimumWidth(windowLabel_->fontMetrics().horizontalAdvance(QStringLiteral("Window 0000 of 0000 · from 0000-00-00 00:00")));
+  showFuture_ = new QPushButton(tr("Future"), bar);
+  showFuture_->setObjectName(QStringLiteral("showFutureButton"));
+  showFuture_->setToolTip(tr("Forecast past the last row of the data (the slider's last position)"));
+  connect(showFuture_, &QPushButton::clicked, this, [this] { slider_->setValue(slider_->maximum()); });
+  exportFuture_ = new QPushButton(tr("Export future forecast (CSV)…"), bar);
+  exportFuture_->setObjectName(QStringLiteral("exportFutureButton"));
+  exportFuture_->setToolTip(tr("Each model's forecast past the last row, with the dates that continue the data's"));
+  connect(exportFuture_, &QPushButton::clicked, this, &ForecastPage::browseFutureExport);
   connect(slider_, &QSlider::valueChanged, this, &ForecastPage::showWindow);
   connect(previous_, &QToolButton::clicked, this, [this] { slider_->setValue(slider_->value() - 1); });
   connect(next_, &QToolButton::clicked, this, [this] { slider_->setValue(slider_->value() + 1); });
@@ -193,6 +203,8 @@ QWidget* ForecastPage::buildWindowBar() {
   layout->addWidget(slider_, 1);
   layout->addWidget(next_);
   layout->addWidget(windowLabel_);
+  layout->addWidget(showFuture_);
+  layout->addWidget(exportFuture_);
   return bar;
 }
 
@@ -209,7 +221,7 @@ void ForecastPage::showRunListing(const SharedRunListing& listing) {
 }
 
 void ForecastPage::fillRunChoices() {
-  const QString shown = set_ ? set_->runDir : QString();
+  const QString shown = shownRun_;
   const QSignalBlocker blocker(runs_);
   runs_->clear();
   if (listing_)
@@ -235,6 +247,9 @@ void ForecastPage::openRun(const QString& runDir) {
   const RunTask* task = run_task(QDir::toNativeSeparators(runDir).toStdString());
   if (task && task->name == kEventModelRuns.name) {
     loader_->cancel();
+    showForecasts(nullptr);  // the time series run shown before no longer applies
+    shownRun_ = runPath(QDir::toNativeSeparators(runDir).toStdString());
+    fillRunChoices();
     views_->setCurrentWidget(eventView_);
     runSummary_->setText(tr("%1: the next event's time and mark, predicted after each test event")
                              .arg(QFileInfo(runDir).fileName()));
@@ -256,21 +271,29 @@ void ForecastPage::showForecasts(std::shared_ptr<const RunForecastSet> set, int 
   chart_->removeAllSeries();
   history_ = truth_ = nullptr;
   forecasts_.clear();
-  rowX_.clear();
+  axis_ = {};
+  futureX_.clear();
   if (!set_ || set_->models.empty() || set_->testWindows <= 0) {
     set_.reset();
+    shownRun_.clear();
     runSummary_->setText(tr("Choose a run above: train one on the Train page, or open a run folder."));
     metrics_->setRowCount(0);
+    metrics_->fitToContents();
+    metricsNote_->clear();
+    showChannels({});
+    exportFuture_->setEnabled(false);
+    showFuture_->setEnabled(false);
     slider_->setEnabled(false);
     previous_->setEnabled(false);
     next_->setEnabled(false);
     windowLabel_->clear();
     return;
   }
+  shownRun_ = set_->runDir;
   const ModelForecastSource& first = set_->models.front();
-  const RowAxis axis = rowAxisFor(first.data->table);
-  rowX_ = axis.x;
-  applyRowAxis(*chart_, axis, tr("value"));
+  axis_ = rowAxisFor(first.data->table);
+  futureX_ = axisPositionsAfterEnd(axis_, first.future.dates);
+  applyRowAxis(*chart_, axis_, tr("value"));
   chart_->setTitle(tr("Forecast vs. truth: %1").arg(QFileInfo(set_->dataPath).completeBaseName()));
   history_ = chart_->addLineSeries(tr("History"), kHistoryColor);
   truth_ = chart_->addLineSeries(tr("Truth"), kTruthColor);
@@ -278,61 +301,110 @@ void ForecastPage::showForecasts(std::shared_ptr<const RunForecastSet> set, int 
     forecasts_.push_back(chart_->addLineSeries(tr("%1 forecast").arg(model.modelName), forecastColor(model.modelName)));
 
   const ModelConfig& config = first.run.config.model;
-  runSummary_->setText(tr("%1 · look-back %2 · horizon %3 · %4 test windows")
+  runSummary_->setText(tr("%1 · look-back %2 · horizon %3 · %4 test windows, then the future")
                            .arg(QDir::toNativeSeparators(set_->dataPath))
                            .arg(config.seq_len)
                            .arg(config.horizon)
                            .arg(set_->testWindows));
-  fillChannels();
+  QStringList channels;
+  for (const std::string& name : first.run.config.channels) channels << QString::fromStdString(name);
+  showChannels(channels, QString::fromStdString(first.run.config.target));
   fillMetrics();
   fillRunChoices();
   {
+    // Positions 0 .. testWindows - 1 are the test windows; the last one is the future.
     const QSignalBlocker blocker(slider_);
-    slider_->setRange(0, set_->testWindows - 1);
-    slider_->setValue(window < 0 || window >= set_->testWindows ? set_->testWindows - 1 : window);
+    slider_->setRange(0, set_->testWindows);
+    slider_->setValue(window < 0 || window > set_->testWindows ? set_->testWindows - 1 : window);
   }
   slider_->setEnabled(true);
+  exportFuture_->setEnabled(true);
+  showFuture_->setEnabled(true);
   showWindow(slider_->value());
   chart_->resetView();
 }
 
-void ForecastPage::fillChannels() {
+void ForecastPage::showChannels(const QStringList& channels, const QString& target) {
   const QSignalBlocker blocker(channel_);
   channel_->clear();
-  const RunConfig& config = set_->models.front().run.config;
-  for (const std::string& name : config.channels) channel_->addItem(QString::fromStdString(name));
-  const int target = channel_->findText(QString::fromStdString(config.target));
-  channel_->setCurrentIndex(std::max(0, target));
+  channel_->addItems(channels);
+  channel_->setCurrentIndex(std::max(0, channel_->findText(target)));
+  // An event run, or no run, has no channels to choose from.
+  channel_->setVisible(!channels.isEmpty());
+  channelLabel_->setVisible(!channels.isEmpty());
 }
 
 void ForecastPage::fillMetrics() {
-  metrics_->setRowCount(int(set_->models.size()));
-  for (int row = 0; row < int(set_->models.size()); ++row) {
-    const ModelForecastSource& model = set_->models[std::size_t(row)];
-    const auto cell = [&](int column, const QString& text, const QVariant& value = {}) {
-      auto* item = new QTableWidgetItem(text);
-      item->setData(Qt::UserRole, value);
-      if (column != kModel) item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-      metrics_->setItem(row, column, item);
-    };
-    cell(kModel, model.modelName);
-    cell(kMse, QString::number(model.test.mse, 'f', 4), model.test.mse);
-    cell(kMae, QString::number(model.test.mae, 'f', 4), model.test.mae);
-    cell(kWindows, QString::number(model.test.windows), qlonglong(model.test.windows));
+  const QString baselines = fillForecastMetrics(*metrics_, *set_, std::max(0, channel_->currentIndex()));
+  metrics_->fitToContents();
+  metricsNote_->setText(tr("Over every test window: in the units of the data, and scaled with the training part's "
+                           "mean and standard deviation as the forecasting literature reports them. The two "
+                           "baselines need no model; a model worth training beats them. %1")
+                            .arg(baselines));
+}
+
+bool ForecastPage::showsFuture() const { return set_ && slider_->value() == set_->testWindows; }
+
+void ForecastPage::showFuture(int channel) {
+  const ModelForecastSource& first = set_->models.front();
+  const WindowForecast& future = first.future;
+  const int rows = int(axis_.x.size());
+  const int firstInput = rows - future.history.rows;
+  QList<QPointF> history;
+  for (int t = 0; t < future.history.rows; ++t) history.append({axis_.x[std::size_t(firstInput + t)], future.history(t, channel)});
+  setSeriesData(history_, history);
+  setSeriesData(truth_, {});
+  for (std::size_t i = 0; i < set_->models.size(); ++i) {
+    const Matrix<double>& forecast = set_->models[i].future.forecast;
+    QList<QPointF> points;
+    for (int h = 0; h < forecast.rows && h < int(futureX_.size()); ++h) points.append({futureX_[std::size_t(h)], forecast(h, channel)});
+    setSeriesData(forecasts_[i], points);
   }
-  metrics_->setFixedHeight(metrics_->horizontalHeader()->height() + metrics_->rowHeight(0) * metrics_->rowCount() +
-                           2 * metrics_->frameWidth() + 2);
+  chart_->clearShadedIntervals();
+  if (!futureX_.empty()) {
+    chart_->shadeInterval(tr("Future"), futureX_.front(), futureX_.back(), kFutureColor);
+    windowLabel_->setText(tr("Future: %1 past the end · from %2")
+                              .arg(future.forecast.rows == 1 ? tr("1 step") : tr("%1 steps").arg(future.forecast.rows))
+                              .arg(describeAxisPosition(axis_, futureX_.front())));
+  }
+}
+
+void ForecastPage::browseFutureExport() {
+  const QString name = set_ ? tr("%1-future.csv").arg(set_->runName) : QString();
+  const QString path = QFileDialog::getSaveFileName(this, tr("Export Future Forecast"),
+                                                    QDir(runsFolder_).filePath(name), tr("CSV files (*.csv)"));
+  if (!path.isEmpty()) exportFutureForecast(path);
+}
+
+bool ForecastPage::exportFutureForecast(const QString& path) {
+  try {
+    exportFutureForecastCsv(set_.get(), path);
+  } catch (const std::exception& error) {
+    messageBar_->showError(tr("The future forecast was not exported: %1").arg(QString::fromUtf8(error.what())));
+    return false;
+  }
+  messageBar_->showMessage(MessageBar::Level::information,
+                           tr("The future forecast is in %1.").arg(QDir::toNativeSeparators(path)));
+  emit statusMessage(tr("Exported the future forecast to %1").arg(QDir::toNativeSeparators(path)));
+  return true;
 }
 
 void ForecastPage::showWindow(int window) {
-  if (!set_ || window < 0 || window >= set_->testWindows) return;
+  if (!set_ || window < 0 || window > set_->testWindows) return;
   const int channel = std::max(0, channel_->currentIndex());
+  previous_->setEnabled(window > 0);
+  next_->setEnabled(window < set_->testWindows);
+  showFuture_->setEnabled(window < set_->testWindows);
+  if (window == set_->testWindows) {
+    showFuture(channel);
+    return;
+  }
   try {
     const ModelForecastSource& first = set_->models.front();
     const WindowForecast reference = forecast_test_window(first.run, *first.data, window);
     const int inputRow = first.data->test.input_row(window);
     const int firstTarget = first.data->test.target_row(window);
-    const auto x = [this](int row) { return rowX_[std::size_t(row)]; };
+    const auto x = [this](int row) { return axis_.x[std::size_t(row)]; };
 
     QList<QPointF> history, truth;
     for (int t = 0; t < reference.history.rows; ++t) history.append({x(inputRow + t), reference.history(t, channel)});
@@ -349,16 +421,14 @@ void ForecastPage::showWindow(int window) {
     chart_->clearShadedIntervals();
     chart_->shadeInterval(tr("Horizon"), x(firstTarget), x(firstTarget + reference.forecast.rows - 1), kHorizonColor);
 
-    const QString from = reference.dates.empty() ? QString() : QString::fromStdString(reference.dates.front());
+    // In the axis's words, so that the label reads like the ticks below the chart.
     windowLabel_->setText(tr("Window %1 of %2 · from %3")
                               .arg(window + 1)
                               .arg(set_->testWindows)
-                              .arg(from.isEmpty() ? tr("row %1").arg(firstTarget + 1) : from));
+                              .arg(describeAxisPosition(axis_, x(firstTarget))));
   } catch (const std::exception& error) {
     messageBar_->showError(QString::fromUtf8(error.what()));
   }
-  previous_->setEnabled(window > 0);
-  next_->setEnabled(window + 1 < set_->testWindows);
 }
 
 }  // namespace aaren::ui

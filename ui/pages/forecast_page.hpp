@@ -1,20 +1,23 @@
 #pragma once
 // The Forecast page: for a run (or both models of a side-by-side run), the look-back history, the
 // truth and each model's forecast on one chart in the data's original units; a slider moves
-// through the test windows; a table gives each model's MSE and MAE over all test windows on the
-// scaled data, as the forecasting literature reports them. Loading a run (reading its data and
+// through the test windows and, at its end, the forecast past the last row, dated as the data
+// continues (exported as CSV); a table gives each model's MSE and MAE over all test windows in the
+// data's units and scaled (as the literature reports them), beside the two naive baselines. Loading a run (reading its data and
 // evaluating every test window) happens on a worker thread. A run of event models is shown by the
 // EventForecastView instead: the next event's predicted density, one test event at a time.
 #include <memory>
 #include <vector>
 
 #include "ui/page.hpp"
+#include "ui/pages/row_axis.hpp"
 #include "ui/run_list.hpp"
 #include "ui/workers/run_forecast_loader.hpp"
 
 class QComboBox;
 class QLabel;
 class QLineSeries;
+class QPushButton;
 class QSlider;
 class QStackedWidget;
 class QTableWidget;
@@ -26,6 +29,7 @@ class BackgroundJob;
 class ChartPanel;
 class CurrentDataset;
 class EventForecastView;
+class FittedTable;
 class MessageBar;
 
 class ForecastPage : public Page {
@@ -42,15 +46,16 @@ class ForecastPage : public Page {
 
   ChartPanel* forecastChart() const { return chart_; }
   QSlider* windowSlider() const { return slider_; }
-  QTableWidget* metricsTable() const { return metrics_; }
+  QTableWidget* metricsTable() const;
   MessageBar* messageBar() const { return messageBar_; }
   EventForecastView* eventForecastView() const { return eventView_; }
   bool isLoading() const;  // a run, or the list of runs
   std::shared_ptr<const RunForecastSet> forecastSet() const { return set_; }
-  int currentWindow() const;
+  int currentWindow() const;  // a test window, or forecastSet()->testWindows for the future
+  bool showsFuture() const;
 
   void setRunsFolder(const QString& folder);  // lists its runs in the background
-  // Shows a loaded run at once, at test window `window` (-1: the last one).
+  // Shows a loaded run at once, at test window `window` (-1: the last one; testWindows: the future).
   void showForecasts(std::shared_ptr<const RunForecastSet> set, int window = -1);
 
  public slots:
@@ -58,6 +63,9 @@ class ForecastPage : public Page {
   // The runs to offer, as listed elsewhere (the Train page's run list), without reading them again.
   void showRunListing(const aaren::ui::SharedRunListing& listing);
   void showWindow(int window);
+  // Writes the forecast past the end as CSV; false, with the reason in the message bar, when there
+  // is none to write.
+  bool exportFutureForecast(const QString& path);
 
  signals:
   void runLoaded(bool ok);
@@ -67,8 +75,11 @@ class ForecastPage : public Page {
   QWidget* buildWindowBar();
   void browseRun();
   void fillRunChoices();
-  void fillMetrics();
-  void fillChannels();
+  void fillMetrics();  // for the channel shown
+  void showFuture(int channel);
+  void browseFutureExport();
+  // The Channel box offers `channels` (none: hidden, for an event run or no run).
+  void showChannels(const QStringList& channels, const QString& target = {});
 
   CurrentDataset* dataset_;
   BackgroundJob* loader_;
@@ -76,7 +87,9 @@ class ForecastPage : public Page {
   QString runsFolder_;
   SharedRunListing listing_;
   std::shared_ptr<const RunForecastSet> set_;
-  std::vector<qreal> rowX_;  // (rows) of the run's data, where each row sits on the chart
+  QString shownRun_;  // the run folder the page shows, of either task; the Run box names it
+  RowAxis axis_;      // of the run's data: where each row sits on the chart, and how dates read
+  std::vector<qreal> futureX_;  // (horizon) where the steps past the end sit
   QLineSeries* history_ = nullptr;
   QLineSeries* truth_ = nullptr;
   std::vector<QLineSeries*> forecasts_;  // one per model
@@ -84,13 +97,17 @@ class ForecastPage : public Page {
   MessageBar* messageBar_ = nullptr;
   QComboBox* runs_ = nullptr;
   QComboBox* channel_ = nullptr;
+  QLabel* channelLabel_ = nullptr;
   QLabel* runSummary_ = nullptr;
   ChartPanel* chart_ = nullptr;
   QSlider* slider_ = nullptr;
   QToolButton* previous_ = nullptr;
   QToolButton* next_ = nullptr;
   QLabel* windowLabel_ = nullptr;
-  QTableWidget* metrics_ = nullptr;
+  FittedTable* metrics_ = nullptr;
+  QLabel* metricsNote_ = nullptr;
+  QPushButton* showFuture_ = nullptr;
+  QPushButton* exportFuture_ = nullptr;
   QStackedWidget* views_ = nullptr;  // the forecasting charts, or the event view
   EventForecastView* eventView_ = nullptr;
 };

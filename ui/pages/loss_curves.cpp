@@ -16,6 +16,8 @@ LossCurvesChart::LossCurvesChart(QWidget* parent)
     : ChartPanel(tr("Training and validation loss"), parent), refresh_(new QTimer(this)) {
   setObjectName(QStringLiteral("lossChart"));
   setAxisTitles(tr("epoch"), tr("MSE (scaled)"));
+  setYAxisOrigin(AxisOrigin::zero);
+  setPlaceholderText(tr("Train a model to see its loss"));
   setLogScaleAvailable(true);
   refresh_->setInterval(kRefreshMs);
   connect(refresh_, &QTimer::timeout, this, &LossCurvesChart::flush);
@@ -24,6 +26,8 @@ LossCurvesChart::LossCurvesChart(QWidget* parent)
 void LossCurvesChart::reset(const QStringList& modelNames, bool eventModels) {
   removeAllSeries();
   setAxisTitles(tr("epoch"), eventModels ? tr("NLL per event") : tr("MSE (scaled)"));
+  // A squared error is never negative; a negative log-likelihood of event times can be.
+  setYAxisOrigin(eventModels ? AxisOrigin::fitData : AxisOrigin::zero);
   curves_.clear();
   for (int i = 0; i < modelNames.size(); ++i) {
     Curves curves;

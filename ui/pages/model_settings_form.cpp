@@ -110,6 +110,7 @@ ModelSettingsForm::ModelSettingsForm(QWidget* parent) : QWidget(parent) {
   auto* trainGrid = new QGridLayout(trainBox);
   addPair(trainGrid, 0, 0, tr("Look-back"), seqLen_);
   addPair(trainGrid, 0, 1, tr("Horizon"), horizon_);
+  horizonLabel_ = trainGrid->itemAtPosition(0, 2)->widget();
   addPair(trainGrid, 1, 0, tr("Epochs"), epochs_);
   addPair(trainGrid, 1, 1, tr("Batch"), batch_);
   addPair(trainGrid, 2, 0, tr("Learning rate"), lr_);
@@ -151,6 +152,11 @@ void ModelSettingsForm::setCudaBlocked(const QString& reason) {
 }
 
 void ModelSettingsForm::setEventLog(bool eventLog) {
+  // An event model predicts one next event: it has no horizon.
+  horizon_->setVisible(!eventLog);
+  horizonLabel_->setVisible(!eventLog);
+  seqLen_->setToolTip(eventLog ? tr("Look-back: how many past events the model reads")
+                               : tr("Look-back T: how many past rows the model reads (the paper uses 96)"));
   if (!cudaUnavailable_.isEmpty()) return;
   setCudaBlocked(eventLog ? tr("CUDA: %1.").arg(QString::fromLatin1(kEventsOnCpuOnly)) : QString());
 }

@@ -24,7 +24,8 @@ class ModelSettingsForm : public QWidget {
   void setChoice(const TrainingChoice& choice);
   void setWindowLengths(int seqLen, int horizon);
   // An event log trains on the CPU only: the CUDA entry is then disabled with that reason (and the
-  // CPU chosen); otherwise it is enabled wherever a GPU can be used.
+  // CPU chosen); otherwise it is enabled wherever a GPU can be used. An event model has no horizon:
+  // its field is hidden.
   void setEventLog(bool eventLog);
   // "both", "aaren" or "transformer": names run folders.
   static QString modelsLabel(const std::vector<ModelKind>& models);
@@ -43,6 +44,7 @@ class ModelSettingsForm : public QWidget {
   QSpinBox* dFf_;
   QSpinBox* seqLen_;
   QSpinBox* horizon_;
+  QWidget* horizonLabel_;
   QSpinBox* epochs_;
   QSpinBox* batch_;
   QDoubleSpinBox* lr_;

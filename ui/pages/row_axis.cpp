@@ -3,6 +3,9 @@
 #include <QDateTime>
 #include <QObject>
 #include <QTimeZone>
+#include <optional>
+
+#include "core/data/date_parse.hpp"
 
 namespace aaren::ui {
 
@@ -42,6 +45,28 @@ RowAxis rowAxisFor(const TimeSeriesTable& table) {
     for (int row = 0; row < rows; ++row) axis.x.push_back(qreal(row + 1));
   }
   return axis;
+}
+
+QString describeAxisPosition(const RowAxis& axis, qreal x) {
+  if (axis.kind != XAxisKind::dateTime) return QObject::tr("row %1").arg(qRound64(x));
+  return QDateTime::fromMSecsSinceEpoch(qint64(x)).toString(axis.dateFormat);
+}
+
+std::vector<qreal> axisPositionsAfterEnd(const RowAxis& axis, const std::vector<std::string>& dates) {
+  std::vector<qreal> x;
+  if (axis.x.empty()) return x;
+  const qreal last = axis.x.back();
+  const qreal step = axis.x.size() > 1 ? last - axis.x[axis.x.size() - 2] : 1.0;
+  for (std::size_t h = 0; h < dates.size(); ++h) {
+    const qreal continued = last + step * qreal(h + 1);
+    if (axis.kind != XAxisKind::dateTime) {
+      x.push_back(continued);
+      continue;
+    }
+    const std::optional<double> seconds = parse_date_time(dates[h]);
+    x.push_back(seconds ? chartMilliseconds(*seconds) : continued);
+  }
+  return x;
 }
 
 void applyRowAxis(ChartPanel& chart, const RowAxis& axis, const QString& yTitle) {

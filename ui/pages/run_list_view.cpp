@@ -13,6 +13,7 @@
 #include <QVBoxLayout>
 
 #include "ui/hint_label.hpp"
+#include "ui/pages/training_wording.hpp"
 #include "ui/pages/wording.hpp"
 #include "ui/workers/background_job.hpp"
 
@@ -25,28 +26,19 @@ constexpr int kRunDirRole = Qt::UserRole + 1;
 
 QString number(double value) { return QString::number(value, 'f', 4); }
 
-QString endedText(const std::string& stop) {
-  if (stop == "completed") return QObject::tr("completed");
-  if (stop == "early_stopped") return QObject::tr("stopped early");
-  if (stop == "cancelled") return QObject::tr("stopped by the user");
-  if (stop == "diverged") return QObject::tr("diverged");
-  if (stop == "running") return QObject::tr("interrupted");
-  return QString::fromStdString(stop);
-}
-
 // An event model's columns hold its NLL per event and the RMSE of its next-time predictions.
 // The columns every task fills alike: the data file, and from metrics.json the epochs and how the
 // run ended. Returns false while the run has no metrics.json yet.
 bool fillHistoryColumns(QTreeWidgetItem* item, const std::string& dataFile, const QString& dataTip,
                         const TrainingHistory* history) {
-  item->setText(kData, QFileInfo(QString::fromStdString(dataFile)).fileName());
+  item->setText(kData, QFileInfo(QString::fromStdString(dataFile)).completeBaseName());
   item->setToolTip(kData, dataTip);
   if (!history) {
     item->setText(kEnded, QObject::tr("no metrics yet"));
     return false;
   }
   item->setText(kEpochs, QObject::tr("%1 of %2").arg(history->best_epoch).arg(history->epochs.size()));
-  item->setText(kEnded, endedText(history->stop));
+  item->setText(kEnded, describeStop(history->stop));
   item->setToolTip(kEnded, QString::fromStdString(history->message));
   return true;
 }
@@ -88,14 +80,20 @@ RunListView::RunListView(QWidget* parent)
       showFolder_(new QPushButton(tr("Show Folder"), this)) {
   tree_->setObjectName(QStringLiteral("runTree"));
   tree_->setColumnCount(kColumns);
-  tree_->setHeaderLabels({tr("Run"), tr("Data"), tr("Model"), tr("Best epoch"), tr("Val. MSE"), tr("Test MSE"),
+  tree_->setHeaderLabels({tr("Run"), tr("Data"), tr("Model"), tr("Epoch"), tr("Val. MSE"), tr("Test MSE"),
                           tr("Test MAE"), tr("Ended")});
   tree_->headerItem()->setToolTip(kTestMse, tr("Mean squared error over all test windows, on the scaled data"));
   tree_->headerItem()->setToolTip(kTestMae, tr("Mean absolute error over all test windows, on the scaled data"));
   tree_->setRootIsDecorated(true);
   tree_->setAlternatingRowColors(true);
   tree_->setUniformRowHeights(true);
-  tree_->header()->setStretchLastSection(true);
+  // The columns fit the view, never behind a horizontal scroll: the names (run, data file) share
+  // what the numbers leave, elided where they must be; the tooltips hold them whole.
+  tree_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  tree_->setTextElideMode(Qt::ElideRight);
+  tree_->header()->setStretchLastSection(false);
+  tree_->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
+  for (const int column : {kRun, kData}) tree_->header()->setSectionResizeMode(column, QHeaderView::Stretch);
 
   open_->setToolTip(tr("Show the run's loss curves and put its settings in the form, to train again from them"));
   forecast_->setToolTip(tr("Show the run's forecasts and test metrics on the Forecast page"));
@@ -177,7 +175,6 @@ void RunListView::showListing(SharedRunListing listing) {
     }
     item->setExpanded(true);
   }
-  for (int column = 0; column < kColumns - 1; ++column) tree_->resizeColumnToContents(column);
   const QString folder = QDir::toNativeSeparators(listing_->folder);
   emptyHint_->setText(listing_->runs.empty()
                           ? tr("No runs yet in %1.").arg(folder)

@@ -22,6 +22,7 @@ const QColor kTestColor(0x8e, 0x44, 0xad);
 
 SeriesSplitChart::SeriesSplitChart(QWidget* parent) : ChartPanel(tr("Series"), parent) {
   setObjectName(QStringLiteral("seriesChart"));
+  setPlaceholderText(tr("Open a CSV file or a bundled series to see it here"));
   setLogScaleAvailable(true);
 }
 

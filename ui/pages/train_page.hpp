@@ -85,6 +85,8 @@ class TrainPage : public Page {
   void forecastRequested(const QString& runDir);
 
  private:
+  static constexpr int kProgressSteps = 1000;  // of the progress bar, over every model of a job
+
   // Starts a job for choice's models; with continueFrom (one run folder per model), each starts
   // from that run's weights.
   bool launch(const TrainingChoice& choice, const QStringList& continueFrom = {});
@@ -95,6 +97,11 @@ class TrainPage : public Page {
   QWidget* buildControls();
   QWidget* buildRunsFolderRow();
   void onDatasetChanged();
+  // The run shown (its curves, the banner about it, Continue) no longer applies once the data set is
+  // of the other task (an event log after a time series, or back): it is cleared. Another file of
+  // the same task keeps it: Continue can train it further there, when the channels match. While
+  // training, nothing is cleared.
+  void forgetRunOfOtherData();
   // Says how many windows each part gets; with adjustToFit, first shortens a look-back and horizon
   // that leave a part without windows. Arithmetic on the split only (core/planning/window_plan.hpp).
   void describeWindow(bool adjustToFit);
@@ -125,6 +132,7 @@ class TrainPage : public Page {
   RunListView* runList_ = nullptr;
 
   QString currentRun_;
+  bool currentRunEvents_ = false;  // currentRun_ is a run of event models
   bool currentRunOnDisk_ = false;  // currentRun_ has finished (or was opened), so it can be continued
   bool closeWhenStopped_ = false;  // the window asked to close: it does once the run folder is written
   QStringList finishedSummaries_;   // one line per model of the running job

@@ -28,27 +28,34 @@ QString describeProgress(const TrainingProgress& report) {
   return text;
 }
 
+QString describeStop(const std::string& stop) {
+  if (stop == "completed") return tr("completed");
+  if (stop == "early_stopped") return tr("stopped early");
+  if (stop == "cancelled") return tr("stopped by the user");
+  if (stop == "diverged") return tr("diverged");
+  if (stop == "running") return tr("interrupted");
+  return QString::fromStdString(stop);
+}
+
 QString describeOutcome(const ModelOutcome& outcome) {
+  const auto history = [](const TrainingHistory& h) {
+    return tr(" · best epoch %1 of %2 · %3").arg(h.best_epoch).arg(h.epochs.size()).arg(describeStop(h.stop));
+  };
   if (const std::optional<EventRunMetrics>& e = outcome.eventMetrics)
-    return tr("%1: test NLL %2 per event (a Poisson process: %3), next-time RMSE %4 over %5 events "
-              "(best epoch %6 of %7; %8)")
-        .arg(outcome.modelName)
-        .arg(e->test.nll_per_event, 0, 'f', 4)
-        .arg(e->poisson_test_nll_per_event, 0, 'f', 4)
-        .arg(e->test.rmse, 0, 'g', 4)
-        .arg(e->test.events)
-        .arg(e->best_epoch)
-        .arg(e->epochs.size())
-        .arg(QString::fromStdString(e->message));
+    return tr("%1: test NLL %2 per event (a Poisson process: %3), next-time RMSE %4 over %5 events")
+               .arg(outcome.modelName)
+               .arg(e->test.nll_per_event, 0, 'f', 4)
+               .arg(e->poisson_test_nll_per_event, 0, 'f', 4)
+               .arg(e->test.rmse, 0, 'g', 4)
+               .arg(e->test.events) +
+           history(*e);
   const RunMetrics& m = outcome.metrics;
-  return tr("%1: test MSE %2, MAE %3 over %4 windows (best epoch %5 of %6; %7)")
-      .arg(outcome.modelName)
-      .arg(m.test.mse, 0, 'f', 4)
-      .arg(m.test.mae, 0, 'f', 4)
-      .arg(m.test.windows)
-      .arg(m.best_epoch)
-      .arg(m.epochs.size())
-      .arg(QString::fromStdString(m.message));
+  return tr("%1: test MSE %2, MAE %3 over %4 windows (scaled data)")
+             .arg(outcome.modelName)
+             .arg(m.test.mse, 0, 'f', 4)
+             .arg(m.test.mae, 0, 'f', 4)
+             .arg(m.test.windows) +
+         history(m);
 }
 
 }  // namespace aaren::ui

@@ -72,6 +72,13 @@ RunForecastSet loadRunForecastSet(const QString& runDir, const QString& preferre
     auto data = std::make_shared<ForecastData>(
         prepare_run_data(source.run.config, dataPath.toStdString(), token));
     source.test = measureTestWindows(source.run, *data);
+    // The period the run was compared with when it trained (given or found), else found now.
+    const std::optional<TestComparison>& recorded = source.run.metrics.test_comparison;
+    const SeasonalPeriod period = recorded && recorded->period.source == "given"
+                                      ? seasonal_period_of(*data, recorded->period.length)
+                                      : seasonal_period_of(*data);
+    source.comparison = compare_with_baselines(source.test, *data, period);
+    source.future = forecast_after_end(source.run, *data);
     source.data = std::move(data);
     set.models.push_back(std::move(source));
   }

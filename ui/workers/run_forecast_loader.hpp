@@ -1,8 +1,10 @@
 #pragma once
 // Everything the Forecast page needs from a run folder, gathered in one call that may take a while
 // (it runs as a BackgroundJob): each model's best weights, the data it was trained on prepared the
-// way it was prepared then, and each model's MSE and MAE over all test windows (scaled data, as the
-// literature reports them), measured with the trainer's own evaluation.
+// way it was prepared then, each model's MSE and MAE over all test windows (scaled, as the literature
+// reports them, and in the data's units, per channel and overall) beside the two naive baselines on
+// the same windows (core/train/forecast_evaluation.hpp), and its forecast past the last row, with
+// the dates that continue the data's (core/train/forecast_run.hpp: forecast_after_end).
 #include <QMetaType>
 #include <QString>
 #include <QStringList>
@@ -10,6 +12,8 @@
 #include <vector>
 
 #include "core/data/forecast_data.hpp"
+#include "core/train/forecast_evaluation.hpp"
+#include "core/train/forecast_run.hpp"
 #include "core/train/run_folder.hpp"
 #include "core/util/cancel_token.hpp"
 
@@ -19,7 +23,9 @@ struct ModelForecastSource {
   QString modelName;  // "Aaren", "Transformer"
   LoadedRun run;
   std::shared_ptr<const ForecastData> data;  // prepared with this run's configuration and scaler
-  EvalMetrics test;
+  EvalMetrics test;  // scaled, with each channel's
+  TestComparison comparison;  // test in both units, beside the baselines on the same windows
+  WindowForecast future;      // from the last look-back rows, past the end of the data
 };
 
 struct RunForecastSet {

@@ -34,4 +34,14 @@ JobWork streamBenchWork(const bench::StreamBenchOptions& options, std::shared_pt
   };
 }
 
+JobWork streamCalibrationWork(const bench::StreamBenchOptions& options, std::shared_ptr<const std::atomic<bool>> stop) {
+  return [options, stop](JobContext&) {
+    try {
+      return QVariant::fromValue(bench::calibrate_stream_time(options, bench::kCalibrationSeconds, stop.get()));
+    } catch (const std::bad_alloc&) {
+      throw std::runtime_error(outOfMemory(options).toStdString());
+    }
+  };
+}
+
 }  // namespace aaren::ui

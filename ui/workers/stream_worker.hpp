@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "core/bench/stream_bench.hpp"
+#include "core/bench/stream_time_estimate.hpp"
 #include "ui/workers/background_job.hpp"
 
 namespace aaren::ui {
@@ -15,7 +16,13 @@ namespace aaren::ui {
 // Running out of memory fails with a message that says which setting to lower.
 JobWork streamBenchWork(const bench::StreamBenchOptions& options, std::shared_ptr<const std::atomic<bool>> stop);
 
+// A short calibration of both models' step costs at `options`' size and device
+// (bench::calibrate_stream_time); the result is a bench::StreamTimeModel. `stop` ends it early, so a
+// run about to start is not slowed by it.
+JobWork streamCalibrationWork(const bench::StreamBenchOptions& options, std::shared_ptr<const std::atomic<bool>> stop);
+
 }  // namespace aaren::ui
 
 Q_DECLARE_METATYPE(aaren::bench::StreamSample)
 Q_DECLARE_METATYPE(aaren::bench::StreamBenchResult)
+Q_DECLARE_METATYPE(aaren::bench::StreamTimeModel)

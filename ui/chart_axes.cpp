@@ -1,0 +1,193 @@
+#include "ui/chart_axes.hpp"
+
+#include <QCategoryAxis>
+#include <QDateTime>
+#include <QDateTimeAxis>
+#include <QLogValueAxis>
+#include <QFontMetricsF>
+#include <QValueAxis>
+#include <algorithm>
+#include <cmath>
+
+namespace aaren::ui {
+
+namespace {
+
+constexpr double kRoundingSlack = 1e-9;  // of a step: 0.30000000000000004 is on the tick 0.3
+constexpr double kMaxHeadroom = 0.5;
+
+// The smallest of 1, 2, 2.5, 5 times a power of ten that is at least `raw` (> 0).
+double niceStepAtLeast(double raw) {
+  const double power = std::pow(10.0, std::floor(std::log10(raw)));
+  for (const double mantissa : {1.0, 2.0, 2.5, 5.0, 10.0})
+    if (mantissa * power >= raw * (1 - kRoundingSlack)) return mantissa * power;
+  return 10 * power;
+}
+
+int decimalsFor(double step) {
+  const double exponent = std::floor(std::log10(step) + kRoundingSlack);
+  const double mantissa = step / std::pow(10.0, exponent);
+  const bool quarter = std::abs(mantissa - 2.5) < 1e-6;  // 0.25 needs two decimals, 2.5 one
+  return std::max(0, int(-exponent) + (quarter ? 1 : 0));
+}
+
+QString tickLabel(double value, int decimals) { return QString::asprintf("%.*f", decimals, value); }
+
+double clampedHeadroom(double headroom) { return std::clamp(std::isfinite(headroom) ? headroom : 0.0, 0.0, kMaxHeadroom); }
+
+}  // namespace
+
+void ValueExtent::include(double value) {
+  if (!std::isfinite(value)) return;
+  min = std::min(min, value);
+  max = std::max(max, value);
+}
+
+AxisRange linearAxisRange(ValueExtent data, AxisOrigin origin, int maxTicks, double margin, double headroom) {
+  maxTicks = std::max(2, maxTicks);
+  double low = data.empty() ? 0 : data.min;
+  double high = data.empty() ? 1 : data.max;
+  if (origin == AxisOrigin::zero) {
+    // Values below zero would be a fault upstream; they are shown rather than cut off.
+    low = std::min(low, 0.0);
+    high = std::max(high, 0.0);
+  }
+  const double span = high - low;
+  if (data.empty()) {
+    // Nothing to keep room around: 0 to 1 as it is.
+  } else if (span > 0) {
+    const double pad = span * std::max(0.0, margin);
+    if (!(origin == AxisOrigin::zero && low == 0)) low -= pad;
+    high += pad;
+  } else {
+    // One value: a unit, or a tenth of the value, on either side (the sign rule below keeps zero).
+    const double pad = std::max(std::abs(high) * 0.1, high == 0 ? 1.0 : 0.0);
+    low -= pad;
+    high += pad;
+  }
+  if (!data.empty() && data.min >= 0) low = std::max(low, 0.0);
+  else if (!data.empty() && data.max <= 0 && origin == AxisOrigin::fitData) high = std::min(high, 0.0);
+  if (const double room = clampedHeadroom(headroom); room > 0) high = low + (high - low) / (1 - room);
+
+  AxisRange range;
+  if (!(high > low) || !std::isfinite(high - low)) return range;  // 0 to 1 rather than no axis
+  double step = niceStepAtLeast((high - low) / (maxTicks - 1));
+  for (;;) {
+    const double first = std::floor(low / step + kRoundingSlack);
+    const double last = std::ceil(high / step - kRoundingSlack);
+    const int intervals = std::max(1, int(last - first));
+    if (intervals <= maxTicks - 1) {
+      range.min = first * step;
+      range.max = (first + intervals) * step;
+      range.ticks = intervals + 1;
+      break;
+    }
+    step = niceStepAtLeast(step * (1 + 1e-6));
+  }
+  // -0 prints as "-0".
+  if (range.min == 0) range.min = 0;
+  range.step = step;
+  range.decimals = decimalsFor(step);
+  return range;
+}
+
+AxisRange ticksWithin(double min, double max, int maxTicks) {
+  AxisRange range;
+  range.min = min;
+  range.max = max;
+  if (!(max > min) || !std::isfinite(max - min)) return range;
+  maxTicks = std::max(2, maxTicks);
+  double step = niceStepAtLeast((max - min) / (maxTicks - 1));
+  for (;;) {
+    const int ticks = int(std::floor(max / step + kRoundingSlack) - std::ceil(min / step - kRoundingSlack)) + 1;
+    if (ticks <= maxTicks) {
+      range.ticks = std::max(ticks, 0);
+      break;
+    }
+    step = niceStepAtLeast(step * (1 + 1e-6));
+  }
+  range.step = step;
+  range.decimals = decimalsFor(step);
+  return range;
+}
+
+AxisRange logAxisRange(ValueExtent positiveData, double headroom) {
+  if (positiveData.empty() || !(positiveData.min > 0)) positiveData = {1, 10};
+  const double low = std::floor(std::log10(positiveData.min) + kRoundingSlack);
+  double top = std::log10(positiveData.max);
+  if (const double room = clampedHeadroom(headroom); room > 0) top = low + (top - low) / (1 - room);
+  const double high = std::max(low + 1, std::ceil(top - kRoundingSlack));
+  AxisRange range;
+  range.min = std::pow(10.0, low);
+  range.max = std::pow(10.0, high);
+  range.step = 0;
+  range.ticks = int(high - low) + 1;
+  range.decimals = std::max(0, int(-low));
+  return range;
+}
+
+int ticksThatFit(double length, double labelExtent) {
+  if (!(length > 0) || !(labelExtent > 0)) return kMaxTicks;
+  return std::clamp(int(length / (2 * labelExtent)) + 1, 2, kMaxTicks);
+}
+
+bool liesOnBottom(ValueExtent series, const AxisRange& axis) {
+  const double span = axis.max - axis.min;
+  return !series.empty() && span > 0 && series.max - axis.min <= kFlatShare * span;
+}
+
+std::pair<double, double> axisRange(const QAbstractAxis* axis) {
+  if (const auto* value = qobject_cast<const QValueAxis*>(axis)) return {value->min(), value->max()};
+  if (const auto* log = qobject_cast<const QLogValueAxis*>(axis)) return {log->min(), log->max()};
+  if (const auto* date = qobject_cast<const QDateTimeAxis*>(axis))
+    return {double(date->min().toMSecsSinceEpoch()), double(date->max().toMSecsSinceEpoch())};
+  return {0, 1};
+}
+
+QValueAxis* numericAxis(QAbstractAxis* axis) {
+  return qobject_cast<QCategoryAxis*>(axis) ? nullptr : qobject_cast<QValueAxis*>(axis);
+}
+
+namespace {
+
+// Qt Charts lays ticks out when the range changes, not when their interval or type does: a range
+// moved there and back lays them out again with what is set now.
+void layOutTicks(QValueAxis* axis) {
+  const double min = axis->min(), max = axis->max();
+  axis->setRange(min, max + (max - min) * 1e-6);
+  axis->setRange(min, max);
+}
+
+}  // namespace
+
+void applyTicks(QValueAxis* axis, const AxisRange& range) {
+  axis->setLabelFormat(QStringLiteral("%.%1f").arg(range.decimals));
+  if (range.step > 0) {
+    axis->setTickAnchor(0);
+    axis->setTickInterval(range.step);
+    axis->setTickType(QValueAxis::TicksDynamic);
+  }
+  layOutTicks(axis);
+}
+
+void applyRange(QValueAxis* axis, const AxisRange& range) {
+  // A finer interval waits for the narrower range, and a coarser one goes first, so ticks meant for
+  // one range are never laid out by the thousand over another.
+  if (range.step >= axis->tickInterval()) {
+    applyTicks(axis, range);
+    axis->setRange(range.min, range.max);
+  } else {
+    axis->setRange(range.min, range.max);
+    applyTicks(axis, range);
+  }
+}
+
+int ticksFitting(const QValueAxis& axis, bool vertical, const QRectF& plot, const AxisRange& guess) {
+  const QFontMetricsF metrics(axis.labelsFont());
+  if (vertical) return ticksThatFit(plot.height(), metrics.height());
+  const qreal widest = std::max(metrics.horizontalAdvance(tickLabel(guess.min, guess.decimals)),
+                                metrics.horizontalAdvance(tickLabel(guess.max, guess.decimals)));
+  return ticksThatFit(plot.width(), widest);
+}
+
+}  // namespace aaren::ui

@@ -1,0 +1,104 @@
+#include "ui/report/report_export.hpp"
+
+#include <QAction>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMessageBox>
+#include <QStatusBar>
+#include <exception>
+#include <memory>
+
+#include "ui/main_window.hpp"
+#include "ui/pages/data_page.hpp"
+#include "ui/pages/forecast_page.hpp"
+#include "ui/pages/train_page.hpp"
+#include "ui/report/run_figures.hpp"
+#include "ui/report/run_report.hpp"
+#include "ui/workers/background_job.hpp"
+
+Q_DECLARE_METATYPE(std::shared_ptr<const aaren::ui::RunOnDisk>)
+
+namespace aaren::ui {
+
+namespace {
+
+constexpr int kStatusMessageMs = 8000;
+
+template <class PageType>
+PageType* findPage(const QList<Page*>& pages) {
+  for (Page* page : pages)
+    if (auto* found = qobject_cast<PageType*>(page)) return found;
+  return nullptr;
+}
+
+}  // namespace
+
+QString runShownIn(const QList<Page*>& pages) {
+  if (const auto* train = findPage<TrainPage>(pages); train && !train->currentRun().isEmpty()) return train->currentRun();
+  if (const auto* forecast = findPage<ForecastPage>(pages); forecast && forecast->forecastSet())
+    return forecast->forecastSet()->runDir;
+  return {};
+}
+
+ReportExport::ReportExport(MainWindow& window)
+    : QObject(&window), window_(window), action_(new QAction(tr("Export &Report…"), this)), job_(new BackgroundJob(this)) {
+  action_->setObjectName(QStringLiteral("exportReportAction"));
+  action_->setStatusTip(tr("The open run in one PDF: its data, configuration, losses, forecasts and metrics against "
+                           "baselines"));
+  connect(action_, &QAction::triggered, this, &ReportExport::chooseAndExport);
+  connect(job_, &BackgroundJob::succeeded, this, [this](const QVariant& result) {
+    const auto run = result.value<std::shared_ptr<const RunOnDisk>>();
+    QString error;
+    try {
+      const int pages = writeRunReport(*run, pdfPath_);
+      window_.statusBar()->showMessage(tr("Report written: %1 (%n page(s))", nullptr, pages).arg(QDir::toNativeSeparators(pdfPath_)),
+                                       kStatusMessageMs);
+    } catch (const std::exception& failure) {
+      error = QString::fromUtf8(failure.what());
+    }
+    emit finished(pdfPath_, error);
+  });
+  connect(job_, &BackgroundJob::failed, this, [this](const QString& message) { emit finished(pdfPath_, message); });
+}
+
+bool ReportExport::isBusy() const { return job_->isRunning(); }
+
+void ReportExport::exportRun(const QString& runDir, const QString& preferredData, const QString& pdfPath) {
+  pdfPath_ = pdfPath;
+  window_.statusBar()->showMessage(tr("Reading the run %1…").arg(QFileInfo(runDir).fileName()));
+  job_->start([runDir, preferredData](JobContext&) {
+    return QVariant::fromValue(std::make_shared<const RunOnDisk>(readRunOnDisk(runDir, preferredData)));
+  });
+}
+
+void ReportExport::chooseAndExport() {
+  const QList<Page*> pages = window_.pages();
+  QString run = runShownIn(pages);
+  if (run.isEmpty()) {
+    const auto* train = findPage<TrainPage>(pages);
+    run = QFileDialog::getExistingDirectory(&window_, tr("Choose the Run to Report"), train ? train->runsFolder() : QString());
+    if (run.isEmpty()) return;
+  }
+  Settings& settings = window_.settings();
+  const QString suggested = QDir(settings.lastDirectory(DirectoryPurpose::exportChart))
+                                .filePath(QFileInfo(run).fileName() + QStringLiteral("-report.pdf"));
+  const QString pdf = QFileDialog::getSaveFileName(&window_, tr("Export Report"), suggested, tr("PDF document (*.pdf)"));
+  if (pdf.isEmpty()) return;
+  settings.setLastDirectory(DirectoryPurpose::exportChart, QFileInfo(pdf).absolutePath());
+  const auto* data = findPage<DataPage>(pages);
+  // One message per export, whichever way it ends.
+  auto* once = new QObject(this);
+  connect(this, &ReportExport::finished, once, [this, once](const QString& path, const QString& error) {
+    if (!error.isEmpty()) {
+      window_.statusBar()->clearMessage();
+      QMessageBox::warning(&window_, tr("Report failed"), error);
+    } else {
+      QMessageBox::information(&window_, tr("Report written"), tr("The report is in %1.").arg(QDir::toNativeSeparators(path)));
+    }
+    once->deleteLater();
+  });
+  exportRun(run, data ? data->filePath() : QString(), pdf);
+}
+
+}  // namespace aaren::ui

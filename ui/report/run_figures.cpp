@@ -1,0 +1,230 @@
+#include "ui/report/run_figures.hpp"
+
+#include <QDateTime>
+#include <QDir>
+#include <QFileInfo>
+#include <QLineSeries>
+#include <QObject>
+#include <QTimeZone>
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include "core/data/date_parse.hpp"
+#include "core/train/forecast_run.hpp"
+#include "ui/chart_panel.hpp"
+#include "ui/pages/loss_curves.hpp"
+#include "ui/pages/row_axis.hpp"
+#include "ui/run_list.hpp"
+
+namespace aaren::ui {
+
+namespace {
+
+// The Forecast page's colours, so a figure reads the same in the pack, the report and the app.
+const QColor kHistoryColor(0x8a, 0x94, 0xa0);
+const QColor kTruthColor(0x2e, 0x9d, 0x5b);
+
+QColor forecastColor(const QString& modelName) {
+  return modelName == QLatin1String("Aaren") ? QColor(0x25, 0x63, 0xd9) : QColor(0xe0, 0x6c, 0x1f);
+}
+
+const RunForecastSet& forecastsOf(const RunOnDisk& run) {
+  if (!run.forecasts || run.forecasts->models.empty())
+    throw std::runtime_error(QObject::tr("%1 is an event run: it has no forecasts of a series").arg(run.name()).toStdString());
+  return *run.forecasts;
+}
+
+int chartChannel(const ForecastData& data) { return data.table.target >= 0 ? data.table.target : 0; }
+
+// Four significant digits, without an exponent for the sizes data comes in.
+QString number(double value) {
+  if (std::isnan(value)) return QObject::tr("n/a");
+  return std::abs(value) >= 1e4 && std::abs(value) < 1e12 ? QString::number(value, 'f', 0) : QString::number(value, 'g', 4);
+}
+
+// Where row `row` sits on the chart. Rows past the end of the data sit at the dates the forecast
+// gives them (which continue the file's calendar), or continue the row numbers.
+qreal rowX(const RowAxis& axis, int row, const WindowForecast& forecast, int horizonStep) {
+  const int known = int(axis.x.size());
+  if (row < known) return axis.x[std::size_t(row)];
+  if (axis.kind == XAxisKind::dateTime && horizonStep < int(forecast.dates.size()))
+    if (const auto seconds = parse_date_time(forecast.dates[std::size_t(horizonStep)])) {
+      // As row_axis.cpp places dates: the same wall-clock reading in local time.
+      const QDateTime utc = QDateTime::fromMSecsSinceEpoch(qint64(*seconds * 1000.0), QTimeZone::utc());
+      return qreal(QDateTime(utc.date(), utc.time()).toMSecsSinceEpoch());
+    }
+  const qreal step = known > 1 ? axis.x[std::size_t(known - 1)] - axis.x[std::size_t(known - 2)] : 1.0;
+  return axis.x.back() + step * (row - known + 1);
+}
+
+QList<QPointF> rowPoints(const RowAxis& axis, int first, const Matrix<double>& values, int channel,
+                         const WindowForecast& forecast) {
+  QList<QPointF> points;
+  for (int i = 0; i < values.rows; ++i) points << QPointF(rowX(axis, first + i, forecast, i), values(i, channel));
+  return points;
+}
+
+// History and each model's forecast from the rows starting at `historyRow`; truth when known.
+std::unique_ptr<ChartPanel> forecastChart(const RunOnDisk& run, const QString& title, int window) {
+  const RunForecastSet& set = forecastsOf(run);
+  const ForecastData& data = *set.models.front().data;
+  const RowAxis axis = rowAxisFor(data.table);
+  const int channel = chartChannel(data);
+  auto chart = std::make_unique<ChartPanel>(title);
+  applyRowAxis(*chart, axis, QString::fromStdString(data.table.channel_names[std::size_t(channel)]));
+  const int historyRow = window >= 0 ? data.test.input_row(window) : data.scaled.rows - data.options.seq_len;
+  const int targetRow = historyRow + data.options.seq_len;
+  bool first = true;
+  for (const ModelForecastSource& model : set.models) {
+    const WindowForecast forecast = window >= 0 ? forecast_test_window(model.run, *model.data, window)
+                                                : forecast_after_end(model.run, *model.data);
+    if (first) {
+      setSeriesData(chart->addLineSeries(QObject::tr("History"), kHistoryColor),
+                    rowPoints(axis, historyRow, forecast.history, channel, forecast));
+      if (forecast.truth.rows > 0)
+        setSeriesData(chart->addLineSeries(QObject::tr("Truth"), kTruthColor),
+                      rowPoints(axis, targetRow, forecast.truth, channel, forecast));
+      first = false;
+    }
+    setSeriesData(chart->addLineSeries(QObject::tr("%1 forecast").arg(model.modelName), forecastColor(model.modelName)),
+                  rowPoints(axis, targetRow, forecast.forecast, channel, forecast));
+  }
+  chart->resetView();
+  return chart;
+}
+
+}  // namespace
+
+RunOnDisk readRunOnDisk(const QString& runDir, const QString& preferredData) {
+  RunOnDisk run;
+  run.entry = readRunEntry(runDir);
+  if (!run.entry.problem.empty()) throw std::runtime_error(run.entry.problem);
+  if (run.entry.models.empty())
+    throw std::runtime_error(QObject::tr("%1: the run holds no model").arg(runDir).toStdString());
+  for (const ModelRunEntry& model : run.entry.models)
+    if (!model.has_metrics())
+      throw std::runtime_error(
+          QObject::tr("%1: no metrics.json yet (the model has not finished training)").arg(runPath(model.dir)).toStdString());
+  if (run.events()) {
+    // The event log is found where a forecasting run's series would be (findRunDataFile).
+    const EventRunConfig& config = run.entry.models.front().events()->config;
+    RunConfig located;
+    located.data_file = config.data.data_file;
+    run.dataPath = findRunDataFile(located, runDir, preferredData);
+    run.eventData = std::make_shared<const EventRunData>(prepare_event_run_data(config, run.dataPath.toStdString()));
+    return run;
+  }
+  run.forecasts = std::make_shared<const RunForecastSet>(loadRunForecastSet(runDir, preferredData));
+  run.dataPath = run.forecasts->dataPath;
+  for (const ModelForecastSource& model : run.forecasts->models)
+    run.comparisons.push_back(evaluate_against_baselines(model.run, *model.data, seasonal_period_of(*model.data)));
+  return run;
+}
+
+std::unique_ptr<ChartPanel> lossChart(const RunOnDisk& run) {
+  auto chart = std::make_unique<LossCurvesChart>();
+  QStringList names;
+  for (const ModelRunEntry& model : run.entry.models) names << modelName(model);
+  chart->reset(names, run.events());
+  for (std::size_t i = 0; i < run.entry.models.size(); ++i) chart->showEpochs(int(i), run.entry.models[i].epochs());
+  return chart;
+}
+
+std::unique_ptr<ChartPanel> testWindowChart(const RunOnDisk& run, int window) {
+  const int count = forecastsOf(run).testWindows;
+  if (count < 1) throw std::runtime_error(QObject::tr("%1 has no test window").arg(run.name()).toStdString());
+  const int shown = window < 0 ? count - 1 : window;
+  if (shown >= count)
+    throw std::invalid_argument(
+        QObject::tr("test window %1 does not exist: the run has windows 1 to %2").arg(shown + 1).arg(count).toStdString());
+  return forecastChart(run, QObject::tr("Test window %1 of %2 (%3)").arg(shown + 1).arg(count).arg(run.name()), shown);
+}
+
+std::unique_ptr<ChartPanel> futureChart(const RunOnDisk& run) {
+  return forecastChart(run, QObject::tr("Forecast after the data (%1)").arg(run.name()), -1);
+}
+
+std::vector<int> sampleTestWindows(const RunOnDisk& run, int count) {
+  const int windows = run.forecasts ? run.forecasts->testWindows : 0;
+  std::vector<int> chosen;
+  for (int i = 0; i < count && windows > 0; ++i) {
+    const int window = count == 1 ? windows - 1 : int((long(windows - 1) * i) / (count - 1));
+    if (chosen.empty() || chosen.back() != window) chosen.push_back(window);
+  }
+  return chosen;
+}
+
+TextTable metricsTable(const RunOnDisk& run) {
+  TextTable table;
+  if (run.events()) {
+    table.header = {QObject::tr("Forecaster"), QObject::tr("NLL per event"), QObject::tr("Time NLL"), QObject::tr("RMSE"),
+                    QObject::tr("Accuracy"), QObject::tr("Events")};
+    double poissonNll = 0;
+    bool marked = false;
+    for (const ModelRunEntry& model : run.entry.models) {
+      const EventRunMetrics& metrics = *model.events()->metrics;
+      const EventEvalMetrics& test = metrics.test;
+      poissonNll = metrics.poisson_test_nll_per_event;
+      marked = model.events()->config.model.marks > 0;
+      table.rows.push_back({modelName(model), number(test.nll_per_event), number(test.time_nll_per_event),
+                            number(test.rmse), number(test.accuracy), QString::number(test.events)});
+    }
+    // The Poisson process predicts times only: its NLL per event compares where there are no marks.
+    table.rows.push_back({QObject::tr("Poisson process (baseline)"), marked ? QString() : number(poissonNll),
+                          number(poissonNll), QString(), QString(), QString()});
+    return table;
+  }
+  table.header = {QObject::tr("Forecaster"), QObject::tr("MSE"), QObject::tr("MAE"), QObject::tr("MSE (scaled)"),
+                  QObject::tr("MAE (scaled)")};
+  auto addRow = [&](const QString& name, const UnitMetrics& metrics) {
+    table.rows.push_back({name, number(metrics.original.mse), number(metrics.original.mae), number(metrics.scaled.mse),
+                          number(metrics.scaled.mae)});
+  };
+  for (std::size_t i = 0; i < run.comparisons.size(); ++i) addRow(run.forecasts->models[i].modelName, run.comparisons[i].model);
+  if (run.comparisons.empty()) return table;
+  // Every model of a run reads the same test windows, so the baselines are the same for each.
+  const TestComparison& first = run.comparisons.front();
+  addRow(QObject::tr("Last value repeated"), first.last_value);
+  if (first.seasonal_naive)
+    addRow(QObject::tr("Seasonal naive (period %1)").arg(first.period.length), *first.seasonal_naive);
+  return table;
+}
+
+TextTable channelMetricsTable(const RunOnDisk& run) {
+  TextTable table;
+  if (run.events() || run.comparisons.empty()) return table;
+  const TimeSeriesTable& data = run.forecasts->models.front().data->table;
+  table.header << QObject::tr("Forecaster");
+  for (const std::string& channel : data.channel_names)
+    table.header << QObject::tr("%1 MSE").arg(QString::fromStdString(channel)) << QObject::tr("%1 MAE").arg(QString::fromStdString(channel));
+  auto addRow = [&](const QString& name, const EvalMetrics& metrics) {
+    QStringList row{name};
+    for (std::size_t c = 0; c < data.channel_names.size(); ++c)
+      row << (c < metrics.channel_mse.size() ? number(metrics.channel_mse[c]) : QString())
+          << (c < metrics.channel_mae.size() ? number(metrics.channel_mae[c]) : QString());
+    table.rows.push_back(row);
+  };
+  for (std::size_t i = 0; i < run.comparisons.size(); ++i)
+    addRow(run.forecasts->models[i].modelName, run.comparisons[i].model.original);
+  const TestComparison& first = run.comparisons.front();
+  addRow(QObject::tr("Last value repeated"), first.last_value.original);
+  if (first.seasonal_naive) addRow(QObject::tr("Seasonal naive"), first.seasonal_naive->original);
+  return table;
+}
+
+QString runSummary(const RunOnDisk& run) {
+  QStringList names;
+  for (const ModelRunEntry& model : run.entry.models) names << modelName(model);
+  if (run.events())
+    return QObject::tr("%1: event model%2 %3").arg(run.name(), names.size() > 1 ? QStringLiteral("s") : QString(),
+                                                   names.join(QStringLiteral(" + ")));
+  const ModelConfig& model = run.forecasts->models.front().run.config.model;
+  return QObject::tr("%1: %2, look-back %3, horizon %4, data %5")
+      .arg(run.name(), names.join(QStringLiteral(" + ")))
+      .arg(model.seq_len)
+      .arg(model.horizon)
+      .arg(QFileInfo(run.forecasts->dataPath).fileName());
+}
+
+}  // namespace aaren::ui

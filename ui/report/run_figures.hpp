@@ -1,0 +1,66 @@
+#pragma once
+// A run's figures as they are on disk, whatever a page shows: the loss curves of every model, the
+// forecast of a test window or of the horizon after the data, and the metrics table. The lecture
+// pack and the report both draw these, so the two never disagree.
+#include <QString>
+#include <QStringList>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "core/events/event_run.hpp"
+#include "core/runs/run_catalog.hpp"
+#include "core/train/forecast_evaluation.hpp"
+#include "ui/workers/run_forecast_loader.hpp"
+
+namespace aaren::ui {
+
+class ChartPanel;
+
+// A table of text, header first: what the report prints, the pack writes as CSV and HTML.
+struct TextTable {
+  QStringList header;
+  std::vector<QStringList> rows;
+};
+
+// Everything of a run that its figures need, read from its folder.
+struct RunOnDisk {
+  RunEntry entry;                                 // config.json and metrics.json of each model
+  QString dataPath;                               // the data file the run was read with
+  std::shared_ptr<const RunForecastSet> forecasts;  // forecasting runs only: weights and data
+  // Forecasting runs: each model's test errors in both units beside the naive baselines, measured
+  // anew on the same test windows (forecasts' order).
+  std::vector<TestComparison> comparisons;
+  std::shared_ptr<const EventRunData> eventData;  // event runs only: the log as the run splits it
+  bool events() const { return !entry.models.empty() && entry.models.front().events(); }
+  QString name() const { return QString::fromStdString(entry.name); }
+};
+
+// Throws std::runtime_error naming the folder or file and what is wrong: no such folder, no run,
+// a run with a problem, data that cannot be found or does not fit. `preferredData` is tried first
+// for the data file (see findRunDataFile).
+RunOnDisk readRunOnDisk(const QString& runDir, const QString& preferredData = {});
+
+// Each model's training and validation loss per epoch.
+std::unique_ptr<ChartPanel> lossChart(const RunOnDisk& run);
+// History, truth and every model's forecast of test window `window` (0-based; -1 the last one),
+// on the target channel (else the first).
+std::unique_ptr<ChartPanel> testWindowChart(const RunOnDisk& run, int window);
+// The last look-back of the data and every model's forecast of the horizon after it.
+std::unique_ptr<ChartPanel> futureChart(const RunOnDisk& run);
+
+// The test windows worth showing: the first, the middle and the last (fewer when there are fewer).
+std::vector<int> sampleTestWindows(const RunOnDisk& run, int count = 3);
+
+// The test metrics, a row per model and per baseline: for forecasting the MSE and MAE in the data's
+// units and scaled, beside the last value repeated and the seasonal naive forecast on the same
+// windows; for events NLL per event, RMSE and accuracy beside the Poisson process fitted to the
+// training part.
+TextTable metricsTable(const RunOnDisk& run);
+// Forecasting only: each channel's test MSE and MAE in the data's units, a row per model and baseline.
+TextTable channelMetricsTable(const RunOnDisk& run);
+
+// "forecast: Aaren + Transformer, look-back 24, horizon 12" and the like, for captions.
+QString runSummary(const RunOnDisk& run);
+
+}  // namespace aaren::ui

@@ -1,0 +1,310 @@
+#include "ui/report/run_report.hpp"
+
+#include <QDateTime>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QPageSize>
+#include <QPdfWriter>
+#include <algorithm>
+#include <stdexcept>
+
+#include "core/data/date_continuation.hpp"
+#include "core/train/forecast_run.hpp"
+#include "ui/about_info.hpp"
+#include "ui/atomic_write.hpp"
+#include "ui/chart_export.hpp"
+#include "ui/chart_panel.hpp"
+#include "ui/report/report_layout.hpp"
+#include "ui/report/run_figures.hpp"
+#include "ui/run_list.hpp"
+
+namespace aaren::ui {
+
+namespace {
+
+constexpr int kPreviewRows = 6;
+constexpr int kReportDpi = 300;
+// Charts are drawn twice as wide as high, at a size whose text reads well on a page.
+const ImageOptions kWideChart{QSize(1600, 720), 200};
+constexpr qreal kWideAspect = 720.0 / 1600.0;
+
+QString number(double value) { return QString::number(value, 'g', 5); }
+QString text(const std::string& value) { return QString::fromStdString(value); }
+
+// Paper is white: a report's charts are light whatever theme the window is in.
+QImage chartImage(ChartPanel& chart) {
+  chart.setFixedTheme(Theme::light);
+  return renderChartImage(chart, kWideChart);
+}
+
+QString modelNames(const RunOnDisk& run) {
+  QStringList names;
+  for (const ModelRunEntry& model : run.entry.models) names << modelName(model);
+  return names.join(QStringLiteral(" and "));
+}
+
+// config.json flattened to "section.key" -> value, so that both models' files line up.
+QList<QPair<QString, QString>> configEntries(const QString& modelDir) {
+  QFile file(modelDir + QStringLiteral("/config.json"));
+  QList<QPair<QString, QString>> entries;
+  if (!file.open(QIODevice::ReadOnly)) return entries;
+  const QJsonObject root = QJsonDocument::fromJson(file.readAll()).object();
+  for (auto section = root.begin(); section != root.end(); ++section) {
+    if (!section.value().isObject()) continue;  // "format", "version": the file's, not the run's
+    const QJsonObject fields = section.value().toObject();
+    for (auto field = fields.begin(); field != fields.end(); ++field) {
+      const QJsonValue value = field.value();
+      QString shown;
+      if (value.isArray()) {
+        QStringList items;
+        for (const QJsonValue& item : value.toArray())
+          items << (item.isDouble() ? number(item.toDouble()) : item.toVariant().toString());
+        shown = items.join(QStringLiteral(", "));
+      } else {
+        shown = value.isDouble() ? number(value.toDouble()) : value.toVariant().toString();
+      }
+      entries.append({section.key() + QLatin1Char('.') + field.key(), shown});
+    }
+  }
+  return entries;
+}
+
+TextTable configurationTable(const RunOnDisk& run) {
+  TextTable table;
+  table.header << QObject::tr("Setting");
+  QList<QList<QPair<QString, QString>>> models;
+  for (const ModelRunEntry& model : run.entry.models) {
+    table.header << modelName(model);
+    models.append(configEntries(runPath(model.dir)));
+  }
+  QStringList keys;
+  for (const auto& entries : models)
+    for (const auto& [key, value] : entries)
+      if (!keys.contains(key)) keys << key;
+  for (const QString& key : keys) {
+    QStringList row{key};
+    for (const auto& entries : models) {
+      QString value;
+      for (const auto& entry : entries)
+        if (entry.first == key) value = entry.second;
+      // Long lists (every mark name) are cut to what a cell can show.
+      row << (value.size() > 48 ? value.left(45) + QStringLiteral("…") : value);
+    }
+    table.rows.push_back(row);
+  }
+  return table;
+}
+
+void forecastingData(ReportLayout& layout, const RunOnDisk& run) {
+  const ForecastData& data = *run.forecasts->models.front().data;
+  const TimeSeriesTable& table = data.table;
+  const int rows = table.values.rows;
+  const bool dated = int(table.dates.size()) == rows;
+  QString about = QObject::tr("%1: %2 rows, %3 channel(s) (%4)")
+                      .arg(QFileInfo(run.dataPath).fileName())
+                      .arg(rows)
+                      .arg(table.channel_names.size())
+                      .arg(QStringList([&] {
+                             QStringList names;
+                             for (const std::string& name : table.channel_names) names << text(name);
+                             return names;
+                           }())
+                               .join(QStringLiteral(", ")));
+  if (dated && rows > 0)
+    about += QObject::tr(", dated %1 to %2 (%3)")
+                 .arg(text(table.dates.front()), text(table.dates.back()), text(describe(infer_date_cadence(table.dates))));
+  if (table.target >= 0) about += QObject::tr("; the charts show the target, %1").arg(text(table.channel_names[std::size_t(table.target)]));
+  layout.paragraph(about + QLatin1Char('.'));
+
+  TextTable preview;
+  preview.header << (dated ? text(table.date_column_name) : QObject::tr("row"));
+  for (const std::string& name : table.channel_names) preview.header << text(name);
+  for (int r = 0; r < std::min(rows, kPreviewRows); ++r) {
+    QStringList row{dated ? text(table.dates[std::size_t(r)]) : QString::number(r + 1)};
+    for (int c = 0; c < table.values.cols; ++c) row << number(table.values(r, c));
+    preview.rows.push_back(row);
+  }
+  layout.paragraph(QObject::tr("The first %1 rows, in the data's own units:").arg(preview.rows.size()));
+  layout.table(preview);
+
+  TextTable split;
+  split.header = {QObject::tr("Part"), QObject::tr("Rows"), QObject::tr("From"), QObject::tr("To"), QObject::tr("Windows")};
+  auto addPart = [&](const QString& name, RowRange part, int windows) {
+    auto at = [&](int row) { return dated ? text(table.dates[std::size_t(row)]) : QObject::tr("row %1").arg(row + 1); };
+    split.rows.push_back({name, QString::number(part.size()), part.size() > 0 ? at(part.begin) : QString(),
+                          part.size() > 0 ? at(part.end - 1) : QString(), QString::number(windows)});
+  };
+  addPart(QObject::tr("Training"), data.parts.train, data.train.sample_count());
+  addPart(QObject::tr("Validation"), data.parts.validation, data.validation.sample_count());
+  addPart(QObject::tr("Test"), data.parts.test, data.test.sample_count());
+  layout.paragraph(QObject::tr("The split, in time order (%1); a window reads %2 rows and forecasts the next %3:")
+                       .arg(text(to_string(data.options.split)))
+                       .arg(data.options.seq_len)
+                       .arg(data.options.horizon));
+  layout.table(split);
+
+  TextTable scaling;
+  scaling.header = {QObject::tr("Channel"), QObject::tr("Mean"), QObject::tr("Standard deviation")};
+  for (std::size_t c = 0; c < table.channel_names.size(); ++c)
+    scaling.rows.push_back({text(table.channel_names[c]), number(data.scaler.mean[c]), number(data.scaler.stddev[c])});
+  layout.paragraph(QObject::tr("The models see z-scores, (value - mean) / standard deviation, with the mean and "
+                               "standard deviation of the training rows only, so nothing of the test part leaks in:"));
+  layout.table(scaling);
+  for (const std::string& warning : data.warnings) layout.paragraph(QObject::tr("Note: %1").arg(text(warning)));
+}
+
+void eventData(ReportLayout& layout, const RunOnDisk& run) {
+  const EventRunData& data = *run.eventData;
+  const QString unit = data.log.time_unit.empty() ? QObject::tr("time units") : text(data.log.time_unit);
+  layout.paragraph(QObject::tr("%1: %2 events in %3 sequence(s), times in %4%5.")
+                       .arg(QFileInfo(run.dataPath).fileName())
+                       .arg(data.log.events())
+                       .arg(data.log.sequences.size())
+                       .arg(unit)
+                       .arg(data.log.mark_names.empty()
+                                ? QString()
+                                : QObject::tr(", %1 mark types").arg(data.log.mark_names.size())));
+  TextTable preview;
+  preview.header = {QObject::tr("Sequence"), QObject::tr("Event"), QObject::tr("Time")};
+  if (!data.log.mark_names.empty()) preview.header << QObject::tr("Mark");
+  for (const EventSequence& sequence : data.log.sequences) {
+    for (std::size_t i = 0; i < sequence.times.size() && int(preview.rows.size()) < kPreviewRows; ++i) {
+      QStringList row{text(sequence.id), QString::number(i + 1), number(sequence.times[i])};
+      if (!data.log.mark_names.empty()) row << text(data.log.mark_names[std::size_t(sequence.marks[i])]);
+      preview.rows.push_back(row);
+    }
+    if (int(preview.rows.size()) >= kPreviewRows) break;
+  }
+  layout.paragraph(QObject::tr("The first events:"));
+  layout.table(preview);
+  TextTable split;
+  split.header = {QObject::tr("Part"), QObject::tr("Sequences"), QObject::tr("Events")};
+  auto addPart = [&](const QString& name, const std::vector<EventSequence>& part) {
+    long events = 0;
+    for (const EventSequence& sequence : part) events += long(sequence.times.size());
+    split.rows.push_back({name, QString::number(part.size()), QString::number(events)});
+  };
+  addPart(QObject::tr("Training"), data.split.train);
+  addPart(QObject::tr("Validation"), data.split.validation);
+  addPart(QObject::tr("Test"), data.split.test);
+  layout.paragraph(QObject::tr("The split (%1). The models measure time in units of the training part's mean gap, "
+                               "%2 %3; the gaps are scaled by it, nothing else is.")
+                       .arg(text(std::string(to_string(data.split.method))), number(data.split.train_mean_gap), unit));
+  layout.table(split);
+}
+
+void training(ReportLayout& layout, const RunOnDisk& run) {
+  layout.heading(QObject::tr("Training"), layout.pictureHeightPoints(kWideAspect));
+  auto loss = lossChart(run);
+  layout.pictures({chartImage(*loss)}, {QObject::tr("Training and validation loss per epoch.")}, kWideAspect);
+  for (const ModelRunEntry& model : run.entry.models) {
+    const std::vector<EpochRecord>& epochs = model.epochs();
+    const auto best = std::min_element(epochs.begin(), epochs.end(),
+                                       [](const EpochRecord& a, const EpochRecord& b) { return a.val_loss < b.val_loss; });
+    double seconds = 0;
+    for (const EpochRecord& epoch : epochs) seconds += epoch.seconds;
+    if (best == epochs.end()) continue;
+    layout.paragraph(QObject::tr("%1: %2 epochs in %3 s; the best validation loss, %4, came at epoch %5, and those "
+                                 "weights are the ones evaluated.")
+                         .arg(modelName(model))
+                         .arg(epochs.size())
+                         .arg(seconds, 0, 'f', 1)
+                         .arg(number(best->val_loss))
+                         .arg(best->epoch));
+  }
+}
+
+void forecasts(ReportLayout& layout, const RunOnDisk& run) {
+  layout.heading(QObject::tr("Forecasts of test windows"), layout.pictureHeightPoints(kWideAspect) + 30);
+  layout.paragraph(QObject::tr("Windows the models never trained on: the look-back (history), what happened (truth) "
+                               "and each model's forecast, in the data's own units."));
+  for (int window : sampleTestWindows(run)) {
+    auto chart = testWindowChart(run, window);
+    layout.pictures({chartImage(*chart)}, {chart->title()}, kWideAspect);
+  }
+  layout.heading(QObject::tr("Forecast after the data"), layout.pictureHeightPoints(kWideAspect));
+  auto future = futureChart(run);
+  layout.pictures({chartImage(*future)}, {QObject::tr("The last look-back and the horizon after the last row.")}, kWideAspect);
+  const RunForecastSet& set = *run.forecasts;
+  const ForecastData& data = *set.models.front().data;
+  const int channel = data.table.target >= 0 ? data.table.target : 0;
+  TextTable table;
+  table.header = {QObject::tr("Step"), QObject::tr("Date")};
+  std::vector<WindowForecast> after;
+  for (const ModelForecastSource& model : set.models) {
+    after.push_back(forecast_after_end(model.run, *model.data));
+    table.header << QObject::tr("%1 (%2)").arg(model.modelName, text(data.table.channel_names[std::size_t(channel)]));
+  }
+  for (int h = 0; h < after.front().forecast.rows; ++h) {
+    QStringList row{QString::number(h + 1), h < int(after.front().dates.size()) ? text(after.front().dates[std::size_t(h)]) : QString()};
+    for (const WindowForecast& forecast : after) row << number(forecast.forecast(h, channel));
+    table.rows.push_back(row);
+  }
+  layout.table(table);
+}
+
+void metrics(ReportLayout& layout, const RunOnDisk& run) {
+  layout.heading(QObject::tr("Test metrics"));
+  if (run.events()) {
+    const EventRunData& data = *run.eventData;
+    layout.paragraph(QObject::tr("NLL is the negative log-likelihood per test event (lower is better); the Poisson "
+                                 "process, fitted to the training part, knows only the mean rate, so a model that "
+                                 "beats it has learned something about when events come. RMSE is the error of the "
+                                 "predicted next time in %1; for scale, the training part's mean gap is %2.")
+                         .arg(data.log.time_unit.empty() ? QObject::tr("the data's time unit") : text(data.log.time_unit),
+                              number(data.split.train_mean_gap)));
+    layout.table(metricsTable(run));
+    return;
+  }
+  layout.paragraph(QObject::tr("Over every test window. MSE and MAE in the data's own units, and on the scaled data as "
+                               "the literature reports them, beside two forecasts that need no model: the last value "
+                               "repeated, and the value one season earlier."));
+  layout.table(metricsTable(run));
+  const TestComparison& first = run.comparisons.front();
+  layout.paragraph(first.period.found()
+                       ? QObject::tr("Seasonal period: %1 rows (%2).").arg(first.period.length).arg(text(first.period.note))
+                       : QObject::tr("No seasonal naive forecast: %1").arg(text(first.period.note)));
+  if (run.forecasts->models.front().data->table.channel_names.size() > 1) {
+    layout.paragraph(QObject::tr("Each channel in its own units:"));
+    layout.table(channelMetricsTable(run));
+  }
+}
+
+}  // namespace
+
+int writeRunReport(const RunOnDisk& run, const QString& pdfPath) {
+  int pages = 0;
+  writeFileAtomically(pdfPath, [&](QIODevice& file) {
+    QPdfWriter writer(&file);
+    writer.setResolution(kReportDpi);
+    writer.setPageSize(QPageSize(QPageSize::A4));
+    writer.setPageMargins(QMarginsF(18, 16, 18, 16), QPageLayout::Millimeter);
+    writer.setTitle(QObject::tr("Run report: %1").arg(run.name()));
+    writer.setCreator(QStringLiteral("Aaren Studio"));
+    ReportLayout layout(writer);
+    layout.title(QObject::tr("Run report: %1").arg(run.name()),
+                 QObject::tr("%1 %2 trained on %3. Written %4 by Aaren Studio %5.")
+                     .arg(modelNames(run), run.events() ? QObject::tr("event model(s)") : QObject::tr("forecasting model(s)"),
+                          QFileInfo(run.dataPath).fileName(),
+                          QDateTime::currentDateTime().toString(QStringLiteral("yyyy-MM-dd HH:mm")), applicationVersion()));
+    layout.heading(QObject::tr("Data"));
+    if (run.events()) eventData(layout, run);
+    else forecastingData(layout, run);
+    layout.heading(QObject::tr("Configuration"));
+    layout.table(configurationTable(run));
+    training(layout, run);
+    if (!run.events()) forecasts(layout, run);
+    metrics(layout, run);
+    pages = layout.pageCount();
+  });
+  return pages;
+}
+
+int writeRunReport(const QString& runDir, const QString& preferredData, const QString& pdfPath) {
+  return writeRunReport(readRunOnDisk(runDir, preferredData), pdfPath);
+}
+
+}  // namespace aaren::ui
