@@ -1,7 +1,10 @@
 // aaren-studio: the desktop application. Besides starting the window it serves scripts and
 // documentation: --screenshot renders a page without a display, --export-charts writes a run's
-// charts without one, --open, --run, --page and --theme set the starting state. Exit codes:
-// 0 success, 1 a file could not be read or written, 2 a command-line mistake.
+// lecture pack without one, --export-report a run's PDF report, --export-lesson a lesson's scenes
+// and handout (docs/lessons.md); --open,
+// --run, --page, --theme and --lesson set the starting state. Exit codes: 0 success, 1 a file
+// could not be read or written (or a lesson has a mistake: FILE:LINE:COLUMN: reason), 2 a
+// command-line mistake.
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QFileInfo>
@@ -12,17 +15,22 @@
 #include <QStyleFactory>
 #include <cstdio>
 #include <exception>
+#include <optional>
 #include <stdexcept>
 
 #include "ui/about_info.hpp"
 #include "ui/appearance.hpp"
 #include "ui/explore/explore_page.hpp"
+#include "ui/lesson/lesson_export.hpp"
+#include "ui/lesson/lesson_parser.hpp"
+#include "ui/lesson/lesson_player.hpp"
 #include "ui/main_window.hpp"
 #include "ui/pages/efficiency_page.hpp"
 #include "ui/pages/forecast_page.hpp"
 #include "ui/pages/run_chart_export.hpp"
 #include "ui/pages/studio_pages.hpp"
 #include "ui/pages/train_page.hpp"
+#include "ui/report/run_report.hpp"
 #include "ui/welcome_page.hpp"
 
 namespace {
@@ -32,6 +40,8 @@ using aaren::ui::MainWindow;
 constexpr int kExitFailed = 1;
 constexpr int kExitUsage = 2;
 const QSize kScreenshotSize(1400, 900);
+// A lesson's pictures are slides: the size of the projector they are shown on.
+const QSize kLessonSlideSize(1920, 1080);
 
 struct UsageError : std::runtime_error {
   using std::runtime_error::runtime_error;
@@ -52,9 +62,25 @@ struct StudioOptions {
                                              "--export-charts: the run whose charts are written)."),
                               QStringLiteral("RUN")};
   QCommandLineOption exportCharts{QStringLiteral("export-charts"),
-                                  QStringLiteral("Without a display, write the loss chart and the forecast chart of "
-                                                 "the run given by --run into DIR as PNG, SVG, PDF and CSV, print "
-                                                 "their paths and exit."),
+                                  QStringLiteral("Without a display, write a lecture pack of the run given by --run "
+                                                 "into DIR: its loss, forecast and metrics (train/, forecast/) and "
+                                                 "the Explore page's views (explore/), as PNG, SVG, PDF and CSV with "
+                                                 "an index.html; print their paths and exit."),
+                                  QStringLiteral("DIR")};
+  QCommandLineOption exportReport{QStringLiteral("export-report"),
+                                  QStringLiteral("Without a display, write a PDF report of the run given by --run "
+                                                 "(its data, configuration, losses, forecasts and metrics against "
+                                                 "baselines) to FILE.pdf, print its path and exit. The data is the "
+                                                 "--open file when it has the run's file name."),
+                                  QStringLiteral("FILE.pdf")};
+  QCommandLineOption lesson{QStringLiteral("lesson"),
+                            QStringLiteral("Open the lesson FILE.json, or a bundled lesson by its id (section3), "
+                                           "at its first scene."),
+                            QStringLiteral("FILE|ID")};
+  QCommandLineOption exportLesson{QStringLiteral("export-lesson"),
+                                  QStringLiteral("Without a display, write every scene of the --lesson (and every "
+                                                 "answer revealed) into DIR as PNG, and a PDF handout with the "
+                                                 "narration under each picture, print their paths and exit."),
                                   QStringLiteral("DIR")};
   QCommandLineOption screenshot{QStringLiteral("screenshot"),
                                 QStringLiteral("Render the page PAGE without a display at 1400 x 900 pixels, save "
@@ -68,7 +94,8 @@ struct StudioOptions {
                        "them all."));
     parser.addHelpOption();
     parser.addVersionOption();
-    parser.addOptions({open, runFolder, page, theme, presenter, screenshot, exportCharts});
+    parser.addOptions(
+        {open, runFolder, page, theme, presenter, lesson, screenshot, exportCharts, exportReport, exportLesson});
     parser.addPositionalArgument(QStringLiteral("FILE.png"), QStringLiteral("With --screenshot: the image to write."),
                                  QStringLiteral("[FILE.png]"));
   }
@@ -89,14 +116,18 @@ void showPageOrThrow(MainWindow& window, const QString& name) {
                          .toStdString());
 }
 
-void saveScreenshot(MainWindow& window, const QString& file) {
-  // The picture has the same size whatever the pages' minimum sizes (larger in presenter mode).
+// Shows the window offscreen at `size`, whatever the pages' minimum sizes (larger in
+// presenter mode), and lets layouts, style polish and chart geometry settle.
+void showOffscreen(MainWindow& window, QSize size) {
   window.layout()->setSizeConstraint(QLayout::SetNoConstraint);
   window.setMinimumSize(0, 0);
   window.show();
-  window.resize(kScreenshotSize);
-  // Lets layouts, style polish and chart geometry settle before the picture is taken.
+  window.resize(size);
   QCoreApplication::processEvents();
+}
+
+void saveScreenshot(MainWindow& window, const QString& file) {
+  showOffscreen(window, kScreenshotSize);
   const QByteArray format = QFileInfo(file).suffix().toLower().toLatin1();
   if (!QImageWriter::supportedImageFormats().contains(format))
     throw std::runtime_error(QStringLiteral("cannot write the screenshot '%1': the name must end in .png, .jpg or "
@@ -123,15 +154,46 @@ int exportRunCharts(const QCommandLineParser& parser, const StudioOptions& optio
     throw UsageError("--export-charts DIR needs --run RUN, the run folder whose charts to write");
   if (!parser.positionalArguments().isEmpty())
     throw UsageError(QStringLiteral("unexpected argument '%1'").arg(parser.positionalArguments().first()).toStdString());
-  const QStringList files = aaren::ui::exportRunCharts(parser.value(options.runFolder), parser.value(options.exportCharts));
-  for (const QString& file : files) print(stdout, file + QLatin1Char('\n'));
+  const aaren::ui::LecturePack pack = aaren::ui::exportRunCharts(
+      parser.value(options.runFolder), parser.value(options.exportCharts), {}, parser.value(options.open));
+  for (const QString& file : pack.writtenFiles()) print(stdout, file + QLatin1Char('\n'));
+  for (const aaren::ui::PackRefusal& refusal : pack.refused)
+    print(stderr, QStringLiteral("aaren-studio: left out %1/%2: %3\n").arg(refusal.folder, refusal.title, refusal.reason));
+  return 0;
+}
+
+int exportRunReport(const QCommandLineParser& parser, const StudioOptions& options) {
+  if (!parser.isSet(options.runFolder))
+    throw UsageError("--export-report FILE.pdf needs --run RUN, the run folder to report on");
+  if (!parser.positionalArguments().isEmpty())
+    throw UsageError(QStringLiteral("unexpected argument '%1'").arg(parser.positionalArguments().first()).toStdString());
+  const QString pdf = parser.value(options.exportReport);
+  if (QFileInfo(pdf).suffix().compare(QStringLiteral("pdf"), Qt::CaseInsensitive) != 0)
+    throw UsageError(QStringLiteral("--export-report writes a PDF: the name must end in .pdf, not '%1'").arg(pdf).toStdString());
+  const int pages = aaren::ui::writeRunReport(parser.value(options.runFolder), parser.value(options.open), pdf);
+  print(stdout, pdf + QLatin1Char('\n'));
+  print(stderr, QStringLiteral("aaren-studio: wrote the report of %1 (%2 pages)\n")
+                    .arg(QFileInfo(parser.value(options.runFolder)).fileName())
+                    .arg(pages));
   return 0;
 }
 
 int run(QApplication& app, const QCommandLineParser& parser, const StudioOptions& options) {
   if (parser.isSet(options.exportCharts)) return exportRunCharts(parser, options);
+  if (parser.isSet(options.exportReport)) return exportRunReport(parser, options);
+  const bool exportingLesson = parser.isSet(options.exportLesson);
+  if (exportingLesson && !parser.isSet(options.lesson))
+    throw UsageError("--export-lesson DIR needs --lesson FILE|ID, the lesson whose scenes to write");
+  if (exportingLesson && parser.isSet(options.screenshot))
+    throw UsageError("--export-lesson and --screenshot each write their own files; give one of them");
+  // Read first: a lesson with a mistake stops here with its line and column.
+  std::optional<aaren::ui::Lesson> lesson;
+  if (parser.isSet(options.lesson)) lesson = aaren::ui::readLesson(parser.value(options.lesson));
+
   MainWindow window;
-  window.addPage(new aaren::ui::WelcomePage);
+  auto* welcome = new aaren::ui::WelcomePage;
+  QObject::connect(welcome, &aaren::ui::WelcomePage::lessonRequested, &window, &MainWindow::openLesson);
+  window.addPage(welcome);
   const aaren::ui::StudioPages pages = aaren::ui::addStudioPages(window);
   window.addPage(new aaren::ui::ExplorePage);
   window.addPage(new aaren::ui::EfficiencyPage);
@@ -153,6 +215,15 @@ int run(QApplication& app, const QCommandLineParser& parser, const StudioOptions
     pages.forecast->openRun(parser.value(options.runFolder));
   }
   if (parser.isSet(options.page)) showPageOrThrow(window, parser.value(options.page));
+
+  if (exportingLesson) {
+    if (parser.isSet(options.presenter)) aaren::ui::Appearance::instance().setPresenterMode(true);
+    showOffscreen(window, kLessonSlideSize);
+    const QStringList files = aaren::ui::exportLesson(window, *lesson, parser.value(options.exportLesson));
+    for (const QString& file : files) print(stdout, file + QLatin1Char('\n'));
+    return 0;
+  }
+  if (lesson) window.lessonPlayer().setLesson(*lesson);
 
   if (screenshot) {
     showPageOrThrow(window, parser.value(options.screenshot));
@@ -177,7 +248,8 @@ int main(int argc, char** argv) {
   const bool parsed = parser.parse(arguments);
   // Work that shows no window must not need a display.
   if (!parsed || parser.isSet(QStringLiteral("help")) || parser.isSet(QStringLiteral("version")) ||
-      parser.isSet(options.screenshot) || parser.isSet(options.exportCharts))
+      parser.isSet(options.screenshot) || parser.isSet(options.exportCharts) || parser.isSet(options.exportReport) ||
+      parser.isSet(options.exportLesson))
     qputenv("QT_QPA_PLATFORM", "offscreen");
 
   QApplication app(argc, argv);

@@ -1,6 +1,7 @@
 #include "ui/appearance.hpp"
 
 #include <QApplication>
+#include <QFontInfo>
 #include <QPointer>
 #include <algorithm>
 
@@ -10,6 +11,11 @@ namespace aaren::ui {
 QFont scaledFont(QFont font, qreal factor) {
   if (font.pointSizeF() > 0) font.setPointSizeF(font.pointSizeF() * factor);
   else font.setPixelSize(qRound(font.pixelSize() * factor));
+  return font;
+}
+
+QFont atLeastPixels(QFont font, int pixels) {
+  if (QFontInfo(font).pixelSize() < pixels) font.setPixelSize(pixels);
   return font;
 }
 

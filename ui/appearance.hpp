@@ -45,6 +45,11 @@ class Appearance : public QObject {
   QFont baseFont_;  // the application font outside presenter mode
 };
 
+// The smallest text presenter mode writes, in pixels: what reads from the back row of a hall.
+inline constexpr int kPresenterMinimumTextPixels = 18;
+// font, or a copy of it at `pixels` pixels when it is smaller than that.
+QFont atLeastPixels(QFont font, int pixels);
+
 // A copy of font scaled by factor, whether its size is given in points or in pixels.
 QFont scaledFont(QFont font, qreal factor);
 qreal pointSizeOf(const QFont& font);

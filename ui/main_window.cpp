@@ -31,9 +31,15 @@
 #include "ui/appearance.hpp"
 #include "ui/bundled_datasets.hpp"
 #include "ui/chart_panel.hpp"
+#include "ui/explore/shortcut_overlay.hpp"
 #include "ui/export_dialog.hpp"
 #include "ui/glyph_icons.hpp"
+#include "ui/lesson/bundled_lessons.hpp"
+#include "ui/lesson/lesson_parser.hpp"
+#include "ui/lesson/lesson_player.hpp"
+#include "ui/lesson/lesson_stage.hpp"
 #include "ui/page.hpp"
+#include "ui/report/report_export.hpp"
 
 namespace aaren::ui {
 
@@ -74,8 +80,18 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), sessionSave_(new 
   auto* layout = new QHBoxLayout(central);
   layout->setContentsMargins(0, 0, 0, 0);
   layout->setSpacing(0);
-  layout->addWidget(buildSidebar());
-  layout->addWidget(stack_, 1);
+  sidebarPanel_ = buildSidebar();
+  layout->addWidget(sidebarPanel_);
+  // The lesson bar sits above the pages, so a lesson's narration stays while its scenes change page.
+  lessonPlayer_ = new LessonPlayer(central);
+  auto* lessonStage = new LessonStage(*this, this);
+  connect(lessonPlayer_, &LessonPlayer::sceneShown, lessonStage, &LessonStage::showInteractively);
+  connect(lessonPlayer_, &LessonPlayer::closed, lessonStage, &LessonStage::end);
+  auto* pagesColumn = new QVBoxLayout;
+  pagesColumn->setSpacing(0);
+  pagesColumn->addWidget(lessonPlayer_);
+  pagesColumn->addWidget(stack_, 1);
+  layout->addLayout(pagesColumn, 1);
   setCentralWidget(central);
 
   fileLabel_ = new QLabel(tr("No data file open"), this);
@@ -129,6 +145,8 @@ QWidget* MainWindow::framePage(Page* page) {
   auto* header = new QWidget(frame);
   header->setObjectName(QStringLiteral("pageHeader"));
   header->setAttribute(Qt::WA_StyledBackground);
+  header->setVisible(sidebarShown());
+  headers_.append(header);
   auto* title = new QLabel(page->title(), header);
   title->setObjectName(QStringLiteral("pageTitle"));
   auto* subtitle = new QLabel(page->subtitle(), header);
@@ -171,6 +189,11 @@ void MainWindow::buildMenusAndToolBar() {
   exportPackAction->setStatusTip(tr("Every chart of every page as PNG, SVG, PDF and CSV, into one folder"));
   connect(exportPackAction, &QAction::triggered, this, &MainWindow::exportLecturePack);
 
+  auto* openLessonAction = new QAction(tr("Open &Lesson…"), this);
+  openLessonAction->setObjectName(QStringLiteral("openLessonAction"));
+  openLessonAction->setStatusTip(tr("Open a lesson file: scenes of the Explore page with narration and questions"));
+  connect(openLessonAction, &QAction::triggered, this, &MainWindow::browseLesson);
+
   auto* quitAction = new QAction(tr("&Quit"), this);
   quitAction->setShortcut(QKeySequence::Quit);
   quitAction->setMenuRole(QAction::QuitRole);
@@ -184,8 +207,15 @@ void MainWindow::buildMenusAndToolBar() {
   bundledMenu_ = fileMenu->addMenu(tr("Open &Bundled Dataset"));
   bundledMenu_->setObjectName(QStringLiteral("bundledMenu"));
   fileMenu->addSeparator();
+  fileMenu->addAction(openLessonAction);
+  for (const BundledLesson& lesson : bundledLessons()) {
+    const QString id = lesson.id;
+    fileMenu->addAction(tr("Lesson: %1").arg(lesson.title), this, [this, id] { openLesson(id); });
+  }
+  fileMenu->addSeparator();
   fileMenu->addAction(exportChartAction);
   fileMenu->addAction(exportPackAction);
+  fileMenu->addAction((new ReportExport(*this))->action());
   fileMenu->addSeparator();
   fileMenu->addAction(quitAction);
   rebuildRecentMenu();
@@ -236,7 +266,19 @@ void MainWindow::buildMenusAndToolBar() {
   connect(leavePresenterAction_, &QAction::triggered, this, [this] { setPresenterMode(false); });
   addAction(leavePresenterAction_);
 
+  sidebarAction_ = new QAction(tr("&Sidebar"), this);
+  sidebarAction_->setObjectName(QStringLiteral("sidebarAction"));
+  sidebarAction_->setCheckable(true);
+  sidebarAction_->setChecked(true);
+  sidebarAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_B));
+  sidebarAction_->setStatusTip(tr("The list of pages and the page titles; folded away in presenter mode"));
+  connect(sidebarAction_, &QAction::toggled, this, &MainWindow::setSidebarShown);
+  viewMenu_->addAction(sidebarAction_);
+
   QMenu* helpMenu = menuBar()->addMenu(tr("&Help"));
+  QAction* shortcutsAction = helpMenu->addAction(tr("&Keyboard Shortcuts"), this, &MainWindow::showShortcuts);
+  shortcutsAction->setObjectName(QStringLiteral("shortcutsAction"));
+  shortcutsAction->setShortcut(QKeySequence(Qt::Key_F1));
   QAction* aboutAction = helpMenu->addAction(tr("&About Aaren Studio"), this, &MainWindow::showAbout);
   aboutAction->setObjectName(QStringLiteral("aboutAction"));
   aboutAction->setMenuRole(QAction::AboutRole);
@@ -250,6 +292,7 @@ void MainWindow::buildMenusAndToolBar() {
   toolBar->addAction(exportPackAction);
   toolBar->addSeparator();
   toolBar->addAction(presenterAction_);
+  toolBar->addAction(sidebarAction_);
 }
 
 void MainWindow::addPage(Page* page) {
@@ -354,6 +397,23 @@ void MainWindow::browseCsv() {
   if (!path.isEmpty()) openCsv(path);
 }
 
+void MainWindow::openLesson(const QString& fileOrId) {
+  try {
+    lessonPlayer_->setLesson(readLesson(fileOrId));
+  } catch (const std::exception& error) {
+    reportError(tr("Cannot open the lesson"), QString::fromUtf8(error.what()));
+  }
+}
+
+void MainWindow::browseLesson() {
+  const QString path =
+      QFileDialog::getOpenFileName(this, tr("Open Lesson"), settings_.lastDirectory(DirectoryPurpose::lecturePack),
+                                   tr("Lessons (*.json);;All files (*)"));
+  if (path.isEmpty()) return;
+  settings_.setLastDirectory(DirectoryPurpose::lecturePack, QFileInfo(path).absolutePath());
+  openLesson(path);
+}
+
 void MainWindow::setTheme(Theme theme) {
   Appearance::instance().setTheme(theme);
   settings_.setTheme(theme);
@@ -375,6 +435,19 @@ void MainWindow::setPresenterMode(bool on) {
   }
 }
 
+void MainWindow::setSidebarShown(bool shown) {
+  {
+    const QSignalBlocker blocker(sidebarAction_);
+    sidebarAction_->setChecked(shown);
+  }
+  sidebarPanel_->setVisible(shown);
+  for (QWidget* header : headers_) header->setVisible(shown);
+}
+
+bool MainWindow::sidebarShown() const { return sidebarAction_->isChecked(); }
+
+void MainWindow::showShortcuts() { ShortcutOverlay::showOver(this); }
+
 void MainWindow::showAbout() {
   auto* dialog = new AboutDialog(aboutMarkdown(), this);
   dialog->setAttribute(Qt::WA_DeleteOnClose);
@@ -392,7 +465,7 @@ void MainWindow::exportCurrentChart() {
     statusBar()->showMessage(tr("Chart exported."), kStatusMessageMs);
 }
 
-void MainWindow::exportLecturePack() { exportLecturePackInteractively(pages_, settings_, this); }
+void MainWindow::exportLecturePack() { exportLecturePackInteractively(*this, settings_); }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
   if (!csvPathsIn(event->mimeData()).isEmpty()) event->acceptProposedAction();
@@ -494,6 +567,11 @@ void MainWindow::onAppearanceChanged() {
     presenterAction_->setChecked(appearance.presenterMode());
   }
   leavePresenterAction_->setEnabled(appearance.presenterMode());
+  // Entering presenter mode gives the page the screen; the toolbar's Sidebar brings the list back.
+  if (appearance.presenterMode() != presenterLayout_) {
+    presenterLayout_ = appearance.presenterMode();
+    setSidebarShown(!presenterLayout_);
+  }
   for (QAction* action : presenterScales_->actions())
     action->setChecked(qFuzzyCompare(action->data().toReal(), appearance.presenterFontScale()));
   updateSidebarMetrics();

@@ -21,6 +21,7 @@ class QTimer;
 namespace aaren::ui {
 
 class ChartPanel;
+class LessonPlayer;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -45,6 +46,8 @@ class MainWindow : public QMainWindow {
   ChartPanel* currentChart() const;
 
   Settings& settings() { return settings_; }
+  // The lesson bar above the pages (docs/lessons.md); hidden while no lesson is open.
+  LessonPlayer& lessonPlayer() const { return *lessonPlayer_; }
   bool presenterMode() const;
 
  public slots:
@@ -54,10 +57,17 @@ class MainWindow : public QMainWindow {
   // Names the loaded data file in the title and the status bar; empty when none is loaded.
   void showDataFile(const QString& path);
   void browseCsv();
+  // A lesson file, or a bundled lesson's id; a mistake in it is shown with its line and column.
+  void openLesson(const QString& fileOrId);
+  void browseLesson();
   void setTheme(aaren::ui::Theme theme);  // applies and remembers the choice
   // Full screen with larger text and thicker chart lines; Esc leaves it.
   void setPresenterMode(bool on);
   void showAbout();
+  // The list of pages and the page headers; presenter mode folds them away.
+  void setSidebarShown(bool shown);
+  bool sidebarShown() const;
+  void showShortcuts();  // an overlay listing every keyboard shortcut
   void exportCurrentChart();
   void exportLecturePack();
 
@@ -88,6 +98,10 @@ class MainWindow : public QMainWindow {
   Settings settings_;
   QTimer* sessionSave_ = nullptr;  // single shot: restarted by each page change, saves when it fires
   QListWidget* sidebar_ = nullptr;
+  QWidget* sidebarPanel_ = nullptr;
+  QList<QWidget*> headers_;  // each page's title and subtitle
+  QAction* sidebarAction_ = nullptr;
+  bool presenterLayout_ = false;  // the sidebar was folded for presenter mode
   QStackedWidget* stack_ = nullptr;
   QList<Page*> pages_;
   QMenu* viewMenu_ = nullptr;
@@ -101,6 +115,7 @@ class MainWindow : public QMainWindow {
   QAction* presenterAction_ = nullptr;
   QAction* leavePresenterAction_ = nullptr;
   QLabel* fileLabel_ = nullptr;
+  LessonPlayer* lessonPlayer_ = nullptr;
   QByteArray geometryBeforePresenter_;
   bool maximizedBeforePresenter_ = false;
 };

@@ -22,7 +22,9 @@ QString transformerName() { return QObject::tr("Transformer (KV cache)"); }
 
 ChartPanel* makeChart(QWidget* parent, const QString& title, const QString& yTitle) {
   auto* panel = new ChartPanel(title, parent);
-  panel->setAxisTitles(QObject::tr("tokens streamed N"), yTitle);
+  // Short axis titles: the chart title says what is measured, and a projector's 4-chart page leaves
+  // the vertical titles little room.
+  panel->setAxisTitles(QObject::tr("tokens N"), yTitle);
   panel->setYAxisOrigin(AxisOrigin::zero);
   panel->setPlaceholderText(QObject::tr("Press Start to measure both models"));
   return panel;
@@ -47,8 +49,8 @@ QString microseconds(double seconds) {
 
 StreamCharts::StreamCharts(QWidget* parent)
     : memory_(makeChart(parent, QObject::tr("State memory vs. tokens"), QObject::tr("state (MB)"))),
-      cumulativeTime_(makeChart(parent, QObject::tr("Cumulative time vs. tokens"), QObject::tr("cumulative time (s)"))),
-      latency_(makeChart(parent, QObject::tr("Per-token latency vs. tokens"), QObject::tr("latency (µs per token)"))),
+      cumulativeTime_(makeChart(parent, QObject::tr("Cumulative time vs. tokens"), QObject::tr("seconds"))),
+      latency_(makeChart(parent, QObject::tr("Per-token latency vs. tokens"), QObject::tr("µs per token"))),
       ratio_(makeChart(parent, QObject::tr("Cumulative time, Transformer / Aaren"), QObject::tr("ratio"))) {
   addModelSeries(memory_);
   addModelSeries(cumulativeTime_);

@@ -12,6 +12,7 @@
 #include "ui/bundled_datasets.hpp"
 #include "ui/glyph_icons.hpp"
 #include "ui/hint_label.hpp"
+#include "ui/lesson/bundled_lessons.hpp"
 
 namespace aaren::ui {
 
@@ -36,6 +37,21 @@ QFrame* makeCard(const QString& title, const QString& html, QWidget* parent) {
   layout->setSpacing(10);
   layout->addWidget(heading);
   layout->addWidget(makeText(html, card), 1);
+  return card;
+}
+
+// A card with a heading, a row of controls (which it takes) and a hint under them.
+QFrame* makeActionCard(const QString& title, QHBoxLayout* row, const QString& hint) {
+  auto* card = new QFrame;
+  card->setObjectName(QStringLiteral("card"));
+  auto* heading = new QLabel(title, card);
+  heading->setObjectName(QStringLiteral("cardTitle"));
+  auto* layout = new QVBoxLayout(card);
+  layout->setContentsMargins(18, 16, 18, 18);
+  layout->setSpacing(12);
+  layout->addWidget(heading);
+  layout->addLayout(row);
+  layout->addWidget(makeHint(card, hint));
   return card;
 }
 
@@ -89,6 +105,7 @@ WelcomePage::WelcomePage(QWidget* parent) : Page(parent) {
   for (int column = 0; column < 3; ++column) cards->setColumnStretch(column, 1);
   layout->addLayout(cards);
   layout->addWidget(makeStartCard());
+  layout->addWidget(makeLessonsCard());
   layout->addStretch(1);
 
   auto* scroll = new QScrollArea(this);
@@ -110,23 +127,18 @@ QString WelcomePage::subtitle() const { return tr("What Aaren Studio shows, and 
 QIcon WelcomePage::icon() const { return glyphIcon(Glyph::welcome); }
 
 QWidget* WelcomePage::makeStartCard() {
-  auto* card = new QFrame;
-  card->setObjectName(QStringLiteral("card"));
-  auto* heading = new QLabel(tr("Get started"), card);
-  heading->setObjectName(QStringLiteral("cardTitle"));
-
-  auto* openCsv = new QPushButton(tr("Open a CSV File…"), card);
+  auto* openCsv = new QPushButton(tr("Open a CSV File…"));
   openCsv->setObjectName(QStringLiteral("primaryButton"));
   connect(openCsv, &QPushButton::clicked, this, &Page::browseCsvRequested);
 
-  auto* datasets = new QComboBox(card);
+  auto* datasets = new QComboBox;
   datasets->setObjectName(QStringLiteral("sampleDatasets"));
   datasets->setMinimumContentsLength(20);
   datasets->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
   for (const BundledDataset& dataset : bundledDatasets(bundledDatasetsDir()))
     datasets->addItem(dataset.group.isEmpty() ? dataset.name : dataset.group + QStringLiteral(" / ") + dataset.name,
                       dataset.path);
-  auto* openDataset = new QPushButton(tr("Open Sample"), card);
+  auto* openDataset = new QPushButton(tr("Open Sample"));
   connect(openDataset, &QPushButton::clicked, this,
           [this, datasets] { emit openCsvRequested(datasets->currentData().toString()); });
   const bool haveDatasets = datasets->count() > 0;
@@ -138,21 +150,30 @@ QWidget* WelcomePage::makeStartCard() {
   row->setSpacing(10);
   row->addWidget(openCsv);
   row->addSpacing(18);
-  row->addWidget(new QLabel(tr("or a sample:"), card));
+  row->addWidget(new QLabel(tr("or a sample:")));
   row->addWidget(datasets);
   row->addWidget(openDataset);
   row->addStretch(1);
+  return makeActionCard(tr("Get started"), row,
+                        tr("You can also drop a .csv file anywhere on this window. F11 switches to presenter mode "
+                           "(full screen, larger text, thicker lines); Esc leaves it."));
+}
 
-  auto* hint = makeHint(card, tr("You can also drop a .csv file anywhere on this window. F11 switches to presenter "
-                                 "mode (full screen, larger text, thicker lines); Esc leaves it."));
-
-  auto* layout = new QVBoxLayout(card);
-  layout->setContentsMargins(18, 16, 18, 18);
-  layout->setSpacing(12);
-  layout->addWidget(heading);
-  layout->addLayout(row);
-  layout->addWidget(hint);
-  return card;
+QWidget* WelcomePage::makeLessonsCard() {
+  auto* row = new QHBoxLayout;
+  row->setSpacing(10);
+  for (const BundledLesson& lesson : bundledLessons()) {
+    auto* button = new QPushButton(lesson.title);
+    button->setObjectName(QStringLiteral("lesson-%1").arg(lesson.id));
+    const QString id = lesson.id;
+    connect(button, &QPushButton::clicked, this, [this, id] { emit lessonRequested(id); });
+    row->addWidget(button);
+  }
+  row->addStretch(1);
+  return makeActionCard(tr("Lessons"), row,
+                        tr("A lesson steps through the Explore page scene by scene, with narration and questions to "
+                           "answer before the reveal. Page Down and Page Up change scenes, R reveals the answer. "
+                           "File > Open Lesson… opens a lesson of your own (its format is in docs/lessons.md)."));
 }
 
 }  // namespace aaren::ui

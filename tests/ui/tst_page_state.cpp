@@ -286,7 +286,7 @@ void TestPageState::densityRangeFollowsTheData() {
     const double meanGap = event > firstShown ? (p.time - sequence.times[std::size_t(firstShown)]) / (event - firstShown)
                                               : set->testMeanGap;
     const double reach = std::max(EventForecastView::kMeanGapsAhead * meanGap, 1.15 * (p.actual_next_time - p.time));
-    for (const QString name : {QStringLiteral("Aaren density"), QStringLiteral("Transformer density")}) {
+    for (const QString& name : {QStringLiteral("Aaren density"), QStringLiteral("Transformer density")}) {
       const QXYSeries* density = seriesNamed(*view.densityChart(), name);
       QVERIFY(density && density->count() == EventForecastView::kDensityPoints);
       for (const QPointF& point : density->points()) QVERIFY(std::isfinite(point.x()) && std::isfinite(point.y()));

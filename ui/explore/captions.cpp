@@ -27,8 +27,25 @@ QString doneSentence(const ScanRun& run) {
 
 bool upSweep(const ScanRun& run, int step) { return step == 1 || run.offset(step) > run.offset(step - 1); }
 
-QString startSentence(const ScanRun& run) {
+// Without show ahead the step and combine counts are what the class is asked to predict: the
+// opening sentence names the method only, and the totals come with the last step.
+QString startSentence(const ScanRun& run, bool showAhead) {
   const int n = run.tokens();
+  if (!showAhead) {
+    switch (run.method()) {
+      case ScanMethod::sequential:
+        return tr("%1 tokens, each a state (s, 1, v). The sequential scan folds them in one after another.").arg(n);
+      case ScanMethod::hillis_steele:
+        return tr("%1 tokens, each a state (s, 1, v). Hillis\u2013Steele combines every position with the one 1, 2, "
+                  "4, \u2026 places to its left, all positions at once.")
+            .arg(n);
+      case ScanMethod::blelloch:
+        return tr("%1 tokens, each a state (s, 1, v). Blelloch first sums blocks up a tree (up-sweep), then hands "
+                  "the prefixes down (down-sweep).")
+            .arg(n);
+      case ScanMethod::hillis_steele_as_printed: break;
+    }
+  }
   switch (run.method()) {
     case ScanMethod::sequential:
       return tr("%1 tokens, each a state (s, 1, v). The sequential scan folds them in one after another: %2 steps.")
@@ -65,8 +82,8 @@ QString methodName(ScanMethod method) {
   return {};
 }
 
-QString scanCaption(const ScanRun& run, int step) {
-  if (step == 0) return startSentence(run);
+QString scanCaption(const ScanRun& run, int step, bool showAhead) {
+  if (step == 0) return startSentence(run, showAhead);
   const int combines = int(run.combines(step).size());
   const int offset = run.offset(step);
   const int complete = completePrefixes(run, step);
@@ -110,31 +127,42 @@ QString scanCaption(const ScanRun& run, int step) {
   return text;
 }
 
-QString scanComparisonCaption(const std::vector<const ScanRun*>& runs, int position) {
+QString scanComparisonCaption(const std::vector<const ScanRun*>& runs, int position, bool showAhead) {
   if (runs.empty()) return {};
-  QStringList parts;
-  int finished = 0;
+  QStringList parts, finished;
   for (const ScanRun* run : runs) {
-    parts << tr("%1 %2 steps, %3 combines").arg(methodName(run->method())).arg(run->totals().depth).arg(run->totals().work);
-    finished += position >= run->stepCount() ? 1 : 0;
+    const bool done = position >= run->stepCount();
+    // Without show ahead a run's totals appear once it has finished: they answer the question.
+    if (showAhead || done)
+      parts << tr("%1 %2 steps, %3 combines").arg(methodName(run->method())).arg(run->totals().depth).arg(run->totals().work);
+    if (done) finished << methodName(run->method());
   }
   const int n = runs.front()->tokens();
+  if (!showAhead && finished.size() < int(runs.size())) {
+    const QString sofar = parts.isEmpty() ? QString() : QLatin1Char(' ') + parts.join(QStringLiteral("; ")) + QLatin1Char('.');
+    return position == 0 ? tr("The same %1 tokens three ways; each header counts its steps (depth) and combines (work) as it goes.").arg(n)
+                         : tr("The same %1 tokens three ways.%2").arg(n).arg(sofar);
+  }
+  const QString progress = position == 0 ? QString()
+                           : finished.size() == int(runs.size()) ? tr(" All three have finished.")
+                           : finished.isEmpty()                  ? tr(" None has finished yet.")
+                           : finished.size() == 1 ? tr(" %1 has finished.").arg(finished.front())
+                                                  : tr(" %1 have finished.").arg(finished.join(tr(" and ")));
   return tr("The same %1 tokens three ways. %2. Hillis\u2013Steele trades work (about N log\u2082 N = %3) for few "
-            "steps; Blelloch keeps work under 2N = %4. Finished: %5 of %6.")
+            "steps; Blelloch keeps work under 2N = %4.%5")
       .arg(n)
       .arg(parts.join(QStringLiteral("; ")))
       .arg(qRound(n * std::log2(double(n))))
       .arg(2 * n)
-      .arg(finished)
-      .arg(runs.size());
+      .arg(progress);
 }
 
 QString errataCaption(const ScanRun& printed, const ScanRun& corrected, int position) {
   if (position == 0)
-    return tr("Left: Algorithm 1 as printed, offsets 2^i for i = 1..\u2308log\u2082 N\u2309 (2, 4, \u2026). Right: "
+    return tr("Above: Algorithm 1 as printed, offsets 2^i for i = 1..\u2308log\u2082 N\u2309 (2, 4, \u2026). Below: "
               "the corrected loop, offsets 2^i for i = 0..\u2308log\u2082 N\u2309\u22121 (1, 2, 4, \u2026).");
   if (position < printed.stepCount())
-    return tr("Offset %1 on the left, %2 on the right. Without offset 1 a position only ever meets positions an even "
+    return tr("Offset %1 above, %2 below. Without offset 1 a position only ever meets positions an even "
               "distance away: odd and even tokens never mix.")
         .arg(printed.offset(position))
         .arg(corrected.offset(std::min(position, corrected.stepCount())));
@@ -164,9 +192,12 @@ QString cellCaption(const CellRun& run, int token) {
               "Starting at m\u2080 = \u2212\u221e avoids this.")
         .arg(token)
         .arg(formatNumber(s), formatNumber(s - now.m));
+  // Before the first token a and c are 0: there is nothing to rescale, whatever m_0 was.
   const QString maximum =
-      now.m > prev.m ? tr("a new maximum %1: the old sums shrink by e^(%2)").arg(formatNumber(now.m), formatNumber(prev.m - now.m))
-                     : tr("the maximum stays %1").arg(formatNumber(now.m));
+      now.m <= prev.m ? tr("the maximum stays %1").arg(formatNumber(now.m))
+      : token == 1    ? tr("the first score sets the maximum to %1; there is nothing before it to rescale")
+                         .arg(formatNumber(now.m))
+                      : tr("a new maximum %1: the old sums shrink by e^(%2)").arg(formatNumber(now.m), formatNumber(prev.m - now.m));
   return tr("Token %1 (s = %2): %3. o = a / c = %4, the same as the parallel softmax over tokens 1..%1 (%5). "
             "Still %6 numbers of state.")
       .arg(token)

@@ -12,9 +12,10 @@ class CellRun;
 class ScanRun;
 class StreamRun;
 
-QString scanCaption(const ScanRun& run, int step);
+// showAhead off: no step or combine totals before a run has finished (they are the class's answer).
+QString scanCaption(const ScanRun& run, int step, bool showAhead);
 // Several algorithms on the same tokens, at the shared position (each stops at its own end).
-QString scanComparisonCaption(const std::vector<const ScanRun*>& runs, int position);
+QString scanComparisonCaption(const std::vector<const ScanRun*>& runs, int position, bool showAhead);
 QString errataCaption(const ScanRun& printed, const ScanRun& corrected, int position);
 QString cellCaption(const CellRun& run, int token);
 QString blockCaption(const BlockRun& run, int block);

@@ -9,6 +9,14 @@
 
 namespace aaren::ui {
 
+namespace {
+
+// Relative difference at which the printed and meant outputs count as parted: well above float32
+// rounding of the same sums, well below any difference a reader would see.
+constexpr float kPrintedPartingTolerance = 1e-4f;
+
+}  // namespace
+
 CellRun::CellRun(const ExploreInputs& inputs, float m0) : inputs_(inputs), m0_(m0) {
   const int n = tokens(), d = dv();
   RecurrentCell<float> cell(d, m0);
@@ -27,6 +35,8 @@ CellRun::CellRun(const ExploreInputs& inputs, float m0) : inputs_(inputs), m0_(m
                       {AttentionMethod::conventional});
     conventional_.push_back(std::move(out));
   }
+  printed_ = printed_update_trace<float>(scores, values, d);
+  printedPartsAt_ = first_parting_token(printed_, kPrintedPartingTolerance);
 }
 
 std::vector<float> CellRun::prefixWeights(int k) const {

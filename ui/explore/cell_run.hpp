@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/attention/methods.hpp"
+#include "core/attention/printed_update.hpp"
 #include "ui/explore/explore_inputs.hpp"
 
 namespace aaren::ui {
@@ -30,12 +31,19 @@ class CellRun {
   // The conventional (parallel) softmax of tokens 1..k applied to their values: (dv).
   const std::vector<float>& conventional(int k) const { return conventional_[std::size_t(k - 1)]; }
   int firstUndefinedOutput() const;  // 1-based token whose o_k is NaN, 0 when none
+  // Erratum 2 on the same numbers: token k's update as printed, exp(c_k - m_k), beside the
+  // meant exp(s_k - m_k), from m_0 = -inf (row k - 1 for token k); and the first token whose
+  // outputs part (0 when none).
+  const std::vector<PrintedUpdateRow<float>>& printedUpdate() const { return printed_; }
+  int printedPartsAt() const { return printedPartsAt_; }
 
  private:
   ExploreInputs inputs_;
   float m0_ = 0;
   std::vector<CellTraceRow<float>> rows_;          // (N + 1)
   std::vector<std::vector<float>> conventional_;   // (N, dv)
+  std::vector<PrintedUpdateRow<float>> printed_;   // (N)
+  int printedPartsAt_ = 0;
 };
 
 struct BlockFrame {

@@ -2,6 +2,7 @@
 
 #include <QButtonGroup>
 #include <QChart>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QGridLayout>
 #include <QHBoxLayout>
@@ -11,10 +12,12 @@
 #include <QLineSeries>
 #include <QPushButton>
 #include <QRadioButton>
+#include <QScrollArea>
 #include <QScatterSeries>
 #include <QSlider>
 #include <QStackedWidget>
 #include <QVBoxLayout>
+#include <QEvent>
 #include <cmath>
 #include <limits>
 
@@ -30,18 +33,21 @@ namespace aaren::ui {
 
 namespace {
 
+constexpr int kChartSpacing = 4;  // between the cell's charts
 constexpr char kSoFar[] = "so far";
 constexpr char kToCome[] = "all tokens";
-constexpr char kParallel[] = "parallel softmax";
+constexpr char kTokenRange[] = "token range";
+constexpr char kParallel[] = "parallel";
+constexpr char kPrinted[] = "printed";
 constexpr char kQuantity[] = "aarenQuantity";
 constexpr char kComponent[] = "aarenComponent";
+constexpr char kExtent[] = "aarenExtent";
 
-enum Quantity { quantityM, quantityC, quantityA, quantityO, quantityParallel };
+enum Quantity { quantityM, quantityC, quantityA, quantityO, quantityParallel, quantityPrintedA, quantityPrintedO };
 
 ChartPanel* makeChart(const QString& title, const QString& yTitle, QWidget* parent) {
   auto* chart = new ChartPanel(title, parent);
   chart->setAxisTitles(QObject::tr("token k"), yTitle);
-  chart->setMinimumSize(180, 140);
   chart->chart()->legend()->hide();
   return chart;
 }
@@ -62,11 +68,13 @@ QColor faded(QColor color) {
 CellTab::CellTab(QWidget* parent)
     : ExploreView(QStringLiteral("cell"), tr("Recurrent cell"), parent), modeGroup_(new QButtonGroup(this)),
       blockSlider_(new QSlider(Qt::Horizontal, settings())), blockLabel_(new QLabel(settings())),
-      startBox_(new QComboBox(settings())), lowScores_(new QPushButton(tr("Scores below \u2212104"), settings())),
+      startBox_(new QComboBox(settings())),
+      typoBox_(new QCheckBox(tr("Printed update (erratum 2)"), settings())), lowScores_(new QPushButton(tr("Scores below \u2212104"), settings())),
       stack_(new QStackedWidget(this)), notice_(new QLabel(this)),
-      mChart_(makeChart(tr("m\u2096: the running maximum"), QStringLiteral("m"), this)),
-      cChart_(makeChart(tr("c\u2096: sum of e^(s \u2212 m\u2096)"), QStringLiteral("c"), this)),
-      aChart_(makeChart(tr("a\u2096: weighted sum of values"), QStringLiteral("a"), this)),
+      printedNotice_(new QLabel(this)),
+      mChart_(makeChart(tr("m\u2096 running maximum"), QStringLiteral("m"), this)),
+      cChart_(makeChart(tr("c\u2096 = \u03a3 e^(s \u2212 m\u2096)"), QStringLiteral("c"), this)),
+      aChart_(makeChart(tr("a\u2096 = \u03a3 e^(s \u2212 m\u2096) v"), QStringLiteral("a"), this)),
       oChart_(makeChart(tr("o\u2096 = a\u2096 / c\u2096"), QStringLiteral("o"), this)), blockView_(new BlockView(this)),
       bars_(new SoftmaxBars(this)) {
   auto* tokenMode = new QRadioButton(tr("Token by token"), settings());
@@ -87,6 +95,10 @@ CellTab::CellTab(QWidget* parent)
   startBox_->addItem(tr("m\u2080 = \u2212\u221e (correct)"));
   startBox_->addItem(tr("m\u2080 = 0 (as printed)"));
   connect(startBox_, &QComboBox::currentIndexChanged, this, [this](int index) { setPaperStart(index == 1); });
+  typoBox_->setObjectName(QStringLiteral("cellPrintedTypo"));
+  typoBox_->setToolTip(tr("The paper prints exp(c\u2096 \u2212 m\u2096) where exp(s\u2096 \u2212 m\u2096) is meant: "
+                          "both computed on the same numbers, and where their outputs part"));
+  connect(typoBox_, &QCheckBox::toggled, this, &CellTab::setPrintedTypo);
   lowScores_->setObjectName(QStringLiteral("cellLowScores"));
   lowScores_->setToolTip(tr("Random scores around %1: every e^(s \u2212 0) underflows in float32").arg(kUnderflowingScoreShift));
   connect(lowScores_, &QPushButton::clicked, this, &CellTab::lowScoresRequested);
@@ -99,12 +111,14 @@ CellTab::CellTab(QWidget* parent)
   row.addSpacing(16);
   row.addWidget(startBox_);
   row.addWidget(lowScores_);
+  row.addSpacing(16);
+  row.addWidget(typoBox_);
   row.addStretch(1);
 
   auto* charts = new QWidget(this);
   auto* grid = new QGridLayout(charts);
   grid->setContentsMargins(0, 0, 0, 0);
-  grid->setSpacing(4);
+  grid->setSpacing(kChartSpacing);
   grid->addWidget(mChart_, 0, 0);
   grid->addWidget(cChart_, 0, 1);
   grid->addWidget(aChart_, 1, 0);
@@ -114,24 +128,62 @@ CellTab::CellTab(QWidget* parent)
   notice_->setObjectName(QStringLiteral("chartNotice"));
   notice_->setWordWrap(true);
   notice_->hide();
+  printedNotice_->setObjectName(QStringLiteral("printedNotice"));
+  printedNotice_->setWordWrap(true);
+  printedNotice_->setTextFormat(Qt::PlainText);
+  printedNotice_->hide();
 
-  auto* left = new QVBoxLayout;
-  left->setSpacing(4);
-  left->addWidget(notice_);
-  left->addWidget(stack_, 1);
-  auto* layout = new QHBoxLayout(this);
+  // The notices sit above the scroll area: a word-wrapped label inside it would size the content by
+  // its preferred height for the width, and scroll bars would appear where the minimum fits.
+  for (QLabel* label : {notice_, printedNotice_}) label->setContentsMargins(8, 2, 8, 2);
+  // Charts and bars keep readable text: where two rows of charts do not fit, the first row (m_k,
+  // c_k) gives way (fitChartRows); only on a screen too small for one row does the content scroll.
+  auto* content = new QWidget;
+  auto* contentRow = new QHBoxLayout(content);
+  contentRow->setContentsMargins(0, 0, 0, 0);
+  contentRow->setSpacing(6);
+  contentRow->addWidget(stack_, 3);
+  contentRow->addWidget(bars_, 2);
+  scroll_ = scrolledDrawing(content, QStringLiteral("cellScroll"), this);
+  scroll_->installEventFilter(this);
+  auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
-  layout->setSpacing(6);
-  layout->addLayout(left, 3);
-  layout->addWidget(bars_, 2);
+  layout->setSpacing(4);
+  layout->addWidget(notice_);
+  layout->addWidget(printedNotice_);
+  layout->addWidget(scroll_, 1);
+  fitChartSizes();
 
   connect(&controller(), &StepController::positionChanged, this, &CellTab::showPosition);
   connect(&Appearance::instance(), &Appearance::changed, this, [this] {
+    fitChartSizes();
     rebuild();
     emit presentationChanged();
   });
   blockLabel_->setText(tr("b = %1").arg(blockSize_));
   setMode(CellMode::tokenByToken);
+}
+
+// Room for a chart's title, ticks and legend at the current text size.
+void CellTab::fitChartSizes() {
+  for (ChartPanel* chart : cellCharts()) chart->setMinimumSize(sizeInLines(*chart, 13, 9));
+  fitChartRows();
+}
+
+// Two rows of charts where they fit at their minimum height; else only the second row, a_k beside
+// o_k (the output against the parallel result; both with the printed update in erratum 2): a
+// picture cannot be scrolled, so the state's m_k and c_k give way before the content would scroll.
+void CellTab::fitChartRows() {
+  const bool twoRows = scroll_->height() >= 2 * mChart_->minimumHeight() + kChartSpacing;
+  mChart_->setVisible(twoRows);
+  cChart_->setVisible(twoRows);
+}
+
+bool CellTab::firstChartRowShown() const { return !mChart_->isHidden(); }
+
+bool CellTab::eventFilter(QObject* watched, QEvent* event) {
+  if (watched == scroll_ && event->type() == QEvent::Resize) fitChartRows();
+  return ExploreView::eventFilter(watched, event);
 }
 
 QString CellTab::stepNoun() const { return mode_ == CellMode::tokenByToken ? tr("token") : tr("block"); }
@@ -140,13 +192,17 @@ QList<ChartPanel*> CellTab::cellCharts() const { return {mChart_, cChart_, aChar
 
 QString CellTab::undefinedNotice() const { return notice_->isHidden() ? QString() : notice_->text(); }
 
+QString CellTab::printedNotice() const { return printedNotice_->isHidden() ? QString() : printedNotice_->text(); }
+
 void CellTab::setMode(CellMode mode) {
   mode_ = mode;
   if (QAbstractButton* button = modeGroup_->button(int(mode))) button->setChecked(true);
   stack_->setCurrentIndex(mode == CellMode::tokenByToken ? 0 : 1);
   blockSlider_->setEnabled(mode == CellMode::blockByBlock);
   startBox_->setEnabled(mode == CellMode::tokenByToken);
+  typoBox_->setEnabled(mode == CellMode::tokenByToken);
   rebuild();
+  controller().setPosition(0);  // tokens and blocks are different steps
 }
 
 void CellTab::setBlockSize(int size) {
@@ -156,6 +212,21 @@ void CellTab::setBlockSize(int size) {
     blockSlider_->setValue(blockSize_);
   }
   blockLabel_->setText(tr("b = %1").arg(blockSize_));
+  rebuild();
+  if (mode_ == CellMode::blockByBlock) controller().setPosition(0);
+}
+
+void CellTab::setPrintedTypo(bool on) {
+  printedTypo_ = on;
+  {
+    const QSignalBlocker blocker(typoBox_);
+    typoBox_->setChecked(on);
+  }
+  rebuild();
+}
+
+void CellTab::setShowAhead(bool on) {
+  showAhead_ = on;
   rebuild();
 }
 
@@ -180,16 +251,18 @@ void CellTab::rebuild() {
   blocks_ = BlockRun(inputs(), blockSize_);
   blockView_->setRun(&blocks_, &inputs().scores);
 
-  // Every chart: the whole run faint and dashed (what is to come), the tokens so far on top.
+  // Every chart: the tokens so far; with show ahead, the whole run faint and dashed beneath them.
   const int n = cell_.tokens(), dv = cell_.dv();
   const auto addTrack = [&](ChartPanel* chart, int quantity, int component, const QString& name, const QColor& color) {
-    QList<QPointF> all;
-    for (int k = 1; k <= n; ++k) all << QPointF(k, trackValue(quantity, component, k));
-    QLineSeries* toCome = chart->addLineSeries(QLatin1String(kToCome), faded(color));
-    QPen pen = toCome->pen();
-    pen.setStyle(Qt::DashLine);
-    toCome->setPen(pen);
-    setSeriesData(toCome, all);
+    if (showAhead_) {
+      QList<QPointF> all;
+      for (int k = 1; k <= n; ++k) all << QPointF(k, trackValue(quantity, component, k));
+      QLineSeries* toCome = chart->addLineSeries(QLatin1String(kToCome), faded(color));
+      QPen pen = toCome->pen();
+      pen.setStyle(Qt::DashLine);
+      toCome->setPen(pen);
+      setSeriesData(toCome, all);
+    }
     QLineSeries* soFar = chart->addLineSeries(name, color);
     soFar->setPointsVisible(true);
     soFar->setProperty(kQuantity, quantity);
@@ -202,16 +275,26 @@ void CellTab::rebuild() {
     const QString suffix = dv > 1 ? tr(" [%1]").arg(j + 1) : QString();
     addTrack(aChart_, quantityA, j, QLatin1String(kSoFar) + suffix, componentColor(j));
     addTrack(oChart_, quantityO, j, QLatin1String(kSoFar) + suffix, componentColor(j));
+    if (printedTypo_) {
+      addTrack(aChart_, quantityPrintedA, j, QLatin1String(kPrinted) + suffix, exploreColors().wrong);
+      addTrack(oChart_, quantityPrintedO, j, QLatin1String(kPrinted) + suffix, exploreColors().wrong);
+    }
     QScatterSeries* parallel = oChart_->addScatterSeries(QLatin1String(kParallel) + suffix, exploreColors().complete);
     parallel->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
     parallel->setProperty(kQuantity, int(quantityParallel));
     parallel->setProperty(kComponent, j);
   }
+  // Without show ahead, an invisible line from token 1 to token N keeps the x axis still while
+  // the tokens arrive; it sits at token 1's value, which is shown first, so it gives nothing away.
+  if (!showAhead_)
+    for (ChartPanel* chart : cellCharts())
+      chart->addLineSeries(QLatin1String(kTokenRange), Qt::transparent)->setProperty(kExtent, true);
   for (ChartPanel* chart : cellCharts())
     for (QXYSeries* series : chart->dataSeries())
-      if (series->name() == QLatin1String(kToCome))
+      if (series->name() == QLatin1String(kToCome) || series->name() == QLatin1String(kTokenRange))
         for (QLegendMarker* marker : chart->chart()->legend()->markers(series)) marker->setVisible(false);
   oChart_->chart()->legend()->setVisible(true);
+  aChart_->chart()->legend()->setVisible(printedTypo_);
 
   controller().setCount(mode_ == CellMode::tokenByToken ? n : int(blocks_.frames().size()));
   showPosition();
@@ -224,6 +307,8 @@ float CellTab::trackValue(int quantity, int component, int token) const {
     case quantityC: return row.c;
     case quantityA: return row.a[std::size_t(component)];
     case quantityO: return row.o[std::size_t(component)];
+    case quantityPrintedA: return cell_.printedUpdate()[std::size_t(token - 1)].a_printed[std::size_t(component)];
+    case quantityPrintedO: return cell_.printedUpdate()[std::size_t(token - 1)].o_printed[std::size_t(component)];
     default: return cell_.conventional(token)[std::size_t(component)];
   }
 }
@@ -231,6 +316,12 @@ float CellTab::trackValue(int quantity, int component, int token) const {
 void CellTab::fillCharts(int token) {
   for (ChartPanel* chart : cellCharts())
     for (QXYSeries* series : chart->dataSeries()) {
+      if (series->property(kExtent).isValid()) {
+        const QXYSeries* first = chart->dataSeries().constFirst();
+        const float y = trackValue(first->property(kQuantity).toInt(), first->property(kComponent).toInt(), 1);
+        setSeriesData(series, token > 0 ? QList<QPointF>{{1.0, y}, {qreal(cell_.tokens()), y}} : QList<QPointF>{});
+        continue;
+      }
       const QVariant quantity = series->property(kQuantity);
       if (!quantity.isValid()) continue;
       const int component = series->property(kComponent).toInt();
@@ -263,7 +354,9 @@ void CellTab::showPosition() {
                                       .arg(undefined)
                                 : QString());
     notice_->setVisible(showNotice);
+    showPrintedNotice(position);
   } else {
+    printedNotice_->hide();
     blockView_->setBlock(position);
     notice_->hide();
     content.blockSize = blocks_.blockSize();
@@ -281,6 +374,22 @@ void CellTab::showPosition() {
   emit presentationChanged();
 }
 
+void CellTab::showPrintedNotice(int token) {
+  printedNotice_->setVisible(printedTypo_ && token > 0);
+  if (printedNotice_->isHidden()) return;
+  const PrintedUpdateRow<float>& row = cell_.printedUpdate()[std::size_t(token - 1)];
+  QString text = tr("Token %1: as printed, v\u2096 enters with exp(c\u2096 \u2212 m\u2096) = %2; meant is exp(s\u2096 \u2212 m\u2096) = %3. "
+                    "o\u2096 = %4 as printed, %5 as meant.")
+                     .arg(token)
+                     .arg(formatNumber(row.printed), formatNumber(row.meant), formatVector(row.o_printed),
+                          formatVector(row.o_meant));
+  const int parts = cell_.printedPartsAt();
+  text += QLatin1Char(' ') + (parts == 0 ? tr("On these numbers they never part.")
+                                         : token >= parts ? tr("They parted at token %1.").arg(parts)
+                                                          : tr("They still agree."));
+  printedNotice_->setText(text);
+}
+
 QString CellTab::caption() const {
   if (inputs().tokens() == 0) return {};
   const int position = controller().position();
@@ -290,7 +399,8 @@ QString CellTab::caption() const {
 QString CellTab::formulaHtml() const {
   if (inputs().tokens() == 0) return {};
   const int position = controller().position();
-  return mode_ == CellMode::tokenByToken ? cellFormula(cell_, position) : blockFormula(blocks_, position);
+  if (mode_ == CellMode::blockByBlock) return blockFormula(blocks_, position);
+  return printedTypo_ ? printedUpdateFormula(cell_, position) : cellFormula(cell_, position);
 }
 
 }  // namespace aaren::ui

@@ -9,9 +9,11 @@
 #include "ui/explore/explore_view.hpp"
 
 class QButtonGroup;
+class QCheckBox;
 class QComboBox;
 class QLabel;
 class QPushButton;
+class QScrollArea;
 class QSlider;
 class QStackedWidget;
 class QXYSeries;
@@ -43,13 +45,23 @@ class CellTab : public ExploreView {
   void setBlockSize(int size);
   void setPaperStart(bool on);  // m_0 = 0 as printed instead of -inf
   bool paperStart() const { return paperStart_; }
+  // Erratum 2: the printed update exp(c_k - m_k) beside the meant exp(s_k - m_k), token by token.
+  void setPrintedTypo(bool on);
+  bool printedTypo() const { return printedTypo_; }
+  int blockSize() const { return blockSize_; }
+  // The whole run drawn faint and dashed before its tokens arrive; off, the charts hold no spoilers.
+  void setShowAhead(bool on);
+  bool showAhead() const { return showAhead_; }
 
   const CellRun& cellRun() const { return cell_; }
   const BlockRun& blockRun() const { return blocks_; }
   // The charts in order m_k, c_k, a_k, o_k; each has the series "so far" and, for o_k, "parallel".
   QList<ChartPanel*> cellCharts() const;
+  // Whether m_k and c_k are shown: they give way where two rows of charts do not fit.
+  bool firstChartRowShown() const;
   const SoftmaxBars& bars() const { return *bars_; }
   QString undefinedNotice() const;  // shown above the charts when o_k is NaN, empty otherwise
+  QString printedNotice() const;    // erratum 2's numbers for the shown token, empty when off
 
  signals:
   // The user asks for scores that make the paper's m_0 = 0 fail.
@@ -58,19 +70,26 @@ class CellTab : public ExploreView {
  protected:
   void rebuild() override;
   void inputsChanged() override;
+  bool eventFilter(QObject* watched, QEvent* event) override;
 
  private:
   void showPosition();
+  void fitChartSizes();
+  void fitChartRows();
   void fillCharts(int token);
+  void showPrintedNotice(int token);
   float trackValue(int quantity, int component, int token) const;  // what a chart series draws
 
   QButtonGroup* modeGroup_;
   QSlider* blockSlider_;
   QLabel* blockLabel_;
   QComboBox* startBox_;
+  QCheckBox* typoBox_;
   QPushButton* lowScores_;
   QStackedWidget* stack_;
+  QScrollArea* scroll_ = nullptr;
   QLabel* notice_;
+  QLabel* printedNotice_;
   ChartPanel* mChart_;
   ChartPanel* cChart_;
   ChartPanel* aChart_;
@@ -82,6 +101,8 @@ class CellTab : public ExploreView {
   CellMode mode_ = CellMode::tokenByToken;
   int blockSize_ = 4;
   bool paperStart_ = false;
+  bool printedTypo_ = false;
+  bool showAhead_ = false;
 };
 
 }  // namespace aaren::ui

@@ -10,10 +10,12 @@
 #include <QLabel>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QShortcut>
 #include <QStackedWidget>
 #include <QTabBar>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <exception>
 
 #include "ui/appearance.hpp"
@@ -40,7 +42,8 @@ ExplorePage::ExplorePage(QWidget* parent)
     : Page(parent), inputs_(new InputPanel(this)), tabs_(new QTabBar(this)), settingsStack_(new QStackedWidget(this)),
       viewStack_(new QStackedWidget), formula_(new FormulaPanel), caption_(new QLabel), stage_(new QWidget(this)),
       stepBar_(new StepBar(this)), formulaBox_(new QCheckBox(tr("Formula"), this)),
-      captionsBox_(new QCheckBox(tr("Captions"), this)), scan_(new ScanTab),
+      captionsBox_(new QCheckBox(tr("Captions"), this)), showAheadBox_(new QCheckBox(tr("Show ahead"), this)),
+      controlsToggle_(new QPushButton(this)), formulaToggle_(new QPushButton(tr("Formula \u25b8"), this)), scan_(new ScanTab),
       cell_(new CellTab), figure_(new TransformerRnnView) {
   views_ = {scan_, cell_, figure_};
   tabs_->setObjectName(QStringLiteral("exploreViews"));
@@ -79,7 +82,13 @@ ExplorePage::ExplorePage(QWidget* parent)
   formulaBox_->setObjectName(QStringLiteral("exploreFormula"));
   formulaBox_->setChecked(true);
   formulaBox_->setToolTip(tr("The formula of the current step with its numbers, beside the view"));
-  connect(formulaBox_, &QCheckBox::toggled, formula_, &QWidget::setVisible);
+  connect(formulaBox_, &QCheckBox::toggled, this, &ExplorePage::showFormula);
+  formulaToggle_->setObjectName(QStringLiteral("exploreFormulaToggle"));
+  formulaToggle_->setCheckable(true);
+  formulaToggle_->setToolTip(tr("The formula was folded away so that the view fits the screen; this shows it beside the "
+                                "view again (the view may then scroll)"));
+  formulaToggle_->setVisible(false);
+  connect(formulaToggle_, &QPushButton::toggled, this, &ExplorePage::showFormula);
   auto* exportView = new QPushButton(tr("Export View…"), this);
   exportView->setObjectName(QStringLiteral("exploreExportView"));
   exportView->setToolTip(tr("The view with its formula and caption as PNG, SVG or PDF"));
@@ -88,7 +97,8 @@ ExplorePage::ExplorePage(QWidget* parent)
   exportFrames->setObjectName(QStringLiteral("exploreExportFrames"));
   exportFrames->setToolTip(tr("Every step of the animation as numbered PNG files, for slides"));
   connect(exportFrames, &QPushButton::clicked, this, &ExplorePage::chooseFramesExport);
-  for (QWidget* button : std::initializer_list<QWidget*>{formulaBox_, captionsBox_, exportView, exportFrames})
+  for (QWidget* button : std::initializer_list<QWidget*>{formulaBox_, captionsBox_, showAheadBox_, controlsToggle_,
+                                                         formulaToggle_, exportView, exportFrames})
     button->setFocusPolicy(Qt::NoFocus);
 
   connect(inputs_, &InputPanel::inputsChanged, this, &ExplorePage::setInputs);
@@ -99,30 +109,27 @@ ExplorePage::ExplorePage(QWidget* parent)
   connect(cell_, &CellTab::lowScoresRequested, this,
           [this] { inputs_->setRandomScoreShift(CellTab::kUnderflowingScoreShift); });
 
-  // The animation's keys work anywhere on the page, except inside a text field, which keeps them.
-  const struct {
-    Qt::Key key;
-    void (StepController::*slot)();
-  } keys[] = {{Qt::Key_Space, &StepController::togglePlay},
-              {Qt::Key_Left, &StepController::stepBack},
-              {Qt::Key_Right, &StepController::stepForward},
-              {Qt::Key_Home, &StepController::toStart},
-              {Qt::Key_End, &StepController::toEnd}};
-  for (const auto& binding : keys) {
-    auto* shortcut = new QShortcut(QKeySequence(binding.key), this);
-    shortcut->setContext(Qt::WidgetWithChildrenShortcut);
-    const auto slot = binding.slot;
-    connect(shortcut, &QShortcut::activated, this, [this, slot] { (currentView().controller().*slot)(); });
-  }
+  bindKeys();
+  showAheadBox_->setObjectName(QStringLiteral("exploreShowAhead"));
+  showAheadBox_->setToolTip(tr("Later steps' numbers drawn faintly before their step (off: nothing is given away)"));
+  connect(showAheadBox_, &QCheckBox::toggled, this, &ExplorePage::setShowAhead);
+  controlsToggle_->setObjectName(QStringLiteral("exploreControlsToggle"));
+  controlsToggle_->setCheckable(true);
+  controlsToggle_->setToolTip(tr("The inputs and the view's choices, folded away in presenter mode"));
+  connect(controlsToggle_, &QPushButton::toggled, this, &ExplorePage::setControlsShown);
 
   auto* viewRow = new QHBoxLayout;
   viewRow->setSpacing(10);
   viewRow->addWidget(tabs_);
   viewRow->addStretch(1);
+  viewRow->addWidget(controlsToggle_);
+  viewRow->addWidget(formulaToggle_);
   viewRow->addWidget(formulaBox_);
   viewRow->addWidget(captionsBox_);
+  viewRow->addWidget(showAheadBox_);
   viewRow->addWidget(exportView);
   viewRow->addWidget(exportFrames);
+  exportButtons_ = {exportView, exportFrames};
 
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(20, 10, 20, 10);
@@ -133,6 +140,8 @@ ExplorePage::ExplorePage(QWidget* parent)
   layout->addWidget(stage_, 1);
   layout->addWidget(stepBar_);
 
+  setControlsShown(true);
+  stage_->installEventFilter(this);
   connect(&Appearance::instance(), &Appearance::changed, this, &ExplorePage::applyAppearance);
   applyAppearance();
   setInputs(inputs_->inputs());
@@ -159,6 +168,11 @@ ExploreView& ExplorePage::currentView() const { return *views_[qMax(0, viewStack
 
 void ExplorePage::showView(int index) {
   if (index < 0 || index >= views_.size()) return;
+  // The keys stay with the page: hiding the view that has them would hand them to the next widget.
+  const QWidget* focus = QApplication::focusWidget();
+  const bool keysOnView = !focus || focus == this || (viewStack_->currentWidget() &&
+                                                      (focus == viewStack_->currentWidget() ||
+                                                       viewStack_->currentWidget()->isAncestorOf(focus)));
   for (ExploreView* view : views_) view->controller().pause();
   {
     const QSignalBlocker blocker(tabs_);
@@ -172,7 +186,39 @@ void ExplorePage::showView(int index) {
       stack->widget(i)->setSizePolicy(i == index ? QSizePolicy::Preferred : QSizePolicy::Ignored,
                                       i == index ? QSizePolicy::Preferred : QSizePolicy::Ignored);
   stepBar_->setController(&views_[index]->controller());
+  formula_->setLitTerms({});
+  if (isVisible() && keysOnView) views_[index]->setFocus(Qt::OtherFocusReason);
   refreshPresentation();
+}
+
+void ExplorePage::setShowAhead(bool on) {
+  {
+    const QSignalBlocker blocker(showAheadBox_);
+    showAheadBox_->setChecked(on);
+  }
+  scan_->setShowAhead(on);
+  cell_->setShowAhead(on);
+}
+
+bool ExplorePage::showAhead() const { return showAheadBox_->isChecked(); }
+
+void ExplorePage::setControlsShown(bool shown) {
+  {
+    const QSignalBlocker blocker(controlsToggle_);
+    controlsToggle_->setChecked(shown);
+  }
+  controlsToggle_->setText(shown ? tr("Hide controls ▴") : tr("Controls ▾"));
+  inputs_->setVisible(shown);
+  settingsStack_->setVisible(shown);
+  for (QWidget* button : exportButtons_) button->setVisible(shown);
+}
+
+bool ExplorePage::controlsShown() const { return controlsToggle_->isChecked(); }
+
+void ExplorePage::showEvent(QShowEvent* event) {
+  Page::showEvent(event);
+  // Arriving on the page, the arrows and Space work at once, without a click on the drawing.
+  currentView().setFocus(Qt::OtherFocusReason);
 }
 
 void ExplorePage::setInputs(const ExploreInputs& inputs) {
@@ -186,6 +232,53 @@ void ExplorePage::refreshPresentation() {
   stepBar_->setStepNoun(view.stepNoun());
   caption_->setText(view.caption());
   formula_->setHtml(view.formulaHtml());
+  QMetaObject::invokeMethod(this, &ExplorePage::fitFormula, Qt::QueuedConnection);  // once the layout has settled
+}
+
+bool ExplorePage::eventFilter(QObject* watched, QEvent* event) {
+  if (watched == stage_ && event->type() == QEvent::Resize)
+    QMetaObject::invokeMethod(this, &ExplorePage::fitFormula, Qt::QueuedConnection);
+  return Page::eventFilter(watched, event);
+}
+
+// The narrowest the current view can be without a horizontal scroll bar: the widest of its
+// drawings' minimum widths plus what the view puts around them, or its own minimum.
+int ExplorePage::viewMinimumWidth() const {
+  const QWidget& view = currentView();
+  int needed = view.minimumSizeHint().width();
+  for (const QScrollArea* area : view.findChildren<QScrollArea*>()) {
+    if (area->isHidden() || !area->widget()) continue;
+    const int around = std::max(0, view.width() - area->viewport()->width());
+    needed = std::max(needed, area->widget()->minimumSizeHint().width() + around);
+  }
+  return needed;
+}
+
+// Decided on the stage's width, which does not depend on the formula, so folding cannot oscillate.
+void ExplorePage::fitFormula() {
+  const int spacing = static_cast<QGridLayout*>(stage_->layout())->horizontalSpacing();
+  const int formulaWidth = std::max(formula_->minimumWidth(), formula_->sizeHint().width());
+  // Only once laid out on screen: before, the sizes are placeholders.
+  // Folded, it comes back only if the page's own minimum leaves it room: showing it must never
+  // push the window wider than it is.
+  const bool fold = stage_->isVisible() &&
+                    (viewMinimumWidth() + spacing + formulaWidth > stage_->width() ||
+                     (formulaFolded_ && layout()->minimumSize().width() + spacing + formulaWidth > width()));
+  if (fold == formulaFolded_) return;
+  formulaFolded_ = fold;
+  if (!fold) {
+    const QSignalBlocker blocker(formulaToggle_);
+    formulaToggle_->setChecked(false);
+  }
+  showFormula();
+}
+
+void ExplorePage::showFormula() {
+  // Folded, the button takes the check box's place in the row, so the row is no wider.
+  formulaToggle_->setVisible(formulaFolded_ && formulaBox_->isChecked());
+  formulaBox_->setVisible(!formulaToggle_->isVisible());
+  formulaToggle_->setText(formulaToggle_->isChecked() ? tr("Formula \u25c2") : tr("Formula \u25b8"));
+  formula_->setVisible(formulaBox_->isChecked() && (!formulaFolded_ || formulaToggle_->isChecked()));
 }
 
 QString ExplorePage::caption() const { return caption_->text(); }
@@ -203,6 +296,12 @@ void ExplorePage::setCaptionsVisible(bool visible) {
 bool ExplorePage::captionsVisible() const { return !caption_->isHidden(); }
 
 void ExplorePage::applyAppearance() {
+  // Presenter mode gives the diagram the screen: the controls fold away until asked for.
+  const bool presenter = Appearance::instance().presenterMode();
+  if (presenter != presenterLayout_) {
+    presenterLayout_ = presenter;
+    setControlsShown(!presenter);
+  }
   caption_->setFont(scaledFont(QApplication::font(), kCaptionFontScale));
   const QFontMetrics metrics(caption_->font());
   caption_->setMinimumHeight(2 * metrics.lineSpacing() + 8);

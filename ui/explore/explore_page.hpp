@@ -2,9 +2,11 @@
 // The Explore page: the paper's central idea shown live on real numbers, computed by the core.
 // Three animated views share the inputs (random, typed in, or one head of a trained model): the
 // prefix-scan tree, the recurrent cell (token by token or block by block), and the Transformer as
-// an RNN (Figure 1). Transport controls and Space / Left / Right / Home / End drive the current
-// view; the formula of the current step sits beside it and a caption narrates it. The view, with
-// its formula and caption, exports as PNG, SVG or PDF, and the whole animation as PNG frames.
+// an RNN (Figure 1). Transport controls and the keys (explore_keys.cpp, listed by '?') drive the
+// current view from the moment the page is shown; the formula of the current step sits beside it
+// and a caption narrates it. Presenter mode folds the inputs away so the drawing gets the screen.
+// A lesson scene is shown with applyScene. The view, with its formula and caption, exports as PNG,
+// SVG or PDF, and the whole animation as PNG frames.
 #include <QList>
 #include <QStringList>
 
@@ -12,7 +14,9 @@
 #include "ui/page.hpp"
 
 class QCheckBox;
+class QImage;
 class QLabel;
+class QPushButton;
 class QStackedWidget;
 class QTabBar;
 
@@ -26,6 +30,7 @@ class ScanTab;
 class StepBar;
 class TransformerRnnView;
 struct ExploreInputs;
+struct ExploreScene;
 
 class ExplorePage : public Page {
   Q_OBJECT
@@ -57,14 +62,45 @@ class ExplorePage : public Page {
   void setCaptionsVisible(bool visible);
   bool captionsVisible() const;
 
+  // Shows one lesson scene: its view, inputs, choices, step and what it lights (explore_scene.hpp).
+  // Throws std::invalid_argument naming the field for a view, algorithm, mode or number it does
+  // not know or that is out of range.
+  void applyScene(const ExploreScene& scene);
+  // The stage (view, formula, caption) as it is laid out now; throws std::runtime_error before the
+  // page has a size.
+  QImage renderStage();
+  // Later steps' numbers drawn (faint) before their step; off by default, so nothing is given away.
+  void setShowAhead(bool on);
+  bool showAhead() const;
+  FormulaPanel& formulaPanel() const { return *formula_; }
+  // The formula folds away when the view's narrowest layout does not fit beside it (presenter mode
+  // on a small screen); a "Formula ▸" button then brings it back beside the view.
+  bool formulaFolded() const { return formulaFolded_; }
+  QPushButton& formulaToggle() const { return *formulaToggle_; }
+  // The inputs, the view's choices and the export buttons; folded away in presenter mode, where a
+  // button brings them back.
+  void setControlsShown(bool shown);
+  bool controlsShown() const;
+
   // Throw std::runtime_error naming the file and the reason.
   void exportCurrentView(const QString& path, ExportFormat format);
   QStringList exportAnimationFrames(const QString& folder);
 
+ protected:
+  void showEvent(QShowEvent* event) override;
+  void keyPressEvent(QKeyEvent* event) override;  // '?' and '+' (explore_keys.cpp)
+  bool eventFilter(QObject* watched, QEvent* event) override;  // the stage's resize refits the formula
+
  private:
+  void bindKeys();     // explore_keys.cpp
+  void toggleErrata();
+  void changeSpeed(double factor);
   void setInputs(const ExploreInputs& inputs);
   void refreshPresentation();
   void applyAppearance();
+  int viewMinimumWidth() const;
+  void fitFormula();
+  void showFormula();
   void chooseViewExport();
   void chooseFramesExport();
 
@@ -78,6 +114,12 @@ class ExplorePage : public Page {
   StepBar* stepBar_;
   QCheckBox* formulaBox_;
   QCheckBox* captionsBox_;
+  QCheckBox* showAheadBox_;
+  QPushButton* controlsToggle_;
+  QPushButton* formulaToggle_;
+  bool formulaFolded_ = false;
+  QList<QWidget*> exportButtons_;
+  bool presenterLayout_ = false;
   ScanTab* scan_;
   CellTab* cell_;
   TransformerRnnView* figure_;

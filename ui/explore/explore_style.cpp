@@ -1,9 +1,11 @@
 #include "ui/explore/explore_style.hpp"
 
 #include <QApplication>
+#include <QFontInfo>
 #include <QFontMetricsF>
 #include <QPainter>
 #include <QPalette>
+#include <QScrollArea>
 #include <QStringList>
 #include <QWidget>
 #include <algorithm>
@@ -30,6 +32,7 @@ constexpr ThemedColor kThemedColors[] = {
     {&ExploreColors::result,      0x4c8dff, 0x2563d9},
     {&ExploreColors::complete,    0x34d399, 0x0e9f6e},
     {&ExploreColors::wrong,       0xf87171, 0xdc2626},
+    {&ExploreColors::lit,         0xfacc15, 0xfacc15},
     {&ExploreColors::aaren,       0x4c8dff, 0x2563d9},
     {&ExploreColors::transformer, 0xf59e0b, 0xc26a00},
 };
@@ -73,6 +76,40 @@ QFont exploreFont(const QFont& base, qreal factor, bool bold) {
   font.setBold(bold);
   return font;
 }
+
+QScrollArea* scrolledDrawing(QWidget* content, const QString& objectName, QWidget* parent) {
+  auto* scroll = new QScrollArea(parent);
+  scroll->setObjectName(objectName);
+  scroll->setWidget(content);
+  scroll->setWidgetResizable(true);
+  scroll->setFrameShape(QFrame::NoFrame);
+  scroll->setFocusPolicy(Qt::NoFocus);
+  return scroll;
+}
+
+int minimumTextPixels() {
+  return Appearance::instance().presenterMode() ? kMinimumPresenterTextPixels : kMinimumTextPixels;
+}
+
+int pixelSizeOf(const QFont& font) { return QFontInfo(font).pixelSize(); }
+
+QFont atLeastReadable(QFont font) { return atLeastPixels(std::move(font), minimumTextPixels()); }
+
+namespace {
+
+int smallestPainted = 0;
+
+}  // namespace
+
+void setPaintFont(QPainter& painter, const QFont& font) {
+  const int pixels = pixelSizeOf(font);
+  smallestPainted = smallestPainted == 0 ? pixels : std::min(smallestPainted, pixels);
+  painter.setFont(font);
+}
+
+void resetPaintedTextLog() { smallestPainted = 0; }
+
+int smallestPaintedPixelSize() { return smallestPainted; }
 
 QFont fittedFont(const QFont& font, const QStringList& lines, const QSizeF& box, qreal maxFactor, qreal minFactor) {
   const QFontMetricsF metrics(font);

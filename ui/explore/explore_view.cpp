@@ -15,6 +15,7 @@ ExploreView::ExploreView(const QString& id, const QString& title, QWidget* paren
 void ExploreView::setInputs(const ExploreInputs& inputs) {
   inputs_ = inputs;
   inputsChanged();
+  controller_.setPosition(0);  // new numbers start from the beginning
 }
 
 }  // namespace aaren::ui

@@ -26,7 +26,7 @@ class ExploreView : public QWidget {
   QString id() const { return id_; }
   QString title() const { return title_; }
   QWidget* settings() const { return settings_; }  // the row of this view's own choices
-  // Keeps the inputs and rebuilds the view from them (see inputsChanged).
+  // Keeps the inputs, rebuilds the view from them (see inputsChanged) and goes back to step 0.
   void setInputs(const ExploreInputs& inputs);
   const ExploreInputs& inputs() const { return inputs_; }
 

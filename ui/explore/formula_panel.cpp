@@ -3,9 +3,12 @@
 #include <QApplication>
 #include <QLabel>
 #include <QScrollArea>
+#include <QTextCursor>
+#include <QTextDocument>
 #include <QVBoxLayout>
 
 #include "ui/appearance.hpp"
+#include "ui/explore/explore_style.hpp"
 
 namespace aaren::ui {
 
@@ -28,6 +31,7 @@ FormulaPanel::FormulaPanel(QWidget* parent) : QFrame(parent), text_(new QLabel(t
   text_->setContentsMargins(12, 10, 12, 10);
 
   auto* scroll = new QScrollArea(this);
+  scroll->setObjectName(QStringLiteral("formulaScroll"));
   scroll->setWidget(text_);
   scroll->setWidgetResizable(true);
   scroll->setFrameShape(QFrame::NoFrame);
@@ -41,13 +45,47 @@ FormulaPanel::FormulaPanel(QWidget* parent) : QFrame(parent), text_(new QLabel(t
   applyAppearance();
 }
 
-void FormulaPanel::setHtml(const QString& html) { text_->setText(html); }
+void FormulaPanel::setHtml(const QString& html) {
+  html_ = html;
+  showText();
+}
 
-QString FormulaPanel::html() const { return text_->text(); }
+QString FormulaPanel::html() const { return html_; }
+
+void FormulaPanel::setLitTerms(const QStringList& terms) {
+  litTerms_ = terms;
+  showText();
+}
+
+// Lit terms are found in the text as it reads, across tags, and marked in a copy of the document.
+void FormulaPanel::showText() {
+  found_.clear();
+  if (litTerms_.isEmpty()) {
+    text_->setText(html_);
+    return;
+  }
+  QTextDocument document;
+  document.setDefaultFont(text_->font());
+  document.setHtml(html_);
+  QTextCharFormat lit;
+  lit.setBackground(withAlpha(exploreColors().left, 90));
+  lit.setFontWeight(QFont::Bold);
+  for (const QString& term : litTerms_) {
+    bool any = false;
+    for (QTextCursor cursor = document.find(term, 0, QTextDocument::FindCaseSensitively); !cursor.isNull();
+         cursor = document.find(term, cursor, QTextDocument::FindCaseSensitively)) {
+      cursor.mergeCharFormat(lit);
+      any = true;
+    }
+    if (any) found_ << term;
+  }
+  text_->setText(document.toHtml());
+}
 
 void FormulaPanel::applyAppearance() {
   const QFont font = scaledFont(QApplication::font(), kFormulaFontScale);
   text_->setFont(font);
+  showText();
   const qreal line = QFontMetricsF(font).height();
   setMinimumWidth(qRound(line * kWidthInLines));
   setMaximumWidth(qRound(line * kMaxWidthInLines));

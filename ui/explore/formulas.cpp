@@ -194,6 +194,40 @@ QString cellFormula(const CellRun& run, int token) {
   return html;
 }
 
+QString printedUpdateFormula(const CellRun& run, int token) {
+  const ExploreColors c = exploreColors();
+  const QString parts = run.printedPartsAt() > 0 ? tr("The outputs part at token %1.").arg(run.printedPartsAt())
+                                                 : tr("On these numbers the outputs never part.");
+  if (token == 0)
+    return heading(tr("Erratum 2: the printed update"),
+                   tr("printed a<sub>k</sub> = a<sub>k−1</sub>e<sup>m<sub>k−1</sub>−m<sub>k</sub></sup> + "
+                      "v<sub>k</sub>e<sup>c<sub>k</sub>−m<sub>k</sub></sup>; meant "
+                      "v<sub>k</sub>e<sup>s<sub>k</sub>−m<sub>k</sub></sup>")) +
+           note(parts);
+  const PrintedUpdateRow<float>& row = run.printedUpdate()[std::size_t(token - 1)];
+  const float s = run.inputs().scores[std::size_t(token - 1)];
+  const std::span<const float> value(run.inputs().value(token - 1), std::size_t(run.dv()));
+  const QString k = QString::number(token);
+  Lines lines;
+  lines.add(tr("meant"), tr("e<sup>s<sub>%1</sub>−m<sub>%1</sub></sup> = e<sup>%2−%3</sup> = %4")
+                             .arg(k, n(s), n(row.m), colored(strong(n(row.meant)), c.complete)));
+  lines.add(tr("printed"), tr("e<sup>c<sub>%1</sub>−m<sub>%1</sub></sup> = e<sup>%2−%3</sup> = %4")
+                               .arg(k, n(row.c), n(row.m), colored(strong(n(row.printed)), c.wrong)));
+  lines.gap();
+  lines.add(sub(QStringLiteral("a"), k), tr("meant %1, printed %2")
+                                             .arg(colored(v(row.a_meant), c.complete), colored(v(row.a_printed), c.wrong)));
+  lines.add(sub(QStringLiteral("o"), k), tr("meant %1, printed %2")
+                                             .arg(colored(strong(v(row.o_meant)), c.complete),
+                                                  colored(strong(v(row.o_printed)), c.wrong)));
+  QString html = heading(tr("Erratum 2 at token %1").arg(token),
+                         tr("v<sub>%1</sub> = %2 enters a<sub>%1</sub> with weight e<sup>s−m</sup> (meant) or "
+                            "e<sup>c−m</sup> (printed)")
+                             .arg(k, v(value))) +
+                 lines.html();
+  html += run.printedPartsAt() > 0 && token >= run.printedPartsAt() ? warning(parts) : note(parts);
+  return html;
+}
+
 QString blockFormula(const BlockRun& run, int block) {
   const ExploreColors c = exploreColors();
   if (block == 0)

@@ -14,6 +14,9 @@ class StreamRun;
 QString scanFormula(const ScanRun& run, int step, int combineIndex);
 // Token k (1-based) entering the recurrent cell; k = 0 shows the start state.
 QString cellFormula(const CellRun& run, int token);
+// Erratum 2 at token k (1-based): the update as printed, exp(c_k - m_k), beside the meant
+// exp(s_k - m_k), with both outputs and the token where they part.
+QString printedUpdateFormula(const CellRun& run, int token);
 // Block j (1-based) folded into the running summary; j = 0 shows the start state.
 QString blockFormula(const BlockRun& run, int block);
 // What token t (1-based) costs each model; t = 0 explains the two ways.

@@ -1,6 +1,7 @@
 #include "ui/explore/frame_export.hpp"
 
 #include <QCoreApplication>
+#include <QAbstractScrollArea>
 #include <QDir>
 #include <QImage>
 #include <QLayout>
@@ -8,6 +9,7 @@
 #include <QPageSize>
 #include <QPainter>
 #include <QPdfWriter>
+#include <QScrollBar>
 #include <QSvgGenerator>
 #include <QWidget>
 #include <stdexcept>
@@ -48,6 +50,24 @@ void writePng(const QImage& image, const QString& path) {
 }
 
 }  // namespace
+
+QImage renderView(QWidget& view) {
+  settle(view);
+  checkSize(view);
+  return renderImage(view);
+}
+
+QStringList visibleScrollBars(const QWidget& view) {
+  QStringList shown;
+  for (const QAbstractScrollArea* area : view.findChildren<QAbstractScrollArea*>()) {
+    if (!area->isVisibleTo(&view)) continue;
+    const QString name = area->objectName().isEmpty() ? QString::fromLatin1(area->metaObject()->className())
+                                                      : area->objectName();
+    if (area->verticalScrollBar()->isVisibleTo(&view)) shown << name + QStringLiteral(" vertical");
+    if (area->horizontalScrollBar()->isVisibleTo(&view)) shown << name + QStringLiteral(" horizontal");
+  }
+  return shown;
+}
 
 void exportView(QWidget& view, const QString& path, ExportFormat format) {
   settle(view);

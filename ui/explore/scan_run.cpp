@@ -64,6 +64,17 @@ bool ScanRun::updatedIn(int step, int position) const {
   return std::any_of(list.begin(), list.end(), [position](const ScanCombine& c) { return c.right == position; });
 }
 
+int ScanRun::rowHolding(int step, int position) const {
+  for (int level = step; level > 0; --level)
+    if (updatedIn(level, position)) return level;
+  return 0;
+}
+
+bool ScanRun::holdsSegment(int step, int position) const {
+  const std::vector<int>& held = tokensHeld(step, position);
+  return held.empty() || held.back() - held.front() + 1 == int(held.size());
+}
+
 ScanCounts ScanRun::countsThrough(int step) const {
   ScanCounts counts;
   for (int k = 1; k <= step; ++k) {

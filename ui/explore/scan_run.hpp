@@ -30,6 +30,10 @@ class ScanRun {
   const std::vector<int>& tokensHeld(int step, int position) const;
   bool holdsPrefix(int step, int position) const;  // exactly tokens 0..position
   bool updatedIn(int step, int position) const;    // the result of one of the step's combines
+  bool holdsSegment(int step, int position) const; // contiguous tokens (the printed loop breaks this)
+  // The row whose box shows the value `position` has after `step`: the last step that updated it,
+  // or 0 (the tokens). A state not updated in a step keeps living in the row above.
+  int rowHolding(int step, int position) const;
 
   ScanCounts countsThrough(int step) const;
   ScanCounts totals() const { return trace_.counts; }

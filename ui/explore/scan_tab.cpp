@@ -4,6 +4,7 @@
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QScrollArea>
 #include <QVBoxLayout>
 #include <algorithm>
 
@@ -19,21 +20,35 @@ namespace {
 
 constexpr int kMaxTrees = 3;
 
-QString legendHtml() {
+// The colour the translucent highlighter band shows over the background (scan_tree_paint.cpp).
+QColor litOnBackground(const ExploreColors& c) {
+  const qreal a = kLitAlpha / 255.0;
+  return QColor::fromRgbF(float(c.lit.redF() * a + c.background.redF() * (1 - a)),
+                          float(c.lit.greenF() * a + c.background.greenF() * (1 - a)),
+                          float(c.lit.blueF() * a + c.background.blueF() * (1 - a)));
+}
+
+// The colours of the boxes; while boxes are lit, the highlighter too: a band with dashes in the
+// text colour, as the boxes show it.
+QString legendHtml(bool lit) {
   const ExploreColors c = exploreColors();
   const auto swatch = [](const QColor& color, const QString& label) {
     return QStringLiteral("<span style=\"color:%1\">\u25a0</span>&nbsp;%2").arg(color.name(), label);
   };
-  return QStringList{swatch(c.left, QObject::tr("earlier operand")), swatch(c.right, QObject::tr("later operand")),
-                     swatch(c.result, QObject::tr("being combined")), swatch(c.complete, QObject::tr("whole prefix"))}
-      .join(QStringLiteral("&nbsp;&nbsp;&nbsp;"));
+  QStringList entries{swatch(c.left, QObject::tr("earlier operand")), swatch(c.right, QObject::tr("later operand")),
+                      swatch(c.result, QObject::tr("being combined")), swatch(c.complete, QObject::tr("whole prefix"))};
+  if (lit)
+    entries << QStringLiteral("<span style=\"background-color:%1; color:%2\">&nbsp;\u2504\u2504&nbsp;</span>&nbsp;%3")
+                   .arg(litOnBackground(c).name(), c.text.name(), QObject::tr("lit: the answer"));
+  return entries.join(QStringLiteral("&nbsp;&nbsp;&nbsp;"));
 }
 
 }  // namespace
 
 ScanTab::ScanTab(QWidget* parent)
     : ExploreView(QStringLiteral("scan"), tr("Scan tree"), parent), displayBox_(new QComboBox(settings())),
-      errataBox_(new QCheckBox(tr("Errata (as printed)"), settings())), treesLayout_(new QHBoxLayout) {
+      errataBox_(new QCheckBox(tr("Errata (as printed)"), settings())), treesLayout_(new QHBoxLayout),
+      legend_(new QLabel(this)) {
   displayBox_->setObjectName(QStringLiteral("scanAlgorithm"));
   displayBox_->addItem(tr("Sequential"), int(ScanDisplay::sequential));
   displayBox_->addItem(tr("Hillis\u2013Steele"), int(ScanDisplay::hillisSteele));
@@ -46,9 +61,10 @@ ScanTab::ScanTab(QWidget* parent)
   errataBox_->setToolTip(tr("The paper's Algorithm 1 loops i = 1..\u2308log\u2082 N\u2309 with offset 2^i and so never "
                             "uses offset 1. Shows which prefixes it gets wrong, beside the corrected loop."));
   connect(errataBox_, &QCheckBox::toggled, this, &ScanTab::setErrata);
-  auto* legend = new QLabel(legendHtml(), this);
-  legend->setTextFormat(Qt::RichText);
-  connect(&Appearance::instance(), &Appearance::changed, legend, [legend] { legend->setText(legendHtml()); });
+  legend_->setObjectName(QStringLiteral("scanLegend"));
+  legend_->setTextFormat(Qt::RichText);
+  showLegend();
+  connect(&Appearance::instance(), &Appearance::changed, this, &ScanTab::showLegend);
 
   QHBoxLayout& row = settingsRow();
   row.addWidget(new QLabel(tr("Algorithm"), settings()));
@@ -59,18 +75,21 @@ ScanTab::ScanTab(QWidget* parent)
 
   treesLayout_->setContentsMargins(0, 0, 0, 0);
   treesLayout_->setSpacing(6);
-  legend->setAlignment(Qt::AlignCenter);
-  legend->setWordWrap(true);
-  legend->setAutoFillBackground(true);
-  legend->setBackgroundRole(QPalette::Base);
-  legend->setContentsMargins(0, 2, 0, 4);
+  legend_->setAlignment(Qt::AlignCenter);
+  legend_->setWordWrap(true);
+  legend_->setAutoFillBackground(true);
+  legend_->setBackgroundRole(QPalette::Base);
+  legend_->setContentsMargins(0, 2, 0, 4);
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
   layout->setSpacing(0);
-  layout->addLayout(treesLayout_, 1);
-  layout->addWidget(legend);
+  // The trees keep their numbers readable; when they need more room than the screen has, they scroll.
+  auto* trees = new QWidget;
+  trees->setLayout(treesLayout_);
+  layout->addWidget(scrolledDrawing(trees, QStringLiteral("scanTreesScroll"), this), 1);
+  layout->addWidget(legend_);
   for (int i = 0; i < kMaxTrees; ++i) {
-    auto* tree = new ScanTreeView(this);
+    auto* tree = new ScanTreeView(trees);
     tree->setObjectName(QStringLiteral("scanTree%1").arg(i));
     connect(tree, &ScanTreeView::combineSelected, this, [this, i] {
       focusTree(i);
@@ -97,7 +116,7 @@ void ScanTab::setDisplay(ScanDisplay display) {
     const QSignalBlocker blocker(displayBox_);
     displayBox_->setCurrentIndex(displayBox_->findData(int(display)));
   }
-  rebuild();
+  startOver();
 }
 
 void ScanTab::setErrata(bool on) {
@@ -107,7 +126,33 @@ void ScanTab::setErrata(bool on) {
     errataBox_->setChecked(on);
   }
   displayBox_->setEnabled(!on);
+  startOver();
+}
+
+// Another algorithm is another sequence of steps: step 3 of one is not step 3 of the other.
+void ScanTab::startOver() {
+  litRanges_.clear();
+  showLegend();
   rebuild();
+  controller().setPosition(0);
+}
+
+void ScanTab::showLegend() { legend_->setText(legendHtml(!litRanges_.isEmpty())); }
+
+QString ScanTab::legendText() const { return legend_->text(); }
+
+void ScanTab::inputsChanged() { startOver(); }
+
+void ScanTab::setLitRanges(const QList<TokenRange>& ranges) {
+  litRanges_ = ranges;
+  for (ScanTreeView* tree : trees_) tree->setLitRanges(ranges);
+  showLegend();
+}
+
+void ScanTab::setShowAhead(bool on) {
+  showAhead_ = on;
+  for (ScanTreeView* tree : trees_) tree->setShowAhead(on);
+  emit presentationChanged();  // the caption's totals depend on it
 }
 
 void ScanTab::rebuild() {
@@ -146,7 +191,12 @@ void ScanTab::rebuild() {
     tree->setTitle(plan[i].title);
     tree->setLevelRows(levels);
     tree->setFlagIncomplete(plan[i].method == ScanMethod::hillis_steele_as_printed);
+    tree->setLitRanges(litRanges_);
+    tree->setShowAhead(showAhead_);
   }
+  // The printed loop above the corrected one, column under column: the wrong prefixes sit right
+  // above the right ones. Other trees stand side by side (and scroll when they need the room).
+  treesLayout_->setDirection(errata_ ? QBoxLayout::TopToBottom : QBoxLayout::LeftToRight);
   focused_ = std::clamp(focused_, 0, std::max(0, int(runs_.size()) - 1));
   controller().setCount(levels);
   showPosition();
@@ -170,9 +220,9 @@ QString ScanTab::caption() const {
   if (runs_.size() > 1) {
     std::vector<const ScanRun*> runs;
     for (const auto& run : runs_) runs.push_back(run.get());
-    return scanComparisonCaption(runs, position);
+    return scanComparisonCaption(runs, position, showAhead_);
   }
-  return scanCaption(*runs_[0], std::min(position, runs_[0]->stepCount()));
+  return scanCaption(*runs_[0], std::min(position, runs_[0]->stepCount()), showAhead_);
 }
 
 QString ScanTab::formulaHtml() const {

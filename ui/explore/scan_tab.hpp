@@ -7,11 +7,13 @@
 #include <memory>
 #include <vector>
 
+#include "ui/explore/explore_scene.hpp"
 #include "ui/explore/explore_view.hpp"
 #include "ui/explore/scan_run.hpp"
 
 class QCheckBox;
 class QComboBox;
+class QLabel;
 class QHBoxLayout;
 
 namespace aaren::ui {
@@ -34,24 +36,36 @@ class ScanTab : public ExploreView {
   ScanDisplay display() const { return display_; }
   void setErrata(bool on);  // the printed Algorithm 1 beside the corrected loop
   bool errata() const { return errata_; }
+  // Scan tree boxes lit for a question's answer or a formula term; cleared by any other change.
+  void setLitRanges(const QList<TokenRange>& ranges);
+  QList<TokenRange> litRanges() const { return litRanges_; }
+  QString legendText() const;  // rich text: the box colours, and the highlighter while boxes are lit
+  void setShowAhead(bool on);  // later steps' numbers drawn faintly before their step
+  bool showAhead() const { return showAhead_; }
 
   QList<ScanTreeView*> trees() const;  // in the order shown
   const ScanRun& run(int tree) const { return *runs_[std::size_t(tree)]; }
 
  protected:
   void rebuild() override;
+  void inputsChanged() override;
 
  private:
+  void startOver();  // rebuilds at step 0 with nothing lit
+  void showLegend();
   void showPosition();
   void focusTree(int index);
 
   QComboBox* displayBox_;
   QCheckBox* errataBox_;
   QHBoxLayout* treesLayout_;
+  QLabel* legend_;
   std::vector<ScanTreeView*> trees_;
   std::vector<std::unique_ptr<ScanRun>> runs_;
   ScanDisplay display_ = ScanDisplay::hillisSteele;
   bool errata_ = false;
+  bool showAhead_ = false;
+  QList<TokenRange> litRanges_;
   int focused_ = 0;
 };
 

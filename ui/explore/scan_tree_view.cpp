@@ -1,14 +1,12 @@
 #include "ui/explore/scan_tree_view.hpp"
 
 #include <QMouseEvent>
-#include <QPainter>
-#include <QPainterPath>
 #include <QToolTip>
 #include <algorithm>
+#include <QtMath>
 #include <cmath>
 
 #include "ui/appearance.hpp"
-#include "ui/explore/arrow.hpp"
 #include "ui/explore/explore_style.hpp"
 #include "ui/explore/scan_run.hpp"
 
@@ -19,14 +17,7 @@ namespace {
 constexpr qreal kBoxWidthShare = 0.88;   // of a column
 constexpr qreal kBoxHeightShare = 0.66;  // of a row; the rest is room for the arrows
 constexpr qreal kMaxRowLines = 6.0;      // rows never grow taller than this many text lines
-constexpr qreal kLargestTextScale = 1.35;  // of the widget font, when the boxes are large
-constexpr qreal kSmallestTextScale = 0.62;  // of the normal font
 constexpr int kMaxListedWeights = 16;
-constexpr int kBoxDigits = 3;  // significant digits inside a box; the tool tip has them all
-
-bool contiguous(const std::vector<int>& tokens) {
-  return tokens.empty() || tokens.back() - tokens.front() + 1 == int(tokens.size());
-}
 
 }  // namespace
 
@@ -37,6 +28,7 @@ ScanTreeView::ScanTreeView(QWidget* parent) : QWidget(parent) {
 
 void ScanTreeView::setRun(const ScanRun* run) {
   run_ = run;
+  updateGeometry();
   step_ = 0;
   selectedCombine_ = 0;
   hovered_.reset();
@@ -50,6 +42,7 @@ void ScanTreeView::setTitle(const QString& title) {
 
 void ScanTreeView::setLevelRows(int rows) {
   levelRows_ = std::max(0, rows);
+  updateGeometry();
   update();
 }
 
@@ -77,6 +70,36 @@ int ScanTreeView::selectedCombineIndex() const {
 void ScanTreeView::setFocused(bool focused) {
   focused_ = focused;
   update();
+}
+
+void ScanTreeView::setLitRanges(const QList<TokenRange>& ranges) {
+  litRanges_ = ranges;
+  update();
+}
+
+void ScanTreeView::setShowAhead(bool on) {
+  showAhead_ = on;
+  update();
+}
+
+std::vector<ScanTreeView::Node> ScanTreeView::litNodes() const {
+  std::vector<Node> nodes;
+  if (!run_) return nodes;
+  const auto lit = [this](int level, int position) {
+    const std::vector<int>& held = run_->tokensHeld(level, position);
+    return run_->holdsSegment(level, position) && !held.empty() &&
+           litRanges_.contains(TokenRange{held.front(), held.back()});
+  };
+  for (const DrawnState& s : drawnStates())
+    if (lit(s.level, s.position)) nodes.push_back({s.level, s.position});
+  return nodes;
+}
+
+std::optional<ScanTreeView::Operands> ScanTreeView::selectedOperands() const {
+  if (!run_ || step_ == 0 || run_->combines(step_).empty()) return std::nullopt;
+  const ScanCombine& combine = run_->combines(step_)[std::size_t(selectedCombineIndex())];
+  return Operands{{run_->rowHolding(step_ - 1, combine.left), combine.left},
+                  {run_->rowHolding(step_ - 1, combine.right), combine.right}};
 }
 
 std::vector<ScanTreeView::DrawnState> ScanTreeView::drawnStates() const {
@@ -125,7 +148,12 @@ ScanCounts ScanTreeView::countsShown() const { return run_ ? run_->countsThrough
 QString ScanTreeView::countersText() const {
   if (!run_) return {};
   const ScanCounts shown = countsShown(), total = run_->totals();
-  return tr("depth %1 of %2 \u00b7 work %3 of %4").arg(shown.depth).arg(total.depth).arg(shown.work).arg(total.work);
+  if (showAhead_)
+    return tr("depth %1 of %2 \u00b7 work %3 of %4").arg(shown.depth).arg(total.depth).arg(shown.work).arg(total.work);
+  // Without show ahead the totals are the answer to "how many steps and combines?": only what is
+  // done so far until the tree has finished.
+  if (step_ >= run_->stepCount()) return tr("depth %1 \u00b7 work %2 (done)").arg(shown.depth).arg(shown.work);
+  return tr("depth %1 \u00b7 work %2").arg(shown.depth).arg(shown.work);
 }
 
 int ScanTreeView::combineIndexOf(int position) const {
@@ -156,7 +184,12 @@ ScanTreeView::Layout ScanTreeView::layout() const {
   // Narrow trees (side by side) keep their columns and label rows with short names; their
   // counters go under the title, so that trees shown together keep their rows aligned.
   l.compactLabels = (width() - 2 * pad - fm.horizontalAdvance(QStringLiteral("o = w / u")) - em) / n < 4.5 * em;
-  l.headerLines = l.compactLabels || titleWidth + fm.horizontalAdvance(countersText()) + em > headerWidth ? 2 : 1;
+  // Room for the counters with the note a one-line box adds (" · boxes show m").
+  // Measured on the longest form, so that the header does not jump between lines as the counters grow.
+  const ScanCounts total = run_ ? run_->totals() : ScanCounts{};
+  const QString widest = tr("depth %1 of %2 \u00b7 work %3 of %4").arg(total.depth).arg(total.depth).arg(total.work).arg(total.work);
+  const qreal countersWidth = std::max(fm.horizontalAdvance(countersText()), fm.horizontalAdvance(widest)) * 1.5;
+  l.headerLines = l.compactLabels || titleWidth + countersWidth + em > headerWidth ? 2 : 1;
   l.header = QRectF(pad, pad * 0.6, headerWidth, (l.headerLines == 2 ? 2.7 : 1.5) * em);
   l.labelWidth = fm.horizontalAdvance(l.compactLabels ? QStringLiteral("+32") : QStringLiteral("o = w / u")) + 0.8 * em;
   l.levels = std::max(levelRows_, run_ ? run_->stepCount() : 0);
@@ -222,7 +255,7 @@ QString ScanTreeView::describe(const Node& node) const {
                   .arg(run_->combines(level)[std::size_t(index)].left + 1)
                   .arg(n + 1);
   }
-  if (contiguous(held)) {
+  if (run_->holdsSegment(level, n)) {
     text += tr("holds tokens %1: the segment [%2..%3]").arg(tokenList(held)).arg(held.front() + 1).arg(held.back() + 1);
     if (run_->holdsPrefix(level, n)) text += tr(", its whole prefix");
     text += QStringLiteral("<br>");
@@ -247,282 +280,42 @@ QString ScanTreeView::describe(const Node& node) const {
   return text;
 }
 
+qreal ScanTreeView::widestBoxLine(const QFontMetricsF& metrics, bool mOnly) const {
+  qreal widest = 1;
+  if (!run_) return widest;
+  for (int level = 0; level <= run_->stepCount(); ++level) {
+    const StateArray<float>& s = run_->states(level);
+    for (int i = 0; i < run_->tokens(); ++i) {
+      QStringList lines{(mOnly ? QString() : QStringLiteral("m ")) + formatNumber(s.m[std::size_t(i)], kBoxDigits)};
+      if (!mOnly) lines << QStringLiteral("u ") + formatNumber(s.u[std::size_t(i)], kBoxDigits);
+      if (!mOnly && s.dv == 1) lines << QStringLiteral("w ") + formatNumber(s.w[std::size_t(i)], kBoxDigits);
+      for (const QString& line : lines) widest = std::max(widest, metrics.horizontalAdvance(line));
+    }
+    // The outputs row writes o = w / u in boxes of the same width.
+    for (float o : run_->outputs(level)) widest = std::max(widest, metrics.horizontalAdvance(formatNumber(o, kBoxDigits)));
+  }
+  return widest;
+}
+
+// Room for every box to write its m at the smallest readable size; a smaller window scrolls.
 QSize ScanTreeView::minimumSizeHint() const {
-  return sizeInLines(*this, 9, 10);
+  const QSize floor = sizeInLines(*this, 9, 10);
+  if (!run_) return floor;
+  QFont readable = font();
+  readable.setPixelSize(minimumTextPixels());
+  const QFontMetricsF small(readable), normal(font());
+  const qreal em = normal.height();
+  const qreal column = widestBoxLine(small, true) / 0.88 / kBoxWidthShare;
+  const qreal row = small.height() * 0.92 / 0.85 / kBoxHeightShare;
+  const int rows = std::max(levelRows_, run_->stepCount()) + 2;
+  const qreal labels = normal.horizontalAdvance(QStringLiteral("+32")) + 0.8 * em;
+  const qreal header = 2.7 * em + 0.4 * em;
+  return QSize(std::max(floor.width(), qCeil(em + labels + column * run_->tokens())),
+               std::max(floor.height(), qCeil(em + header + row * rows)));
 }
 
 QSize ScanTreeView::sizeHint() const {
   return sizeInLines(*this, 48, 30);
-}
-
-// What every step of painting shares: the painter, the geometry and the measures of this frame.
-struct ScanTreeView::PaintContext {
-  // How much text fits in a box: three lines (m, u, w), one line (m), or none (colour only).
-  struct BoxText {
-    int lines = 0;
-    QFont font;
-  };
-
-  QPainter& p;
-  const Layout l;
-  const ExploreColors colors;
-  const qreal pen;
-  const qreal em;
-  const qreal radius;  // of a box's corners
-  BoxText boxText;     // measured once for the tree so that every box uses the same font
-  float scale = 0;     // of the value bars: the largest magnitude shown
-
-  void fillBox(const QRectF& box, const QColor& fill, const QPen& outline) const {
-    p.setPen(outline);
-    p.setBrush(fill);
-    p.drawRoundedRect(box, radius, radius);
-    p.setBrush(Qt::NoBrush);
-  }
-
-  void drawLines(const QRectF& box, const QStringList& lines, const QColor& color) const {
-    p.setFont(boxText.font);
-    p.setPen(color);
-    const qreal lineHeight = QFontMetricsF(boxText.font).height() * 0.92;
-    const qreal top = box.center().y() - lineHeight * lines.size() / 2;
-    for (qsizetype i = 0; i < lines.size(); ++i)
-      p.drawText(QRectF(box.left(), top + lineHeight * i, box.width(), lineHeight), Qt::AlignCenter, lines[i]);
-  }
-
-  // One small bar per component, up for positive and down for negative, on a common scale.
-  void drawValueBars(const QRectF& area, std::span<const float> values) const {
-    if (scale <= 0) return;
-    const qreal slot = area.width() / qreal(values.size());
-    for (std::size_t j = 0; j < values.size(); ++j) {
-      const qreal h = area.height() / 2 * std::clamp(values[j] / scale, -1.0f, 1.0f);
-      const QRectF bar(area.left() + slot * (qreal(j) + 0.2), area.center().y() - std::max<qreal>(h, 0), slot * 0.6,
-                       std::abs(h));
-      p.fillRect(bar, values[j] >= 0 ? colors.result : colors.left);
-    }
-    p.setPen(QPen(colors.muted, pen * 0.5));
-    p.drawLine(QPointF(area.left(), area.center().y()), QPointF(area.right(), area.center().y()));
-  }
-
-  void drawState(const QRectF& box, float m, float u, std::span<const float> w, const QColor& textColor) const {
-    if (boxText.lines == 3) {
-      QStringList lines{QStringLiteral("m ") + formatNumber(m, kBoxDigits), QStringLiteral("u ") + formatNumber(u, kBoxDigits)};
-      if (w.size() == 1) {
-        lines << QStringLiteral("w ") + formatNumber(w[0], kBoxDigits);
-        drawLines(box, lines, textColor);
-      } else {
-        lines << QString();
-        drawLines(box, lines, textColor);
-        const qreal lineHeight = QFontMetricsF(boxText.font).height() * 0.92;
-        const QRectF area(box.left() + box.width() * 0.15, box.center().y() + lineHeight * 0.5 + 1,
-                          box.width() * 0.7, lineHeight - 2);
-        drawValueBars(area, w);
-      }
-    } else if (boxText.lines == 1) {
-      drawLines(box, {formatNumber(m, kBoxDigits)}, textColor);
-    } else {
-      drawValueBars(box.adjusted(2, 2, -2, -2), w);
-    }
-  }
-};
-
-void ScanTreeView::paintEvent(QPaintEvent*) {
-  QPainter p(this);
-  const ExploreColors colors = beginPainting(p, *this);
-  p.setRenderHint(QPainter::TextAntialiasing);
-  if (focused_) {
-    p.setPen(QPen(withAlpha(colors.result, 90), explorePenWidth()));
-    p.drawRect(QRectF(rect()).adjusted(0.5, 0.5, -0.5, -0.5));
-  }
-  if (!run_) return;
-
-  const Layout l = layout();
-  PaintContext c{p, l, colors, explorePenWidth(), QFontMetricsF(font()).height(),
-                 std::min(l.boxHeight, l.boxWidth) * 0.18, {}, 0};
-  paintHeader(c);
-  paintRowLabels(c);
-  measureBoxText(c);
-  c.scale = largestValue();
-  paintEdges(c);
-  paintStates(c);
-  paintOperands(c);
-  paintOutputs(c);
-  if (hovered_) {
-    p.setPen(QPen(colors.text, c.pen * 1.6));
-    p.drawRoundedRect(boxOf(*hovered_).adjusted(-1, -1, 1, 1), c.radius, c.radius);
-  }
-}
-
-// The algorithm on the left, its counters on the right.
-void ScanTreeView::paintHeader(PaintContext& c) const {
-  const QFont titleFont = exploreFont(font(), 1.1, true);
-  c.p.setFont(fittedFont(titleFont, {title_}, QSizeF(c.l.header.width(), QFontMetricsF(titleFont).height()), 1.0, 0.7));
-  c.p.setPen(c.colors.text);
-  c.p.drawText(c.l.header, Qt::AlignLeft | Qt::AlignTop, title_);
-  c.p.setFont(exploreFont(font(), 1.0));
-  c.p.setPen(c.colors.muted);
-  c.p.drawText(c.l.header, (c.l.headerLines == 2 ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignBottom, countersText());
-}
-
-void ScanTreeView::paintRowLabels(PaintContext& c) const {
-  const Layout& l = c.l;
-  const qreal em = c.em;
-  // Labels keep a readable height even when the rows are thinner than a line (many steps).
-  const auto labelRect = [&](int rowIndex) {
-    const qreal height = std::max(l.boxHeight, 1.2 * em);
-    const qreal center = l.top + l.row * rowIndex + l.boxHeight / 2;
-    return QRectF(l.left - l.labelWidth, center - height / 2, l.labelWidth - 0.4 * em, height);
-  };
-  QPainter& p = c.p;
-  p.setFont(font());
-  p.setPen(c.colors.muted);
-  const bool roomForOffsets = l.boxHeight >= 1.9 * em;
-  p.drawText(labelRect(0), Qt::AlignRight | Qt::AlignVCenter, l.compactLabels ? QStringLiteral("x") : tr("tokens"));
-  for (int level = 1; level <= run_->stepCount(); ++level) {
-    p.setPen(level == step_ ? c.colors.result : c.colors.muted);
-    p.setFont(exploreFont(font(), 1.0, level == step_));
-    const QString name = l.compactLabels ? QString::number(level) : tr("step %1").arg(level);
-    const QString label = roomForOffsets ? tr("%1\n+%2").arg(name).arg(run_->offset(level)) : name;
-    const bool thin = l.row < 1.2 * em;
-    if (!thin || level == step_ || level == 1 || level == run_->stepCount())
-      p.drawText(labelRect(level), Qt::AlignRight | Qt::AlignVCenter, label);
-  }
-  p.setFont(font());
-  p.setPen(c.colors.muted);
-  p.drawText(labelRect(l.levels + 1), Qt::AlignRight | Qt::AlignVCenter,
-             l.compactLabels ? QStringLiteral("o") : tr("o = w / u"));
-}
-
-// Three lines where the widest of them fits every box, else the m line alone, else none.
-void ScanTreeView::measureBoxText(PaintContext& c) const {
-  const QFontMetricsF fm(font());
-  qreal widest = 0, widestM = 0;
-  const auto consider = [&](const QString& line, bool isM) {
-    const qreal width = fm.horizontalAdvance(line);
-    widest = std::max(widest, width);
-    if (isM) widestM = std::max(widestM, width);
-  };
-  for (int level = 0; level <= run_->stepCount(); ++level) {
-    const StateArray<float>& s = run_->states(level);
-    for (int i = 0; i < run_->tokens(); ++i) {
-      consider(QStringLiteral("m ") + formatNumber(s.m[std::size_t(i)], kBoxDigits), true);
-      consider(QStringLiteral("u ") + formatNumber(s.u[std::size_t(i)], kBoxDigits), false);
-      if (s.dv == 1) consider(QStringLiteral("w ") + formatNumber(s.w[std::size_t(i)], kBoxDigits), false);
-    }
-  }
-  const Layout& l = c.l;
-  const qreal lineHeight = fm.height() * 0.92;
-  const qreal threeLines =
-      std::min({kLargestTextScale, l.boxHeight * 0.9 / (3 * lineHeight), l.boxWidth * 0.88 / widest});
-  const qreal oneLine = std::min({kLargestTextScale, l.boxHeight * 0.85 / lineHeight, l.boxWidth * 0.88 / widestM});
-  // The smallest text is measured against the normal font: presenter mode's larger font may
-  // shrink further before the boxes give up their numbers.
-  const qreal smallest = kSmallestTextScale / Appearance::instance().chartScale();
-  if (threeLines >= smallest) c.boxText = {3, exploreFont(font(), threeLines)};
-  else if (oneLine >= smallest) c.boxText = {1, exploreFont(font(), oneLine)};
-}
-
-// Lines that carry an unchanged state down, the arrows of every step shown so far, and the
-// outline of every later step's results (what is still to come).
-void ScanTreeView::paintEdges(PaintContext& c) const {
-  const Layout& l = c.l;
-  QPainter& p = c.p;
-  const qreal pen = c.pen;
-  const qreal head = std::max(4.0, 0.45 * c.em * std::min(1.0, l.row / (2.5 * c.em)));
-  const int selectedIndex = selectedCombineIndex();
-  for (int level = 1; level <= step_; ++level) {
-    for (int i = 0; i < run_->tokens(); ++i)
-      if (!run_->updatedIn(level, i)) {
-        p.setPen(QPen(c.colors.faint, pen));
-        p.drawLine(QPointF(boxAt(l, level - 1, i).center().x(), boxAt(l, level - 1, i).bottom()),
-                   QPointF(boxAt(l, level, i).center().x(), boxAt(l, level, i).bottom()));
-      }
-    const bool current = level == step_;
-    const auto& combines = run_->combines(level);
-    for (std::size_t k = 0; k < combines.size(); ++k) {
-      const QRectF from = boxAt(l, level - 1, combines[k].left);
-      const QRectF through = boxAt(l, level - 1, combines[k].right);
-      const QRectF to = boxAt(l, level, combines[k].right);
-      const bool chosen = current && int(k) == selectedIndex;
-      const qreal width = current ? pen * (chosen ? 2.2 : 1.4) : pen * 0.8;
-      const QColor leftColor = current ? c.colors.left : c.colors.faint;
-      const QColor rightColor = current ? c.colors.right : c.colors.faint;
-      drawArrow(p, QPointF(from.center().x(), from.bottom()), QPointF(to.center().x() - to.width() * 0.22, to.top()),
-                QPen(leftColor, width), head);
-      drawArrow(p, QPointF(through.center().x(), through.bottom()), QPointF(to.center().x(), to.top()),
-                QPen(rightColor, width), head);
-    }
-  }
-  for (int level = step_ + 1; level <= run_->stepCount(); ++level)
-    for (const ScanCombine& combine : run_->combines(level)) {
-      p.setPen(QPen(c.colors.faint, pen * 0.8, Qt::DashLine));
-      p.drawRoundedRect(boxAt(l, level, combine.right), c.radius, c.radius);
-    }
-}
-
-void ScanTreeView::paintStates(PaintContext& c) const {
-  const ExploreColors& colors = c.colors;
-  for (const DrawnState& s : drawnStates()) {
-    const QRectF box = boxAt(c.l, s.level, s.position);
-    const std::vector<int>& held = run_->tokensHeld(s.level, s.position);
-    QColor fill = s.holdsPrefix ? withAlpha(colors.complete, 46) : colors.node;
-    QPen outline(s.holdsPrefix ? colors.complete : colors.border, c.pen);
-    if (flagIncomplete_ && !contiguous(held)) outline = QPen(colors.wrong, c.pen * 1.4, Qt::DashLine);
-    if (s.inCurrentStep) {
-      outline = QPen(colors.result, c.pen * 2);
-      if (!s.holdsPrefix) fill = withAlpha(colors.result, 30);
-    }
-    c.fillBox(box, colors.background, Qt::NoPen);
-    c.fillBox(box, fill, outline);
-    c.drawState(box, s.m, s.u, s.w, colors.text);
-  }
-}
-
-// The operands of the selected combine, outlined in their arrows' colours.
-void ScanTreeView::paintOperands(PaintContext& c) const {
-  const auto& selected = run_->combines(step_);
-  if (step_ == 0 || selected.empty()) return;
-  const ScanCombine& combine = selected[std::size_t(selectedCombineIndex())];
-  c.p.setPen(QPen(c.colors.left, c.pen * 2.2));
-  c.p.drawRoundedRect(boxAt(c.l, step_ - 1, combine.left).adjusted(-2, -2, 2, 2), c.radius, c.radius);
-  c.p.setPen(QPen(c.colors.right, c.pen * 2.2));
-  c.p.drawRoundedRect(boxAt(c.l, step_ - 1, combine.right).adjusted(-2, -2, 2, 2), c.radius, c.radius);
-}
-
-// The outputs of the prefixes complete so far (and, in errata mode, the wrong ones).
-void ScanTreeView::paintOutputs(PaintContext& c) const {
-  QPainter& p = c.p;
-  const ExploreColors& colors = c.colors;
-  const qreal pen = c.pen;
-  const int outputRow = c.l.levels + 1;
-  for (int i = 0; i < run_->tokens(); ++i) {
-    p.setPen(QPen(colors.faint, pen * 0.8, Qt::DashLine));
-    p.drawRoundedRect(boxAt(c.l, outputRow, i), c.radius, c.radius);
-  }
-  for (const DrawnOutput& o : drawnOutputs()) {
-    const QRectF box = boxAt(c.l, outputRow, o.position);
-    const QRectF above = boxAt(c.l, step_, o.position);
-    p.setPen(QPen(o.flagged ? colors.wrong : colors.complete, pen * 0.8, Qt::DotLine));
-    p.drawLine(QPointF(above.center().x(), above.bottom()), QPointF(box.center().x(), box.top()));
-    c.fillBox(box, colors.background, Qt::NoPen);
-    c.fillBox(box, withAlpha(o.flagged ? colors.wrong : colors.complete, o.flagged ? 40 : 46),
-              QPen(o.flagged ? colors.wrong : colors.complete, pen * (o.flagged ? 2 : 1.2)));
-    if (c.boxText.lines > 0) {
-      QStringList lines;
-      for (float x : o.o) lines << formatNumber(x, kBoxDigits);
-      if (c.boxText.lines == 1) lines = QStringList{lines.front()};
-      c.drawLines(box, lines, o.flagged ? colors.wrong : colors.text);
-    } else {
-      c.drawValueBars(box.adjusted(2, 2, -2, -2), o.o);
-    }
-    if (o.flagged) {
-      p.setFont(exploreFont(font(), 0.9, true));
-      p.setPen(colors.wrong);
-      const qreal side = 0.9 * c.em;
-      const QRectF corner(box.right() - side * 0.6, box.top() - side * 0.4, side, side);
-      c.fillBox(corner, colors.wrong, Qt::NoPen);
-      p.setPen(colors.background);
-      p.drawText(corner, Qt::AlignCenter, QStringLiteral("\u2717"));
-    }
-  }
 }
 
 void ScanTreeView::mouseMoveEvent(QMouseEvent* event) {

@@ -5,6 +5,8 @@
 // hovering a box tells its segment, exact values and the softmax weights it stands for; clicking
 // a result of the current step selects its combine for the formula panel. Everything drawn is
 // read from a ScanRun (the core's recorded trace).
+#include <QFontMetricsF>
+#include <QList>
 #include <QPointF>
 #include <QRectF>
 #include <QString>
@@ -13,6 +15,7 @@
 #include <vector>
 
 #include "core/scan/prefix_scan.hpp"
+#include "ui/explore/explore_scene.hpp"
 
 namespace aaren::ui {
 
@@ -57,6 +60,23 @@ class ScanTreeView : public QWidget {
   void setSelectedCombine(int index);
   int selectedCombine() const { return selectedCombine_; }
   void setFocused(bool focused);  // the tree whose combine the formula panel shows
+  // Boxes to light: every shown state that holds exactly one of these segments of tokens.
+  void setLitRanges(const QList<TokenRange>& ranges);
+  QList<TokenRange> litRanges() const { return litRanges_; }
+  std::vector<Node> litNodes() const;
+  // Off: later steps show only the outline of the boxes they will fill, not their numbers.
+  void setShowAhead(bool on);
+  bool showAhead() const { return showAhead_; }
+
+  // The two boxes the selected combine of the shown step reads: where their values live, which
+  // for a state not updated in the step before is a row further up (Blelloch's down-sweep).
+  struct Operands {
+    Node earlier;
+    Node later;
+  };
+  std::optional<Operands> selectedOperands() const;
+  // Lines of numbers the last paint wrote in each box: 3 (m, u, w) or 1 (m); never bars alone.
+  int paintedBoxLines() const { return paintedBoxLines_; }
 
   std::vector<DrawnState> drawnStates() const;
   std::vector<DrawnOutput> drawnOutputs() const;
@@ -80,6 +100,10 @@ class ScanTreeView : public QWidget {
   void leaveEvent(QEvent* event) override;
 
  private:
+  static constexpr int kBoxDigits = 3;  // significant digits inside a box; the tool tip has them all
+  // The widest line a box writes ("m −1.08", "u 2.5", "w 0.3"), or of its m alone ("−1.08": one
+  // line, the header then says the boxes show m).
+  qreal widestBoxLine(const QFontMetricsF& metrics, bool mOnly) const;
   struct Layout {
     QRectF header;
     qreal labelWidth = 0;
@@ -101,6 +125,8 @@ class ScanTreeView : public QWidget {
   void paintStates(PaintContext& c) const;
   void paintOperands(PaintContext& c) const;   // of the selected combine
   void paintOutputs(PaintContext& c) const;
+  void paintAhead(PaintContext& c) const;      // later steps' numbers, faint (show ahead)
+  void paintLit(PaintContext& c) const;        // the lit boxes
   int selectedCombineIndex() const;  // selectedCombine_ within the shown step's combines (run_ set)
   bool flagged(int position) const;
   int combineIndexOf(int position) const;  // in the current step, -1 if none
@@ -113,6 +139,9 @@ class ScanTreeView : public QWidget {
   int selectedCombine_ = 0;
   bool flagIncomplete_ = false;
   bool focused_ = false;
+  bool showAhead_ = false;
+  mutable int paintedBoxLines_ = 0;
+  QList<TokenRange> litRanges_;
   std::optional<Node> hovered_;
 };
 

@@ -88,19 +88,19 @@ void TransformerRnnView::paintEvent(QPaintEvent*) {
   const qreal laneHeight = (lanes.height() - laneGap) / 2;
   const qreal slot = lanes.width() / n;
   const qreal head = std::max(4.0, std::min(0.45 * em, slot * 0.3));
-  const qreal tokenRadius = std::min(slot * 0.34, 0.8 * em);
+  const qreal tokenRadius = std::min(slot * 0.34, 1.0 * em);
   const bool numbered = tokenRadius >= 0.55 * em;
 
   const auto centerX = [&](int token) { return lanes.left() + slot * (token - 0.5); };  // 1-based
   const auto drawTokens = [&](qreal y, const QColor& color) {
-    p.setFont(exploreFont(font(), 0.75));
+    setPaintFont(p, atLeastReadable(exploreFont(font(), 0.9)));
     for (int k = 1; k <= n; ++k) {
       const bool arrived = k <= t;
       p.setPen(QPen(arrived ? color : colors.faint, pen));
       p.setBrush(k == t ? withAlpha(color, 110) : arrived ? withAlpha(color, 35) : colors.node);
       p.drawEllipse(QPointF(centerX(k), y), tokenRadius, tokenRadius);
       p.setBrush(Qt::NoBrush);
-      if (numbered) {
+      if (numbered && QFontMetricsF(p.font()).horizontalAdvance(QString::number(n)) <= 2 * tokenRadius * 0.9) {
         p.setPen(arrived ? colors.text : colors.muted);
         p.drawText(QRectF(centerX(k) - tokenRadius, y - tokenRadius, 2 * tokenRadius, 2 * tokenRadius), Qt::AlignCenter,
                    QString::number(k));
@@ -108,14 +108,17 @@ void TransformerRnnView::paintEvent(QPaintEvent*) {
     }
   };
   const auto laneHeader = [&](qreal top, const QString& name, const QString& what, const QColor& color) {
-    p.setFont(exploreFont(font(), 1.15, true));
+    setPaintFont(p, atLeastReadable(exploreFont(font(), 1.15, true)));
     p.setPen(color);
     const qreal nameWidth = QFontMetricsF(p.font()).horizontalAdvance(name);
     p.drawText(QRectF(lanes.left(), top, lanes.width(), 1.6 * em), Qt::AlignLeft | Qt::AlignVCenter, name);
-    p.setFont(font());
-    p.setPen(colors.muted);
-    p.drawText(QRectF(lanes.left() + nameWidth + em, top, lanes.width() - nameWidth - em, 1.6 * em),
-               Qt::AlignLeft | Qt::AlignVCenter, what);
+    // The description only where it fits whole: the caption says it too, and a cut sentence reads worse.
+    setPaintFont(p, atLeastReadable(font()));
+    const QRectF whatRect(lanes.left() + nameWidth + em, top, lanes.width() - nameWidth - em, 1.6 * em);
+    if (QFontMetricsF(p.font()).horizontalAdvance(what) <= whatRect.width()) {
+      p.setPen(colors.muted);
+      p.drawText(whatRect, Qt::AlignLeft | Qt::AlignVCenter, what);
+    }
   };
 
   // Aaren: one state, carried from token to token; what came before is gone.
@@ -123,7 +126,7 @@ void TransformerRnnView::paintEvent(QPaintEvent*) {
     const qreal top = lanes.top();
     laneHeader(top, tr("Aaren"), tr("one state per layer, updated by each token"), colors.aaren);
     const qreal tokenY = top + laneHeight - tokenRadius - 0.2 * em;
-    const qreal cellSide = std::min({slot * 0.78, laneHeight * 0.34, 3.2 * em});
+    const qreal cellSide = std::min({slot * 0.78, laneHeight * 0.4, 4.5 * em});
     const qreal cellY = top + 1.8 * em + (tokenY - tokenRadius - top - 1.8 * em) / 2 - cellSide / 2;
     for (int k = 1; k <= t; ++k) {
       const QRectF cell(centerX(k) - cellSide / 2, cellY, cellSide, cellSide);
@@ -143,10 +146,13 @@ void TransformerRnnView::paintEvent(QPaintEvent*) {
         drawArrow(p, QPointF(centerX(k - 1) + cellSide / 2, cellY + cellSide / 2),
                   QPointF(cell.left(), cellY + cellSide / 2),
                   QPen(live ? colors.aaren : colors.faint, live ? pen * 1.4 : pen * 0.8), head);
-      if (live && cellSide >= 2.2 * em) {
-        p.setFont(exploreFont(font(), 0.8));
+      // The state's three numbers named as large as the box allows, and not at all where they cannot be read.
+      const QStringList state{QStringLiteral("m"), QStringLiteral("u"), QStringLiteral("w")};
+      const QFont stateFont = fittedFont(exploreFont(font(), 1.0, true), state, cell.size() * 0.8, 1.3);
+      if (live && pixelSizeOf(stateFont) >= minimumTextPixels()) {
+        setPaintFont(p, stateFont);
         p.setPen(colors.text);
-        p.drawText(cell, Qt::AlignCenter, QStringLiteral("m\nu\nw"));
+        p.drawText(cell, Qt::AlignCenter, state.join(QLatin1Char('\n')));
       }
     }
     drawTokens(tokenY, colors.aaren);
@@ -160,16 +166,17 @@ void TransformerRnnView::paintEvent(QPaintEvent*) {
     const qreal tokenY = top + laneHeight - tokenRadius - 0.2 * em;
     const qreal cacheHeight = std::min(1.4 * em, laneHeight * 0.16);
     const qreal cacheY = tokenY - tokenRadius - 0.5 * em - cacheHeight;
-    const qreal cellSide = std::min({slot * 0.78, laneHeight * 0.26, 3.2 * em});
+    const qreal cellSide = std::min({slot * 0.78, laneHeight * 0.3, 4.5 * em});
     const qreal cellY = top + 1.8 * em + (cacheY - top - 1.8 * em) / 2 - cellSide / 2;
-    p.setFont(exploreFont(font(), 0.7));
+    setPaintFont(p, atLeastReadable(exploreFont(font(), 0.7)));
     for (int k = 1; k <= t; ++k) {
       const QRectF cache(centerX(k) - slot * 0.4, cacheY, slot * 0.8, cacheHeight);
       p.setPen(QPen(colors.transformer, pen));
       p.setBrush(withAlpha(colors.transformer, k == t ? 110 : 45));
       p.drawRect(cache);
       p.setBrush(Qt::NoBrush);
-      if (cache.width() >= fm.horizontalAdvance(QStringLiteral("k,v")) * 0.75) {
+      if (cache.width() >= QFontMetricsF(p.font()).horizontalAdvance(QStringLiteral("k,v")) &&
+          cache.height() >= QFontMetricsF(p.font()).height() * 0.8) {
         p.setPen(colors.text);
         p.drawText(cache, Qt::AlignCenter, QStringLiteral("k,v"));
       }
@@ -184,7 +191,7 @@ void TransformerRnnView::paintEvent(QPaintEvent*) {
                   QPointF(cell.left(), cellY + cellSide / 2), QPen(colors.transformer, pen * 1.4), head);
     }
     if (t > 0) {
-      p.setFont(exploreFont(font(), 0.9, true));
+      setPaintFont(p, atLeastReadable(exploreFont(font(), 0.9, true)));
       p.setPen(colors.transformer);
       p.drawText(QRectF(lanes.left(), cellY - 1.5 * em, lanes.width(), 1.4 * em), Qt::AlignLeft | Qt::AlignVCenter,
                  tr("query of token %1 over tokens 1..%1").arg(t));
@@ -198,9 +205,8 @@ void TransformerRnnView::paintEvent(QPaintEvent*) {
   }
 
   // Counters: work for this token, work so far, memory held.
+  // As tall as its counters: a frame down to the bottom would only box empty room.
   const QRectF panel(width() - pad - counterWidth, lanes.top(), counterWidth, lanes.height());
-  p.setPen(QPen(colors.border, pen * 0.6));
-  p.drawRoundedRect(panel, 6, 6);
   const StreamTokenCost none;
   const StreamTokenCost& cost = t > 0 ? run_.cost(t) : none;
   const long largestMemory = std::max(1L, run_.cost(n).transformerFloats);
@@ -215,17 +221,17 @@ void TransformerRnnView::paintEvent(QPaintEvent*) {
   };
   const qreal inner = 0.7 * em;
   qreal y = panel.top() + inner;
-  p.setFont(exploreFont(font(), 1.05, true));
+  setPaintFont(p, atLeastReadable(exploreFont(font(), 1.05, true)));
   p.setPen(colors.text);
   p.drawText(QRectF(panel.left() + inner, y, panel.width() - 2 * inner, 1.5 * em), Qt::AlignLeft | Qt::AlignVCenter,
              t > 0 ? tr("Token %1 of %2").arg(t).arg(n) : tr("No token yet"));
   y += 2.0 * em;
   for (const Counter& counter : counters) {
     const QRectF line(panel.left() + inner, y, panel.width() - 2 * inner, 1.35 * em);
-    p.setFont(exploreFont(font(), 1.0, true));
+    setPaintFont(p, atLeastReadable(exploreFont(font(), 1.0, true)));
     p.setPen(counter.color);
     p.drawText(line, Qt::AlignLeft | Qt::AlignVCenter, counter.name);
-    p.setFont(font());
+    setPaintFont(p, atLeastReadable(font()));
     const QString rows[][2] = {{tr("scores q\u00b7k, this token"), grouped(counter.scores)},
                                {tr("scores so far"), grouped(counter.total)},
                                {tr("floats held"), grouped(counter.floats)}};
@@ -243,6 +249,9 @@ void TransformerRnnView::paintEvent(QPaintEvent*) {
                counter.color);
     y = barTop + 1.6 * em;
   }
+  p.setPen(QPen(colors.border, pen * 0.6));
+  p.setBrush(Qt::NoBrush);
+  p.drawRoundedRect(QRectF(panel.topLeft(), QSizeF(panel.width(), std::min(panel.height(), y - panel.top()))), 6, 6);
 }
 
 }  // namespace aaren::ui

@@ -1,0 +1,238 @@
+// A lesson exported for slides and a handout: a PNG for every scene and every reveal, named by
+// scene, each a real picture with its narration beneath; one PDF with a page per scene. From the
+// command line, --export-lesson prints what it wrote, and a broken lesson exits with 1 and
+// FILE:LINE:COLUMN: reason.
+#include <QLayout>
+#include <QRegularExpression>
+#include <QSet>
+#include <QtTest>
+
+#include "support/studio_process.hpp"
+#include "support/test_files.hpp"
+#include "ui/appearance.hpp"
+#include "ui/explore/explore_page.hpp"
+#include "ui/explore/frame_export.hpp"
+#include "ui/explore/scan_tab.hpp"
+#include "ui/lesson/lesson_export.hpp"
+#include "ui/lesson/lesson_parser.hpp"
+#include "ui/lesson/lesson_stage.hpp"
+#include "ui/main_window.hpp"
+#include "ui/pages/efficiency_page.hpp"
+
+using namespace aaren::ui;
+
+namespace {
+
+// Pages of a PDF: its page objects, not the page tree ("/Type /Pages").
+int pdfPageCount(const QByteArray& pdf) {
+  static const QRegularExpression page(QStringLiteral("/Type\\s*/Page(?!s)"));
+  return int(QString::fromLatin1(pdf).count(page));
+}
+
+// The share of sampled pixels in the rows [top, bottom) that differ from the first pixel of the
+// band (the background).
+double inkIn(const QImage& image, int top, int bottom) {
+  const QRgb background = image.pixel(1, top);
+  int ink = 0, total = 0;
+  for (int y = top; y < bottom; y += 2)
+    for (int x = 0; x < image.width(); x += 3, ++total) ink += image.pixel(x, y) != background ? 1 : 0;
+  return total ? double(ink) / total : 0.0;
+}
+
+int distinctColours(const QImage& image) {
+  QSet<QRgb> colours;
+  for (int y = 0; y < image.height(); y += std::max(1, image.height() / 100))
+    for (int x = 0; x < image.width(); x += std::max(1, image.width() / 100)) colours.insert(image.pixel(x, y));
+  return int(colours.size());
+}
+
+const char* kSmallLesson = R"({
+  "format": "aaren-studio-lesson",
+  "version": 1,
+  "id": "small",
+  "title": "Two scenes",
+  "scenes": [
+    {"id": "tree", "title": "A tree", "view": "scan", "inputs": {"tokens": 4}, "step": 1,
+     "narration": "Hillis-Steele on four tokens.",
+     "question": {"prompt": "Which prefixes are whole after step 2?", "answer": "All four.",
+                  "reveal": {"step": 2, "lit_boxes": [[1, 1], [1, 2], [1, 3], [1, 4]]}}},
+    {"id": "cell", "title": "The cell", "view": "cell", "narration": "One token at a time."}
+  ]
+}
+)";
+
+}  // namespace
+
+class TestLessonExport : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void initTestCase();
+  void bundledLessonExportsEverySceneAndAHandout();
+  void slideCarriesTheNarrationUnderThePicture();
+  void explorePicturesShowNoScrollBar_data();
+  void explorePicturesShowNoScrollBar();
+  void commandLineExportPrintsTheFiles();
+  void commandLineRefusesABrokenLesson();
+  void commandLineNeedsALessonToExport();
+
+ private:
+  QTemporaryDir folder_;
+};
+
+void TestLessonExport::initTestCase() {
+  // The user's settings stay untouched, here and in the processes started.
+  qputenv("XDG_CONFIG_HOME", folder_.filePath(QStringLiteral("config")).toLocal8Bit());
+}
+
+void TestLessonExport::bundledLessonExportsEverySceneAndAHandout() {
+  MainWindow window;
+  window.addPage(new ExplorePage);
+  window.addPage(new EfficiencyPage);
+  window.resize(1400, 900);
+  window.show();
+  QVERIFY(QTest::qWaitForWindowExposed(&window));
+  const Lesson lesson = readLesson(QStringLiteral("section3"));
+  const QString out = folder_.filePath(QStringLiteral("section3"));
+  const QStringList files = exportLesson(window, lesson, out);
+
+  QStringList expected;
+  for (int i = 0; i < lesson.scenes.size(); ++i) {
+    const QString stem =
+        QStringLiteral("%1/%2-%3").arg(out).arg(i + 1, 2, 10, QLatin1Char('0')).arg(lesson.scenes[i].id);
+    expected << stem + QStringLiteral(".png");
+    if (lesson.scenes[i].question) expected << stem + QStringLiteral("-answer.png");
+  }
+  expected << out + QStringLiteral("/section3.pdf");
+  QCOMPARE(files, expected);
+  QCOMPARE(QDir(out).entryList(QDir::Files).size(), expected.size());  // no temporary files left
+
+  for (const QString& file : files.mid(0, files.size() - 1)) {
+    const QImage image(file);
+    QVERIFY2(!image.isNull(), qPrintable(file));
+    QVERIFY2(image.width() >= 1000 && image.height() >= 600, qPrintable(file));
+    QVERIFY2(distinctColours(image) > 20, qPrintable(file));
+  }
+  QFile pdf(files.last());
+  QVERIFY(pdf.open(QIODevice::ReadOnly));
+  const QByteArray bytes = pdf.readAll();
+  QVERIFY(bytes.startsWith("%PDF"));
+  QCOMPARE(pdfPageCount(bytes), int(lesson.scenes.size()));
+  // The efficiency scene is the Efficiency page after a real run, not a placeholder.
+  QVERIFY(qobject_cast<EfficiencyPage*>(window.pages().last())->result().has_value());
+}
+
+void TestLessonExport::slideCarriesTheNarrationUnderThePicture() {
+  const Lesson lesson = parseLesson(kSmallLesson, QStringLiteral("small.json"));
+  QImage picture(QSize(1600, 1000), QImage::Format_ARGB32_Premultiplied);
+  picture.setDevicePixelRatio(2.0);
+  picture.fill(Qt::darkCyan);
+  const QImage slide = composeLessonSlide(picture, lesson, 0, false);
+  const QImage revealed = composeLessonSlide(picture, lesson, 0, true);
+  QCOMPARE(slide.width(), picture.width());
+  // Above: the heading; below: the narration and the question, and after the reveal the answer.
+  QVERIFY(slide.height() > picture.height());
+  QVERIFY(revealed.height() > slide.height());
+  int top = 0;
+  while (top < slide.height() && slide.pixel(slide.width() / 2, top) != QColor(Qt::darkCyan).rgb()) ++top;
+  QVERIFY(top > 0 && top < slide.height());
+  QVERIFY(inkIn(slide, 0, top) > 0.005);
+  const int below = top + picture.height();
+  QVERIFY(inkIn(slide, below + 4, slide.height()) > 0.005);
+}
+
+// Nobody can scroll a slide: at a projector's size and a laptop's, in both modes, every Explore
+// scene of the bundled lesson (and its reveal) is rendered with no scroll bar in the picture.
+void TestLessonExport::explorePicturesShowNoScrollBar_data() {
+  QTest::addColumn<QSize>("size");
+  QTest::addColumn<bool>("presenter");
+  QTest::newRow("1920x1080") << QSize(1920, 1080) << false;
+  QTest::newRow("1920x1080 presenter") << QSize(1920, 1080) << true;
+  QTest::newRow("1280x720") << QSize(1280, 720) << false;
+  QTest::newRow("1280x720 presenter") << QSize(1280, 720) << true;
+}
+
+void TestLessonExport::explorePicturesShowNoScrollBar() {
+  QFETCH(QSize, size);
+  QFETCH(bool, presenter);
+  Appearance::instance().setPresenterMode(presenter);
+  const auto backToNormal = qScopeGuard([] { Appearance::instance().setPresenterMode(false); });
+  MainWindow window;
+  auto* explore = new ExplorePage;
+  window.addPage(explore);
+  // As aaren-studio --export-lesson shows it: the window at the slide's size, whatever the pages ask.
+  window.layout()->setSizeConstraint(QLayout::SetNoConstraint);
+  window.setMinimumSize(0, 0);
+  window.show();
+  window.resize(size);
+  QVERIFY(QTest::qWaitForWindowExposed(&window));
+  const Lesson lesson = readLesson(QStringLiteral("section3"));
+  LessonStage stage(window);
+  int rendered = 0;
+  // Every offending picture, so that one run names them all.
+  QStringList scrolled, sideBySideScrolled, errataScrolled;
+  for (const LessonScene& scene : lesson.scenes) {
+    if (scene.onEfficiencyPage()) continue;
+    for (const bool revealed : {false, true}) {
+      if (revealed && !scene.question) continue;
+      const QImage picture = renderLessonScene(stage, scene, revealed);
+      QCOMPARE(window.size(), size);
+      QVERIFY(!picture.isNull());
+      // The legend names the highlighter exactly while boxes are lit.
+      QCOMPARE(explore->scanTab().legendText().contains(QStringLiteral("lit: the answer")),
+               !explore->scanTab().litRanges().isEmpty());
+      const QStringList bars = visibleScrollBars(explore->stage());
+      if (!bars.isEmpty())
+        (scene.explore.algorithm == QLatin1String("side-by-side") ? sideBySideScrolled
+         : scene.explore.scanErrata                                ? errataScrolled
+                                                                   : scrolled)
+            << QStringLiteral("%1%2: %3").arg(scene.id, revealed ? " (answer)" : "", bars.join(QStringLiteral(", ")));
+      ++rendered;
+    }
+  }
+  QVERIFY(rendered >= 20);
+  // The formula folds away when the view does not fit beside it (ExplorePage::formulaFolded), so
+  // every other scene fits; these two need more than the whole stage at the 18 px presenter minimum.
+  QVERIFY2(scrolled.isEmpty(), qPrintable(scrolled.join(QStringLiteral("; "))));
+  if (presenter && size.height() < 1080)
+    QEXPECT_FAIL("", "two trees of 8 tokens stacked need more height than 720 leaves at 18 px", Continue);
+  QVERIFY2(errataScrolled.isEmpty(), qPrintable(errataScrolled.join(QStringLiteral("; "))));
+  if (presenter || size.width() < 1920)
+    QEXPECT_FAIL("", "three trees of 8 tokens side by side are wider than the whole stage, formula folded", Continue);
+  QVERIFY2(sideBySideScrolled.isEmpty(), qPrintable(sideBySideScrolled.join(QStringLiteral("; "))));
+}
+
+void TestLessonExport::commandLineExportPrintsTheFiles() {
+  const QString file = QString::fromStdString(write_file(folder_, "small.json", kSmallLesson));
+  const QString out = folder_.filePath(QStringLiteral("small-out"));
+  const StudioRun run = runStudio({"--lesson", file, "--export-lesson", out, "--theme", "dark"});
+  QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+  const QStringList printed = run.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+  QCOMPARE(printed,
+           (QStringList{out + "/01-tree.png", out + "/01-tree-answer.png", out + "/02-cell.png", out + "/small.pdf"}));
+  for (const QString& path : printed) QVERIFY2(QFileInfo(path).size() > 0, qPrintable(path));
+  QFile pdf(printed.last());
+  QVERIFY(pdf.open(QIODevice::ReadOnly));
+  QCOMPARE(pdfPageCount(pdf.readAll()), 2);
+}
+
+void TestLessonExport::commandLineRefusesABrokenLesson() {
+  QByteArray broken(kSmallLesson);
+  broken.replace("\"step\": 1,", "\"step\": 7,");  // four tokens: Hillis-Steele has 2 steps
+  const QString file = QString::fromStdString(write_file(folder_, "broken.json", broken.toStdString()));
+  const QString out = folder_.filePath(QStringLiteral("never"));
+  const StudioRun run = runStudio({"--lesson", file, "--export-lesson", out});
+  QCOMPARE(run.exitCode, 1);
+  QVERIFY2(run.err.contains(QStringLiteral("%1:7:88: 'step' must be a whole number from 0 to 2").arg(file)),
+           qPrintable(run.err));
+  QVERIFY(!QFileInfo::exists(out));
+}
+
+void TestLessonExport::commandLineNeedsALessonToExport() {
+  const StudioRun run = runStudio({"--export-lesson", folder_.filePath(QStringLiteral("nothing"))});
+  QCOMPARE(run.exitCode, 2);
+  QVERIFY2(run.err.contains(QStringLiteral("--export-lesson DIR needs --lesson")), qPrintable(run.err));
+}
+
+QTEST_MAIN(TestLessonExport)
+#include "tst_lesson_export.moc"

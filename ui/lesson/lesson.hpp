@@ -1,0 +1,51 @@
+#pragma once
+// A lesson: a title and an ordered list of scenes, each a picture of the Explore page (or a live
+// run on the Efficiency page) with narration, and perhaps a question for the class to answer
+// before its answer is revealed. The file format is docs/lessons.md; lesson_parser.hpp reads it.
+#include <QList>
+#include <QString>
+#include <QStringList>
+#include <optional>
+
+#include "ui/explore/explore_scene.hpp"
+#include "ui/pages/efficiency_choice.hpp"
+
+namespace aaren::ui {
+
+// The views a scene may name: the Explore page's three, and the Efficiency page's live run.
+inline const QString kLessonScanView = QStringLiteral("scan");
+inline const QString kLessonCellView = QStringLiteral("cell");
+inline const QString kLessonFigureView = QStringLiteral("figure1");
+inline const QString kLessonEfficiencyView = QStringLiteral("efficiency");
+
+struct LessonQuestion {
+  QString prompt;
+  QString answer;
+  // What the reveal changes in the picture: another step, boxes and formula terms to light.
+  std::optional<int> revealStep;  // -1 = the last step
+  QList<TokenRange> revealBoxes;
+  QStringList revealTerms;
+};
+
+struct LessonScene {
+  QString id;  // names the exported files: letters, digits and '-'
+  QString title;
+  QString view;                 // one of the kLesson*View names
+  ExploreScene explore;         // for the Explore views
+  EfficiencyChoice efficiency;  // for the efficiency view: a short run's size
+  QString narration;
+  std::optional<LessonQuestion> question;
+
+  bool onEfficiencyPage() const { return view == kLessonEfficiencyView; }
+  // The Explore page's scene before or after the question's reveal.
+  ExploreScene exploreScene(bool revealed) const;
+};
+
+struct Lesson {
+  QString id;
+  QString title;
+  QString source;  // the file it was read from, for messages
+  QList<LessonScene> scenes;
+};
+
+}  // namespace aaren::ui

@@ -1,0 +1,172 @@
+#include "ui/lesson/lesson_player.hpp"
+
+#include <QApplication>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QShortcut>
+#include <QVBoxLayout>
+#include <algorithm>
+
+#include "ui/appearance.hpp"
+#include "ui/theme.hpp"
+
+namespace aaren::ui {
+
+namespace {
+
+// The narration is read from the back of the room, like the Explore page's caption.
+constexpr qreal kNarrationFontScale = 1.25;
+constexpr qreal kQuestionFontScale = 1.15;
+
+QLabel* makeLabel(const QString& name, QWidget* parent) {
+  auto* label = new QLabel(parent);
+  label->setObjectName(name);
+  label->setTextFormat(Qt::PlainText);
+  label->setWordWrap(true);
+  return label;
+}
+
+}  // namespace
+
+LessonPlayer::LessonPlayer(QWidget* parent)
+    : QFrame(parent),
+      lessonTitle_(makeLabel(QStringLiteral("lessonTitle"), this)),
+      position_(makeLabel(QStringLiteral("lessonPosition"), this)),
+      narration_(makeLabel(QStringLiteral("lessonNarration"), this)),
+      question_(makeLabel(QStringLiteral("lessonQuestion"), this)),
+      answer_(makeLabel(QStringLiteral("lessonAnswer"), this)),
+      previous_(new QPushButton(tr("\u25c0 Previous"), this)),
+      reveal_(new QPushButton(tr("Reveal (R)"), this)),
+      next_(new QPushButton(tr("Next \u25b6"), this)),
+      close_(new QPushButton(tr("Close Lesson"), this)) {
+  setObjectName(QStringLiteral("lessonBar"));
+  setAttribute(Qt::WA_StyledBackground);
+  lessonTitle_->setWordWrap(false);
+  previous_->setToolTip(tr("The previous scene (Page Up)"));
+  next_->setToolTip(tr("The next scene (Page Down)"));
+  reveal_->setToolTip(tr("Show the answer to the scene's question, or hide it again (R)"));
+  close_->setToolTip(tr("Close the lesson; the pages stay as they are"));
+  close_->setObjectName(QStringLiteral("lessonClose"));
+  // The keys belong to the pages: clicking a button must not take focus from the Explore page.
+  for (QPushButton* button : {previous_, reveal_, next_, close_}) button->setFocusPolicy(Qt::NoFocus);
+  connect(previous_, &QPushButton::clicked, this, &LessonPlayer::previousScene);
+  connect(next_, &QPushButton::clicked, this, &LessonPlayer::nextScene);
+  connect(reveal_, &QPushButton::clicked, this, &LessonPlayer::toggleReveal);
+  connect(close_, &QPushButton::clicked, this, &LessonPlayer::closeLesson);
+
+  // Window-wide while the bar is shown (a hidden bar's shortcuts do not fire); a text field that
+  // takes the letter R keeps it.
+  const struct {
+    QKeySequence key;
+    void (LessonPlayer::*slot)();
+  } keys[] = {{QKeySequence(Qt::Key_PageDown), &LessonPlayer::nextScene},
+              {QKeySequence(Qt::Key_PageUp), &LessonPlayer::previousScene},
+              {QKeySequence(Qt::Key_R), &LessonPlayer::toggleReveal}};
+  for (const auto& binding : keys) {
+    auto* shortcut = new QShortcut(binding.key, this);
+    shortcut->setContext(Qt::WindowShortcut);
+    connect(shortcut, &QShortcut::activated, this, binding.slot);
+  }
+
+  auto* top = new QHBoxLayout;
+  top->setSpacing(10);
+  top->addWidget(lessonTitle_);
+  top->addWidget(position_, 1);
+  for (QPushButton* button : {previous_, reveal_, next_, close_}) top->addWidget(button);
+
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(20, 8, 20, 10);
+  layout->setSpacing(4);
+  layout->addLayout(top);
+  layout->addWidget(narration_);
+  layout->addWidget(question_);
+  layout->addWidget(answer_);
+
+  connect(&Appearance::instance(), &Appearance::changed, this, &LessonPlayer::applyAppearance);
+  applyAppearance();
+  hide();
+}
+
+void LessonPlayer::setLesson(const Lesson& lesson) {
+  lesson_ = lesson;
+  lessonTitle_->setText(lesson.title);
+  show();
+  index_ = -1;
+  showScene(0);
+}
+
+QString LessonPlayer::positionText() const { return position_->text(); }
+
+QString LessonPlayer::narrationText() const { return narration_->text(); }
+
+QString LessonPlayer::questionText() const { return question_->text(); }
+
+QString LessonPlayer::answerText() const { return revealed_ ? answer_->text() : QString(); }
+
+void LessonPlayer::showScene(int index) {
+  if (!hasLesson()) return;
+  index_ = std::clamp(index, 0, int(lesson_.scenes.size()) - 1);
+  revealed_ = false;
+  refresh();
+  emit sceneShown(currentScene(), revealed_);
+}
+
+void LessonPlayer::nextScene() {
+  if (hasLesson() && index_ + 1 < lesson_.scenes.size()) showScene(index_ + 1);
+}
+
+void LessonPlayer::previousScene() {
+  if (hasLesson() && index_ > 0) showScene(index_ - 1);
+}
+
+void LessonPlayer::toggleReveal() {
+  if (!hasLesson() || !currentScene().question) return;
+  revealed_ = !revealed_;
+  refresh();
+  emit sceneShown(currentScene(), revealed_);
+}
+
+void LessonPlayer::closeLesson() {
+  lesson_ = {};
+  index_ = 0;
+  revealed_ = false;
+  hide();
+  emit closed();
+}
+
+void LessonPlayer::refresh() {
+  const LessonScene& scene = currentScene();
+  position_->setText(tr("Scene %1 of %2 \u00b7 %3").arg(index_ + 1).arg(lesson_.scenes.size()).arg(scene.title));
+  narration_->setText(scene.narration);
+  const bool asks = scene.question.has_value();
+  question_->setVisible(asks);
+  question_->setText(asks ? tr("Question: %1").arg(scene.question->prompt) : QString());
+  answer_->setText(asks && revealed_ ? tr("Answer: %1").arg(scene.question->answer) : QString());
+  answer_->setVisible(asks && revealed_);
+  reveal_->setEnabled(asks);
+  reveal_->setText(revealed_ ? tr("Hide Answer (R)") : tr("Reveal (R)"));
+  previous_->setEnabled(index_ > 0);
+  next_->setEnabled(index_ + 1 < lesson_.scenes.size());
+}
+
+void LessonPlayer::applyAppearance() {
+  const Theme theme = Appearance::instance().theme();
+  const QFont base = QApplication::font();
+  narration_->setFont(scaledFont(base, kNarrationFontScale));
+  QFont question = scaledFont(base, kQuestionFontScale);
+  question.setBold(true);
+  question_->setFont(question);
+  answer_->setFont(scaledFont(base, kQuestionFontScale));
+  QFont position = base;
+  position.setBold(true);
+  position_->setFont(position);
+  const QPalette palette = paletteFor(theme);
+  setStyleSheet(QStringLiteral("QFrame#lessonBar { background: %1; border-bottom: 1px solid %2; }"
+                               "QLabel#lessonTitle { color: %3; }"
+                               "QLabel#lessonAnswer { padding-left: 10px; border-left: 4px solid %4; }")
+                    .arg(palette.color(QPalette::AlternateBase).name(), palette.color(QPalette::Mid).name(),
+                         mutedTextColor(theme).name(), palette.color(QPalette::Highlight).name()));
+}
+
+}  // namespace aaren::ui

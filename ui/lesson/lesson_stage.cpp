@@ -1,0 +1,85 @@
+#include "ui/lesson/lesson_stage.hpp"
+
+#include <QMessageBox>
+#include <exception>
+#include <stdexcept>
+
+#include "ui/explore/explore_page.hpp"
+#include "ui/main_window.hpp"
+#include "ui/pages/efficiency_page.hpp"
+
+namespace aaren::ui {
+
+namespace {
+
+template <class PageType>
+PageType* findPage(const MainWindow& window) {
+  for (Page* page : window.pages())
+    if (auto* found = qobject_cast<PageType*>(page)) return found;
+  return nullptr;
+}
+
+}  // namespace
+
+LessonStage::LessonStage(MainWindow& window, QObject* parent) : QObject(parent), window_(window) {}
+
+ExplorePage* LessonStage::explorePage() const { return findPage<ExplorePage>(window_); }
+
+EfficiencyPage* LessonStage::efficiencyPage() const { return findPage<EfficiencyPage>(window_); }
+
+Page* LessonStage::pageFor(const LessonScene& scene) const {
+  Page* page = scene.onEfficiencyPage() ? static_cast<Page*>(efficiencyPage()) : static_cast<Page*>(explorePage());
+  if (!page)
+    throw std::runtime_error(tr("the scene \"%1\" needs the %2 page, which this window does not have")
+                                 .arg(scene.title, scene.onEfficiencyPage() ? tr("Efficiency") : tr("Explore"))
+                                 .toStdString());
+  return page;
+}
+
+void LessonStage::show(const LessonScene& scene, bool revealed) {
+  Page* page = pageFor(scene);
+  if (!scene.onEfficiencyPage()) {
+    leave();
+    auto* explore = static_cast<ExplorePage*>(page);
+    explore->applyScene(scene.exploreScene(revealed));
+    window_.showPage(explore->id());
+    explore->setFocus(Qt::OtherFocusReason);
+    return;
+  }
+  auto* efficiency = static_cast<EfficiencyPage*>(page);
+  window_.showPage(efficiency->id());
+  // A reveal only shows the answer in the bar; the run started on arrival goes on, or stays shown.
+  if (revealed || efficiency->isRunning()) return;
+  if (!usersChoice_) usersChoice_ = efficiency->choice();
+  efficiency->setChoice(scene.efficiency);
+  efficiency->start();
+  runStartedHere_ = efficiency->isRunning();
+  if (!runStartedHere_)
+    throw std::invalid_argument(
+        tr("the Efficiency page did not start the scene's run; its status line says why").toStdString());
+}
+
+void LessonStage::leave() {
+  EfficiencyPage* efficiency = efficiencyPage();
+  if (runStartedHere_ && efficiency && efficiency->isRunning()) efficiency->stop();
+  runStartedHere_ = false;
+}
+
+void LessonStage::end() {
+  leave();
+  if (EfficiencyPage* efficiency = efficiencyPage(); efficiency && usersChoice_) efficiency->setChoice(*usersChoice_);
+  usersChoice_.reset();
+}
+
+void LessonStage::showInteractively(const LessonScene& scene, bool revealed) {
+  try {
+    show(scene, revealed);
+  } catch (const std::exception& error) {
+    auto* box = new QMessageBox(QMessageBox::Warning, tr("Cannot show the scene"), QString::fromUtf8(error.what()),
+                                QMessageBox::Ok, &window_);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open();
+  }
+}
+
+}  // namespace aaren::ui
