@@ -9,6 +9,7 @@
 #include <QLabel>
 #include <QLineSeries>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSignalBlocker>
 #include <QSlider>
 #include <QStackedWidget>
@@ -81,8 +82,15 @@ ForecastPage::ForecastPage(CurrentDataset* dataset, QWidget* parent)
   layout->addWidget(messageBar_);
   eventView_ = new EventForecastView(messageBar_, this);
   connect(eventView_, &EventForecastView::runLoaded, this, &ForecastPage::runLoaded);
+  // Where a projector's screen is too low for the chart, the window bar and the whole table, the
+  // page scrolls instead of squeezing the table over its caption.
+  auto* forecastsScroll = new QScrollArea(this);
+  forecastsScroll->setWidget(forecasts);
+  forecastsScroll->setWidgetResizable(true);
+  forecastsScroll->setFrameShape(QFrame::NoFrame);
+  forecastsScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
   views_ = new QStackedWidget(this);
-  views_->addWidget(forecasts);
+  views_->addWidget(forecastsScroll);
   views_->addWidget(eventView_);
   layout->addWidget(views_, 1);
 
