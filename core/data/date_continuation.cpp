@@ -9,6 +9,7 @@
 #include <regex>
 
 #include "core/data/civil_calendar.hpp"
+#include "core/data/csv_cells.hpp"
 #include "core/data/date_parse.hpp"
 
 namespace aaren {
@@ -16,12 +17,6 @@ namespace aaren {
 namespace {
 
 constexpr std::int64_t kSecondsPerDay = 86400;
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
-}
 
 // The middle value (the upper one of an even count): a step that occurs in the data.
 double median(std::vector<double> values) {
@@ -95,7 +90,7 @@ std::optional<WrittenForm> read_written_form(std::string_view cell) {
   static const std::string time = R"((?:([ T])(\d{1,2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?(Z|[+-]\d{2}(?::?\d{2})?)?)?$)";
   static const std::regex year_month_day(R"(^(-?\d{4,6})([-/])(\d{1,2})\2(\d{1,2}))" + time);
   static const std::regex dotted_day_first(R"(^(\d{1,2})\.(\d{1,2})\.(\d{4}))" + time);
-  const std::string text(trim(cell));
+  const std::string text(trim_blanks(cell));
   const std::optional<double> utc = parse_date_time(text);
   if (!utc) return std::nullopt;
   WrittenForm form;
@@ -189,7 +184,7 @@ Inference infer(std::span<const std::string> dates) {
   if (out.last->kind == WrittenForm::Kind::decimal_year) {
     std::vector<double> years;
     for (const std::string& cell : dates) {
-      const std::string_view text = trim(cell);
+      const std::string_view text = trim_blanks(cell);
       double value = 0;
       const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
       if (error != std::errc() || end != text.data() + text.size()) return out;

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/data/civil_calendar.hpp"
+#include "core/data/csv_cells.hpp"
 
 namespace aaren {
 
@@ -40,12 +41,6 @@ struct Cursor {
     return true;
   }
 };
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
-}
 
 // "13:00", "13:00:05", "13:00:05.250", then an optional "Z" or UTC offset; seconds into the day, in UTC.
 std::optional<double> parse_time_of_day(Cursor& c) {
@@ -231,7 +226,7 @@ std::optional<double> parse_numeric_form(std::string_view text) {
 }  // namespace
 
 std::optional<double> parse_non_numeric_date_time(std::string_view text) {
-  text = trim(text);
+  text = trim_blanks(text);
   if (std::optional<double> calendar = parse_calendar_form(text)) return calendar;
   if (std::optional<double> dotted = parse_dotted_day_first_form(text)) return dotted;
   return parse_month_name_form(text);
@@ -239,7 +234,7 @@ std::optional<double> parse_non_numeric_date_time(std::string_view text) {
 
 std::optional<double> parse_date_time(std::string_view text) {
   if (std::optional<double> written = parse_non_numeric_date_time(text)) return written;
-  return parse_numeric_form(trim(text));
+  return parse_numeric_form(trim_blanks(text));
 }
 
 }  // namespace aaren

@@ -3,17 +3,8 @@
 #include <QtTest>
 
 #include <QImage>
-#include <QProcess>
 
-namespace {
-
-struct Run {
-  int exitCode = -1;
-  QString out;
-  QString err;
-};
-
-}  // namespace
+#include "support/studio_process.hpp"
 
 class TestStudioApp : public QObject {
   Q_OBJECT
@@ -29,22 +20,14 @@ class TestStudioApp : public QObject {
   void versionNamesTheComponents();
 
  private:
-  Run studio(const QStringList& arguments) const;
+  StudioRun studio(const QStringList& arguments) const;
   double meanLightness(const QString& png) const;
 
   QTemporaryDir folder_;
 };
 
-Run TestStudioApp::studio(const QStringList& arguments) const {
-  QProcess process;
-  QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-  // The user's settings stay untouched.
-  environment.insert(QStringLiteral("XDG_CONFIG_HOME"), folder_.filePath(QStringLiteral("config")));
-  process.setProcessEnvironment(environment);
-  process.start(QStringLiteral(AAREN_STUDIO_PATH), arguments);
-  if (!process.waitForFinished(-1)) return {};
-  return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
-          QString::fromLocal8Bit(process.readAllStandardOutput()), QString::fromLocal8Bit(process.readAllStandardError())};
+StudioRun TestStudioApp::studio(const QStringList& arguments) const {
+  return runStudio(arguments, folder_.filePath(QStringLiteral("config")));
 }
 
 double TestStudioApp::meanLightness(const QString& png) const {
@@ -67,7 +50,7 @@ void TestStudioApp::screenshotWritesTheRequestedPage_data() {
 void TestStudioApp::screenshotWritesTheRequestedPage() {
   QFETCH(QStringList, options);
   const QString png = folder_.filePath(QStringLiteral("%1.png").arg(QString::fromLatin1(QTest::currentDataTag()).replace(' ', '-')));
-  const Run run = studio(options + QStringList{"--screenshot", "welcome", png});
+  const StudioRun run = studio(options + QStringList{"--screenshot", "welcome", png});
   QVERIFY2(run.exitCode == 0, qPrintable(run.err));
   const QImage image(png);
   QVERIFY(!image.isNull());
@@ -85,7 +68,7 @@ void TestStudioApp::darkScreenshotIsDarker() {
 
 void TestStudioApp::unknownPageListsThePages() {
   const QString png = folder_.filePath(QStringLiteral("never.png"));
-  const Run run = studio({"--screenshot", "no-such-page", png});
+  const StudioRun run = studio({"--screenshot", "no-such-page", png});
   QCOMPARE(run.exitCode, 2);
   QVERIFY2(run.err.contains(QStringLiteral("unknown page 'no-such-page'")), qPrintable(run.err));
   QVERIFY2(run.err.contains(QStringLiteral("welcome")), qPrintable(run.err));
@@ -105,7 +88,7 @@ void TestStudioApp::commandLineMistakesExitWithTwo_data() {
 void TestStudioApp::commandLineMistakesExitWithTwo() {
   QFETCH(QStringList, arguments);
   QFETCH(QString, explanation);
-  const Run run = studio(arguments);
+  const StudioRun run = studio(arguments);
   QCOMPARE(run.exitCode, 2);
   QVERIFY2(run.err.contains(explanation), qPrintable(run.err));
 }
@@ -116,13 +99,13 @@ void TestStudioApp::unwritableScreenshotIsAnError() {
   QVERIFY(file.open(QIODevice::WriteOnly));
   file.close();
   const QString png = blocker + QStringLiteral("/shot.png");
-  const Run run = studio({"--screenshot", "welcome", png});
+  const StudioRun run = studio({"--screenshot", "welcome", png});
   QCOMPARE(run.exitCode, 1);
   QVERIFY2(run.err.contains(png), qPrintable(run.err));
 }
 
 void TestStudioApp::versionNamesTheComponents() {
-  const Run run = studio({"--version"});
+  const StudioRun run = studio({"--version"});
   QCOMPARE(run.exitCode, 0);
   QVERIFY2(run.out.contains(QStringLiteral("aaren-studio " AAREN_VERSION)), qPrintable(run.out));
   QVERIFY(run.out.contains(QStringLiteral("Qt ")) && run.out.contains(QStringLiteral("Eigen ")));
