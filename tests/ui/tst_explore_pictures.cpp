@@ -8,11 +8,13 @@
 #include <QScatterSeries>
 #include <stdexcept>
 
+#include "ui/appearance.hpp"
 #include "ui/chart_panel.hpp"
 #include "ui/explore/cell_tab.hpp"
 #include "ui/explore/explore_page.hpp"
 #include "ui/explore/explore_scene.hpp"
 #include "ui/explore/explore_view.hpp"
+#include "ui/explore/explore_style.hpp"
 #include "ui/explore/formula_panel.hpp"
 #include "ui/explore/input_panel.hpp"
 #include "ui/explore/scan_run.hpp"
@@ -36,6 +38,7 @@ class ExplorePicturesTest : public QObject {
   void futureValuesStayHiddenUnlessShownAhead();
   void scanTotalsStayHiddenUntilTheEnd_data();
   void scanTotalsStayHiddenUntilTheEnd();
+  void narrowTreesRoundBeforeTheyScroll();
   void sceneSetsViewInputsChoicesAndStep();
   void sceneLightsBoxesAndFormulaTerms();
   void sceneWithTypedScoresTakesValuesOfItsSeed();
@@ -178,6 +181,42 @@ void ExplorePicturesTest::scanTotalsStayHiddenUntilTheEnd() {
     const ScanCounts total = tree->run()->totals();
     QVERIFY2(tree->countersText().contains(QStringLiteral("depth 0 of %1").arg(total.depth)), qPrintable(tree->countersText()));
     QVERIFY2(tree->countersText().contains(QStringLiteral("work 0 of %1").arg(total.work)), qPrintable(tree->countersText()));
+  }
+}
+
+// In presenter mode on a projector, one tree of 8 tokens has room for three digits; three side by
+// side round to two, at a size no smaller than the readable minimum, and fit without a scroll bar.
+void ExplorePicturesTest::narrowTreesRoundBeforeTheyScroll() {
+  Appearance::instance().setPresenterMode(true);
+  const auto backToNormal = qScopeGuard([] { Appearance::instance().setPresenterMode(false); });
+  page_->resize(1920, 1000);
+  ExploreScene scene;
+  scene.view = QStringLiteral("scan");
+  scene.tokens = 8;
+  scene.algorithm = QStringLiteral("hillis-steele");
+  page_->applyScene(scene);
+  ScanTreeView* single = page_->scanTab().trees().at(0);
+  const auto paintedDigits = [](ScanTreeView* tree) {
+    tree->grab();
+    return tree->paintedBoxDigits();
+  };
+  QTRY_COMPARE(paintedDigits(single), 3);  // once the page has laid out at its size
+  const int singleMinimum = single->minimumSizeHint().width();
+
+  scene.algorithm = QStringLiteral("side-by-side");
+  page_->applyScene(scene);
+  const QList<ScanTreeView*> trees = page_->scanTab().trees();
+  QCOMPARE(trees.size(), 3);
+  // The formula folds away once the layout has settled.
+  QTRY_VERIFY2(trees.back()->width() >= trees.back()->minimumSizeHint().width(),
+               qPrintable(QStringLiteral("%1 < %2").arg(trees.back()->width()).arg(trees.back()->minimumSizeHint().width())));
+  for (ScanTreeView* tree : trees) {
+    QVERIFY(tree->width() < singleMinimum * 3 / 2);
+    resetPaintedTextLog();
+    tree->grab();
+    QVERIFY(smallestPaintedPixelSize() >= minimumTextPixels());
+    QCOMPARE(tree->paintedBoxDigits(), 2);
+    QVERIFY(tree->width() >= tree->minimumSizeHint().width());
   }
 }
 

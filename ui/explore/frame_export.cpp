@@ -30,9 +30,12 @@ void checkSize(const QWidget& view) {
 
 // Layouts and charts settle through posted events (the user's clicks wait until the export is
 // done); the window's layout is then applied at once, so every frame has the size of the last.
+// Twice: what the first round decides (the formula folding away) posts layout requests of its own.
 void settle(QWidget& view) {
-  QCoreApplication::processEvents(QEventLoop::ExcludeUserInputEvents);
-  if (QLayout* layout = view.window()->layout()) layout->activate();
+  for (int round = 0; round < 2; ++round) {
+    QCoreApplication::processEvents(QEventLoop::ExcludeUserInputEvents);
+    if (QLayout* layout = view.window()->layout()) layout->activate();
+  }
 }
 
 QImage renderImage(QWidget& view) {

@@ -74,7 +74,7 @@ ScanTab::ScanTab(QWidget* parent)
   row.addStretch(1);
 
   treesLayout_->setContentsMargins(0, 0, 0, 0);
-  treesLayout_->setSpacing(6);
+  treesLayout_->setSpacing(2);  // each tree pads itself; three side by side need every pixel
   legend_->setAlignment(Qt::AlignCenter);
   legend_->setWordWrap(true);
   legend_->setAutoFillBackground(true);
@@ -189,7 +189,8 @@ void ScanTab::rebuild() {
     if (!shown) continue;
     tree->setRun(runs_[i].get());
     tree->setTitle(plan[i].title);
-    tree->setLevelRows(levels);
+    // Trees side by side share their row height and rows; stacked errata trees need only their own.
+    tree->setLevelRows(errata_ ? runs_[i]->stepCount() : levels);
     tree->setFlagIncomplete(plan[i].method == ScanMethod::hillis_steele_as_printed);
     tree->setLitRanges(litRanges_);
     tree->setShowAhead(showAhead_);

@@ -24,6 +24,7 @@ struct ScanTreeView::PaintContext {
   // How much text fits in a box: three lines (m, u, w) or one line (m).
   struct BoxText {
     int lines = 0;
+    int digits = kBoxDigits;  // significant digits of each number
     QFont font;
   };
 
@@ -68,9 +69,10 @@ struct ScanTreeView::PaintContext {
 
   void drawState(const QRectF& box, float m, float u, std::span<const float> w, const QColor& textColor) const {
     if (boxText.lines == 3) {
-      QStringList lines{QStringLiteral("m ") + formatNumber(m, kBoxDigits), QStringLiteral("u ") + formatNumber(u, kBoxDigits)};
+      QStringList lines{QStringLiteral("m ") + formatNumber(m, boxText.digits),
+                        QStringLiteral("u ") + formatNumber(u, boxText.digits)};
       if (w.size() == 1) {
-        lines << QStringLiteral("w ") + formatNumber(w[0], kBoxDigits);
+        lines << QStringLiteral("w ") + formatNumber(w[0], boxText.digits);
         drawLines(box, lines, textColor);
       } else {
         lines << QString();
@@ -81,7 +83,7 @@ struct ScanTreeView::PaintContext {
         drawValueBars(area, w);
       }
     } else {
-      drawLines(box, {formatNumber(m, kBoxDigits)}, textColor);
+      drawLines(box, {formatNumber(m, boxText.digits)}, textColor);
     }
   }
 };
@@ -123,7 +125,9 @@ void ScanTreeView::paintHeader(PaintContext& c) const {
   c.p.drawText(c.l.header, Qt::AlignLeft | Qt::AlignTop, title_);
   setPaintFont(c.p, atLeastReadable(exploreFont(font(), 1.0)));
   c.p.setPen(c.colors.muted);
-  const QString counters = c.boxText.lines == 1 ? tr("%1 \u00b7 boxes show m").arg(countersText()) : countersText();
+  const QString counters = c.boxText.lines == 3              ? countersText()
+                           : c.boxText.digits == kBoxDigits ? tr("%1 \u00b7 boxes show m").arg(countersText())
+                                                            : tr("%1 \u00b7 boxes show m to %2 digits").arg(countersText()).arg(c.boxText.digits);
   c.p.drawText(c.l.header, (c.l.headerLines == 2 ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignBottom, counters);
 }
 
@@ -157,18 +161,25 @@ void ScanTreeView::paintRowLabels(PaintContext& c) const {
 }
 
 // Three lines where the widest of them fits every box, else the m line alone, never smaller than
-// minimumTextPixels() (minimumSizeHint keeps room for one line at that size).
+// minimumTextPixels(); when even one line of kBoxDigits digits does not fit at that size, the boxes
+// round to kFewestBoxDigits (minimumSizeHint keeps room for that; the tool tip has every digit).
 void ScanTreeView::measureBoxText(PaintContext& c) const {
   const QFontMetricsF fm(font());
-  const qreal widest = widestBoxLine(fm, false), widestM = widestBoxLine(fm, true);
   const Layout& l = c.l;
   const qreal lineHeight = fm.height() * 0.92;
-  const qreal threeLines =
-      std::min({kLargestTextScale, l.boxHeight * 0.9 / (3 * lineHeight), l.boxWidth * 0.88 / widest});
-  const qreal oneLine = std::min({kLargestTextScale, l.boxHeight * 0.85 / lineHeight, l.boxWidth * 0.88 / widestM});
   const qreal smallest = qreal(minimumTextPixels()) / std::max(1, pixelSizeOf(font()));
-  if (threeLines >= smallest) c.boxText = {3, exploreFont(font(), threeLines)};
-  else c.boxText = {1, atLeastReadable(exploreFont(font(), std::max(oneLine, smallest)))};
+  // The largest scale of the tree's font at which the lines fit the box (uncapped).
+  const auto fit = [&](int lines, int digits) {
+    return std::min(l.boxHeight * (lines == 3 ? 0.9 : 0.85) / (lines * lineHeight),
+                    l.boxWidth * kTextWidthShare / widestBoxLine(fm, lines == 1, digits));
+  };
+  const auto scaled = [&](qreal scale) {
+    return atLeastReadable(exploreFont(font(), std::max(smallest, std::min(kLargestTextScale, scale))));
+  };
+  if (fit(3, kBoxDigits) >= smallest) c.boxText = {3, kBoxDigits, scaled(fit(3, kBoxDigits))};
+  else if (fit(1, kBoxDigits) >= smallest) c.boxText = {1, kBoxDigits, scaled(fit(1, kBoxDigits))};
+  else c.boxText = {1, kFewestBoxDigits, scaled(fit(1, kFewestBoxDigits))};
+  paintedBoxDigits_ = c.boxText.digits;
   paintedBoxLines_ = c.boxText.lines;
 }
 
@@ -285,7 +296,7 @@ void ScanTreeView::paintOutputs(PaintContext& c) const {
     c.fillBox(box, withAlpha(o.flagged ? colors.wrong : colors.complete, o.flagged ? 40 : 46),
               QPen(o.flagged ? colors.wrong : colors.complete, pen * (o.flagged ? 2 : 1.2)));
     QStringList lines;
-    for (float x : o.o) lines << formatNumber(x, kBoxDigits);
+    for (float x : o.o) lines << formatNumber(x, c.boxText.digits);
     if (c.boxText.lines == 1) lines = QStringList{lines.front()};
     c.drawLines(box, lines, o.flagged ? colors.wrong : colors.text);
     if (o.flagged) {

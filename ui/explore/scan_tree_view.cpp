@@ -14,8 +14,8 @@ namespace aaren::ui {
 
 namespace {
 
-constexpr qreal kBoxWidthShare = 0.88;   // of a column
-constexpr qreal kBoxHeightShare = 0.66;  // of a row; the rest is room for the arrows
+constexpr qreal kBoxWidthShare = 0.9;   // of a column
+constexpr qreal kBoxHeightShare = 0.7;  // of a row; the rest is room for the arrows
 constexpr qreal kMaxRowLines = 6.0;      // rows never grow taller than this many text lines
 constexpr int kMaxListedWeights = 16;
 
@@ -280,24 +280,25 @@ QString ScanTreeView::describe(const Node& node) const {
   return text;
 }
 
-qreal ScanTreeView::widestBoxLine(const QFontMetricsF& metrics, bool mOnly) const {
+qreal ScanTreeView::widestBoxLine(const QFontMetricsF& metrics, bool mOnly, int digits) const {
   qreal widest = 1;
   if (!run_) return widest;
   for (int level = 0; level <= run_->stepCount(); ++level) {
     const StateArray<float>& s = run_->states(level);
     for (int i = 0; i < run_->tokens(); ++i) {
-      QStringList lines{(mOnly ? QString() : QStringLiteral("m ")) + formatNumber(s.m[std::size_t(i)], kBoxDigits)};
-      if (!mOnly) lines << QStringLiteral("u ") + formatNumber(s.u[std::size_t(i)], kBoxDigits);
-      if (!mOnly && s.dv == 1) lines << QStringLiteral("w ") + formatNumber(s.w[std::size_t(i)], kBoxDigits);
+      QStringList lines{(mOnly ? QString() : QStringLiteral("m ")) + formatNumber(s.m[std::size_t(i)], digits)};
+      if (!mOnly) lines << QStringLiteral("u ") + formatNumber(s.u[std::size_t(i)], digits);
+      if (!mOnly && s.dv == 1) lines << QStringLiteral("w ") + formatNumber(s.w[std::size_t(i)], digits);
       for (const QString& line : lines) widest = std::max(widest, metrics.horizontalAdvance(line));
     }
     // The outputs row writes o = w / u in boxes of the same width.
-    for (float o : run_->outputs(level)) widest = std::max(widest, metrics.horizontalAdvance(formatNumber(o, kBoxDigits)));
+    for (float o : run_->outputs(level)) widest = std::max(widest, metrics.horizontalAdvance(formatNumber(o, digits)));
   }
   return widest;
 }
 
-// Room for every box to write its m at the smallest readable size; a smaller window scrolls.
+// Room for every box to write its m at the smallest readable size, rounded to kFewestBoxDigits; a
+// smaller window scrolls.
 QSize ScanTreeView::minimumSizeHint() const {
   const QSize floor = sizeInLines(*this, 9, 10);
   if (!run_) return floor;
@@ -305,11 +306,12 @@ QSize ScanTreeView::minimumSizeHint() const {
   readable.setPixelSize(minimumTextPixels());
   const QFontMetricsF small(readable), normal(font());
   const qreal em = normal.height();
-  const qreal column = widestBoxLine(small, true) / 0.88 / kBoxWidthShare;
+  const qreal column = widestBoxLine(small, true, kFewestBoxDigits) / kTextWidthShare / kBoxWidthShare;
   const qreal row = small.height() * 0.92 / 0.85 / kBoxHeightShare;
   const int rows = std::max(levelRows_, run_->stepCount()) + 2;
   const qreal labels = normal.horizontalAdvance(QStringLiteral("+32")) + 0.8 * em;
-  const qreal header = 2.7 * em + 0.4 * em;
+  // A wide tree writes its header on one line (layout()); a narrow one needs two.
+  const qreal header = (layout().headerLines == 2 ? 2.7 : 1.5) * em + 0.4 * em;
   return QSize(std::max(floor.width(), qCeil(em + labels + column * run_->tokens())),
                std::max(floor.height(), qCeil(em + header + row * rows)));
 }

@@ -77,6 +77,8 @@ class ScanTreeView : public QWidget {
   std::optional<Operands> selectedOperands() const;
   // Lines of numbers the last paint wrote in each box: 3 (m, u, w) or 1 (m); never bars alone.
   int paintedBoxLines() const { return paintedBoxLines_; }
+  // Significant digits of the numbers the last paint wrote: kBoxDigits, or fewer on a narrow tree.
+  int paintedBoxDigits() const { return paintedBoxDigits_; }
 
   std::vector<DrawnState> drawnStates() const;
   std::vector<DrawnOutput> drawnOutputs() const;
@@ -100,10 +102,12 @@ class ScanTreeView : public QWidget {
   void leaveEvent(QEvent* event) override;
 
  private:
-  static constexpr int kBoxDigits = 3;  // significant digits inside a box; the tool tip has them all
+  static constexpr int kBoxDigits = 3;        // significant digits inside a box; the tool tip has them all
+  static constexpr int kFewestBoxDigits = 2;  // where three do not fit at the smallest readable size
+  static constexpr qreal kTextWidthShare = 0.92;  // of a box's width: its widest line of text
   // The widest line a box writes ("m −1.08", "u 2.5", "w 0.3"), or of its m alone ("−1.08": one
-  // line, the header then says the boxes show m).
-  qreal widestBoxLine(const QFontMetricsF& metrics, bool mOnly) const;
+  // line, the header then says the boxes show m), with `digits` significant digits.
+  qreal widestBoxLine(const QFontMetricsF& metrics, bool mOnly, int digits) const;
   struct Layout {
     QRectF header;
     qreal labelWidth = 0;
@@ -141,6 +145,7 @@ class ScanTreeView : public QWidget {
   bool focused_ = false;
   bool showAhead_ = false;
   mutable int paintedBoxLines_ = 0;
+  mutable int paintedBoxDigits_ = 0;
   QList<TokenRange> litRanges_;
   std::optional<Node> hovered_;
 };
