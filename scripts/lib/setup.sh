@@ -13,7 +13,12 @@ AAREN_PACKAGES=(
   fonts-dejavu-core
 )
 
+# Only the tests need these: the PyTorch twin's parity and DDP suites (tests/python). scripts/run
+# does not install them.
+AAREN_TEST_PACKAGES=(python3-torch python3-numpy)
+
 aaren_install_missing() { aaren_install_packages "${AAREN_PACKAGES[@]}"; }
+aaren_install_missing_for_tests() { aaren_install_packages "${AAREN_PACKAGES[@]}" "${AAREN_TEST_PACKAGES[@]}"; }
 
 # Installs those of the given Debian packages that are missing.
 aaren_install_packages() {

@@ -11,7 +11,7 @@ if [ ! -x "$tool" ]; then
   exit 77
 fi
 source "$root/scripts/lib/setup.sh"
-out=$("$tool" "$build" "${AAREN_PACKAGES[@]}" 2>&1)
+out=$("$tool" "$build" "${AAREN_PACKAGES[@]}" "${AAREN_TEST_PACKAGES[@]}" 2>&1)
 rc=$?
 echo "$out"
 if [ $rc -ge 2 ]; then

@@ -1,0 +1,55 @@
+"""python3 -m aaren_torch forecast|train: the command line that mirrors `aaren`."""
+import argparse
+import sys
+
+from .run_folder import RunFolderError
+
+
+def parser():
+    top = argparse.ArgumentParser(prog="python3 -m aaren_torch",
+                                  description="The PyTorch twin of Aaren Studio's models and run folders.")
+    commands = top.add_subparsers(dest="command", required=True)
+
+    forecast = commands.add_parser("forecast", help="forecast with a run folder, as 'aaren forecast'")
+    forecast.add_argument("--run", required=True, help="run folder")
+    forecast.add_argument("--data", required=True, help="the CSV file")
+    which = forecast.add_mutually_exclusive_group()
+    which.add_argument("--window", type=int, help="test window K (0-based, in time order), with the truth")
+    which.add_argument("--last", action="store_true", help="past the end of the file (the default)")
+    forecast.add_argument("--out", required=True, help="FILE.csv: date,step,channel,forecast,truth")
+    forecast.add_argument("--device", default="cpu", help="cpu or cuda (default cpu)")
+
+    train = commands.add_parser("train", help="train a forecaster, as 'aaren train'; DDP under torchrun")
+    train.add_argument("--data", required=True)
+    train.add_argument("--out", required=True)
+    train.add_argument("--columns", help="channels A,B,... (default: every column but the date)")
+    train.add_argument("--target", default="")
+    train.add_argument("--date-column", dest="date_column", help="'' for none (default: detected)")
+    train.add_argument("--decimal-mark", dest="decimal_mark", choices=[".", ","])
+    train.add_argument("--interpolate", action="store_true")
+    train.add_argument("--split", default="0.7/0.1/0.2")
+    train.add_argument("--model", choices=["aaren", "transformer"], default="aaren")
+    for name, default in (("seq-len", 96), ("horizon", 96), ("d-model", 64), ("heads", 4), ("layers", 2),
+                          ("d-ff", 256), ("epochs", 10), ("batch", 32), ("patience", 3), ("steps-per-epoch", 0),
+                          ("seed", 1)):
+        train.add_argument("--" + name, dest=name.replace("-", "_"), type=int, default=default)
+    train.add_argument("--lr", type=float, default=1e-3)
+    train.add_argument("--weight-decay", dest="weight_decay", type=float, default=0.01)
+    train.add_argument("--schedule", choices=["cosine", "constant"], default="cosine")
+    train.add_argument("--device", choices=["cpu", "cuda", "auto"], default="cpu")
+    return top
+
+
+def main(argv=None):
+    args = parser().parse_args(argv)
+    try:
+        if args.command == "forecast":
+            from .forecast import forecast_command
+            forecast_command(args)
+        else:
+            from .train import train_command
+            train_command(args)
+    except (RunFolderError, ValueError, OSError, RuntimeError) as error:
+        print(f"aaren_torch: error: {error}", file=sys.stderr)
+        return 1
+    return 0

@@ -1,0 +1,87 @@
+"""What each kind of run is, for the run folder code that every task shares (core/train/
+run_folder_format.hpp: RunTask, and each task's config.json and checkpoint check).
+
+A task names its model class and config, the fields of config.json's "model" section beyond the
+backbone's, how a message describes its model, and which fields of how the data was prepared the
+checkpoint's copy of config.json must agree on. Adding a task (the classifier, say) is one Task
+here and its nn.Module in models.py.
+"""
+from dataclasses import dataclass, field
+from typing import Callable, Tuple
+
+from .models import EventConfig, EventModel, ForecastConfig, ForecastModel
+
+
+def count(n, noun):
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
+def _backbone_text(c):
+    return f"d_model {c.d_model}, {count(c.heads, 'head')}, {count(c.layers, 'layer')}, d_ff {c.d_ff}"
+
+
+def _describe_forecaster(c):
+    kind = "an Aaren model" if c.kind == "aaren" else "a Transformer"
+    return (f"{kind} with {_backbone_text(c)}, look-back {c.seq_len}, horizon {c.horizon} and "
+            f"{count(c.channels, 'channel')}")
+
+
+def _describe_event_model(c):
+    kind = "an Aaren event model" if c.kind == "aaren" else "a Transformer event model"
+    return (f"{kind} with {_backbone_text(c)}, window {c.window}, {count(c.marks, 'mark type')}, "
+            f"{count(c.mixture_components, 'mixture component')}, {count(c.time_frequencies, 'time frequency')}"
+            f"{' and a feature' if c.feature else ' and no feature'}")
+
+
+@dataclass(frozen=True)
+class IntField:
+    """A whole number of the "model" section: its name, attribute, bounds and name in messages."""
+    name: str
+    low: int
+    high: int
+    label: str
+
+
+@dataclass(frozen=True)
+class Task:
+    name: str                    # config.json's "task"; "forecast" is never written
+    description: str             # "a forecasting run"
+    plural: str                  # "forecasting runs"
+    oldest_version: int          # the oldest run format version its runs can have
+    config_class: type
+    model_class: type
+    describe: Callable
+    int_fields: Tuple[IntField, ...]
+    other_fields: Tuple[Tuple[str, type, str], ...] = ()   # (name, type, label): bools and numbers
+    preparation: Tuple[Tuple[Tuple[str, ...], str], ...] = field(default=())  # data keys -> label
+    model_preparation: Tuple[Tuple[str, str], ...] = ()    # model keys the data decided -> label
+    writes_task: bool = True
+    checks_model_metadata: bool = False  # the checkpoint's "model" must name config.json's kind
+
+
+FORECAST = Task(
+    "forecast", "a forecasting run", "forecasting runs", 1, ForecastConfig, ForecastModel, _describe_forecaster,
+    (IntField("seq_len", 1, 1 << 20, "look-back"), IntField("horizon", 1, 1 << 16, "horizon"),
+     IntField("channels", 1, 4096, "channels")),
+    preparation=((("channels",), "channel list"), (("target",), "target"), (("date_column",), "date column"),
+                 (("interpolate_missing",), "gap filling"), (("decimal_mark",), "decimal mark"),
+                 (("split",), "split"), (("scaler_mean", "scaler_std"), "scaler")),
+    writes_task=False, checks_model_metadata=True)
+
+EVENTS = Task(
+    "events", "an event-model run", "event-model runs", 2, EventConfig, EventModel, _describe_event_model,
+    (IntField("window", 2, 1 << 20, "window"), IntField("marks", 0, 1 << 16, "marks"),
+     IntField("mixture_components", 1, 256, "mixture components"),
+     IntField("time_frequencies", 0, 30, "time frequencies")),
+    other_fields=(("feature", bool, "feature"), ("time_scale", float, "")),
+    preparation=((("time_column", "time_is_date", "date_unit"), "time column"), (("decimal_mark",), "decimal mark"),
+                 (("sequence_column",), "sequence column"), (("mark_column", "mark_use"), "mark column"),
+                 (("mark_names",), "mark names"), (("feature_mean", "feature_std"), "feature scaling"),
+                 (("split",), "split")),
+    model_preparation=(("time_scale", "time scale"),))
+
+TASKS = {task.name: task for task in (FORECAST, EVENTS)}
+
+
+def task_of_model(model):
+    return TASKS[model.task]

@@ -1,0 +1,143 @@
+// The C++ side of the PyTorch twin's parity tests (python/aaren_torch, docs/DESIGN.md sections 4
+// and 9): loads a run folder with the core's own loader, runs the core's forward and hand-written
+// backward in double precision on inputs given in a safetensors file, and writes the outputs,
+// the loss and every parameter's gradient (as "grad.<name>") to another safetensors file.
+//
+//   twin_probe forecast RUN_DIR IN OUT   IN: "x" (B, T, C), "truth" (B, H, C), scaled data, and
+//                                        optionally "lr" (1)
+//                                        OUT: "y" (B, H, C), "loss" (1), grad.*; with "lr" also
+//                                        "step.<name>": the weights after one optimizer step as the
+//                                        Trainer takes it (gradients in float, clipped to the run's
+//                                        clip_norm, then AdamW with the run's weight decay)
+//                                        loss: mean over windows of each window's MSE (the Trainer's)
+//   twin_probe events RUN_DIR IN OUT     IN: "times" (n), "origin" (1), "marks" (n) when marked,
+//                                        "features" (n) when the model reads one
+//                                        OUT: "time_out" (n, 3K), "mark_out" (n, M) when marked,
+//                                        "loss" (1), grad.*
+#include <cstdio>
+#include <exception>
+#include <string>
+#include <vector>
+
+#include "core/events/event_model.hpp"
+#include "core/events/event_run_folder.hpp"
+#include "core/io/safetensors.hpp"
+#include "core/model/forecast_model.hpp"
+#include "core/train/adamw.hpp"
+#include "core/train/run_folder.hpp"
+
+namespace {
+
+using namespace aaren;
+
+const Tensor& input(const SafetensorsContent& content, const std::string& name) {
+  const Tensor* tensor = content.find(name);
+  if (!tensor) throw std::runtime_error("the input has no tensor '" + name + "'");
+  return *tensor;
+}
+
+std::vector<float> to_float(const double* values, std::size_t n) { return std::vector<float>(values, values + n); }
+
+// The outputs, then the gradients by the layout's names; the float buffers outlive the views.
+void write_outputs(const std::string& path, std::vector<Tensor> outputs, const ParameterLayout& layout,
+                   const std::vector<double>& grads, const std::vector<float>& stepped = {}) {
+  for (const ParameterEntry& e : layout.entries())
+    outputs.push_back({"grad." + e.name, e.shape, to_float(grads.data() + e.offset, e.size)});
+  for (const ParameterEntry& e : layout.entries())
+    if (!stepped.empty())
+      outputs.push_back({"step." + e.name, e.shape,
+                         std::vector<float>(stepped.begin() + long(e.offset), stepped.begin() + long(e.offset + e.size))});
+  std::vector<TensorView> views;
+  for (const Tensor& t : outputs) views.push_back({t.name, t.shape, t.data});
+  write_safetensors(path, views, {});
+}
+
+void probe_forecast(const std::string& run_dir, const SafetensorsContent& in, const std::string& out) {
+  const LoadedRun run = load_run(run_dir);
+  const ModelConfig& m = run.config.model;
+  const ParameterLayout layout(m);
+  const std::vector<double> params(run.params.begin(), run.params.end());
+  const Tensor& x = input(in, "x");
+  const Tensor& truth = input(in, "truth");
+  const int batch = int(x.shape.at(0));
+  const std::size_t x_size = std::size_t(m.seq_len) * std::size_t(m.channels);
+  const std::size_t y_size = std::size_t(m.horizon) * std::size_t(m.channels);
+  if (x.data.size() != std::size_t(batch) * x_size || truth.data.size() != std::size_t(batch) * y_size)
+    throw std::runtime_error("the input's shapes do not fit the run's model");
+  ForwardState<double> state(m);
+  BackwardScratch<double> scratch(m);
+  std::vector<double> grads(layout.total(), 0.0), y_all, window_x(x_size), window_truth(y_size), dy(y_size);
+  double loss = 0;
+  for (int b = 0; b < batch; ++b) {
+    std::copy_n(x.data.begin() + long(b * x_size), x_size, window_x.begin());
+    std::copy_n(truth.data.begin() + long(b * y_size), y_size, window_truth.begin());
+    forecast_forward(state, params.data(), layout, m, window_x.data());
+    loss += mse_loss(dy.data(), state.y.data(), window_truth.data(), int(y_size)) / batch;
+    for (double& d : dy) d /= batch;
+    forecast_backward(grads.data(), scratch, state, params.data(), layout, m, dy.data());
+    y_all.insert(y_all.end(), state.y.begin(), state.y.end());
+  }
+  std::vector<float> stepped;
+  if (const Tensor* lr = in.find("lr")) {
+    stepped = run.params;
+    std::vector<float> float_grads(grads.begin(), grads.end());
+    clip_grad_norm(float_grads.data(), float_grads.size(), run.config.train.clip_norm);
+    AdamW optimizer(layout, run.config.train.adamw);
+    optimizer.step(stepped.data(), float_grads.data(), double(lr->data.at(0)));
+  }
+  write_outputs(out,
+                {{"y", {batch, m.horizon, m.channels}, to_float(y_all.data(), y_all.size())},
+                 {"loss", {1}, {float(loss)}}},
+                layout, grads, stepped);
+}
+
+void probe_events(const std::string& run_dir, const SafetensorsContent& in, const std::string& out) {
+  const LoadedEventRun run = load_event_run(run_dir);
+  const EventModelConfig& c = run.config.model;
+  const ParameterLayout layout = ParameterLayout::for_events(c);
+  const std::vector<double> params(run.params.begin(), run.params.end());
+  const Tensor& times_in = input(in, "times");
+  const std::vector<double> times(times_in.data.begin(), times_in.data.end());
+  std::vector<int> marks;
+  if (c.marks > 0)
+    for (const float mark : input(in, "marks").data) marks.push_back(int(mark));
+  std::vector<double> features;
+  if (c.feature) features.assign(input(in, "features").data.begin(), input(in, "features").data.end());
+  const EventWindow window{double(input(in, "origin").data.at(0)), times, marks, features};
+  EventForwardState<double> state(c);
+  EventBackwardScratch<double> scratch(c);
+  event_forward(state, params.data(), layout, c, window);
+  const EventMetrics metrics = event_loss(scratch.dtime.data(), c.marks > 0 ? scratch.dmark.data() : nullptr, state, c);
+  std::vector<double> grads(layout.total(), 0.0);
+  event_backward(grads.data(), scratch, state, params.data(), layout, c, scratch.dtime.data(),
+                 c.marks > 0 ? scratch.dmark.data() : nullptr);
+  const int n = state.n, k3 = 3 * c.mixture_components;
+  std::vector<Tensor> outputs{{"time_out", {n, k3}, to_float(state.time_out.data(), std::size_t(n * k3))},
+                              {"loss", {1}, {float(metrics.loss)}}};
+  if (c.marks > 0)
+    outputs.push_back({"mark_out", {n, c.marks}, to_float(state.mark_out.data(), std::size_t(n * c.marks))});
+  write_outputs(out, std::move(outputs), layout, grads);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 5) {
+    std::fprintf(stderr, "usage: twin_probe forecast|events RUN_DIR IN.safetensors OUT.safetensors\n");
+    return 2;
+  }
+  try {
+    const std::string task = argv[1];
+    const SafetensorsContent in = read_safetensors(argv[3]);
+    if (task == "forecast")
+      probe_forecast(argv[2], in, argv[4]);
+    else if (task == "events")
+      probe_events(argv[2], in, argv[4]);
+    else
+      throw std::runtime_error("unknown task '" + task + "'");
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "twin_probe: %s\n", error.what());
+    return 1;
+  }
+  return 0;
+}
