@@ -11,6 +11,7 @@
 #include "app/cli_args.hpp"
 #include "app/commands.hpp"
 #include "app/device_choice.hpp"
+#include "app/classify_commands.hpp"
 #include "app/events_commands.hpp"
 #include "app/model_options.hpp"
 #include "app/train_cli.hpp"
@@ -26,6 +27,7 @@ namespace {
 
 const char* const kTrainHelp = R"(usage: aaren train --data FILE --model aaren|transformer --out DIR [options]
        aaren train --task events ...  (an event-model run: 'aaren train --task events --help')
+       aaren train --task classify ...  (a classifier: 'aaren train --task classify --help')
 
 Trains a forecasting model on a CSV time series and writes a run folder:
 DIR/config.json, DIR/model.safetensors (the best weights, rewritten as validation
@@ -53,6 +55,7 @@ Model:
 const char* const kForecastHelp = R"(usage: aaren forecast --run DIR --data FILE [--window K | --last] --out FILE.csv
                       [--test-metrics [--seasonal-period N]] [--device cpu|cuda|auto]
        aaren forecast --task events ...  (an event-model run: 'aaren forecast --task events --help')
+       aaren forecast --task classify ...  (a classifier: 'aaren forecast --task classify --help')
 
 Loads a run folder and forecasts the horizon after one look-back window, in the
 data's original units. --window K takes test window K (0-based, in time order)
@@ -127,6 +130,7 @@ void print_reading_progress(double fraction) {
 
 int run_train(const Arguments& arguments) {
   if (task_of(arguments) == Task::events) return run_train_events(arguments);
+  if (task_of(arguments) == Task::classify) return run_train_classify(arguments);
   std::set<std::string> options = kModelOptions;
   options.insert(kTrainSettingsOptions.begin(), kTrainSettingsOptions.end());
   options.insert({"task", "data", "columns", "target", "date-column", "decimal-mark", "split", "out", "seasonal-period"});
@@ -181,6 +185,7 @@ int run_train(const Arguments& arguments) {
 
 int run_forecast(const Arguments& arguments) {
   if (task_of(arguments) == Task::events) return run_forecast_events(arguments);
+  if (task_of(arguments) == Task::classify) return run_forecast_classify(arguments);
   const Args args(arguments, {"task", "run", "data", "window", "out", "device", "seasonal-period"},
                   {"last", "test-metrics"}, "aaren forecast");
   if (args.print_help(kForecastHelp, kDeviceOptionHelp)) return 0;

@@ -123,14 +123,6 @@ EventModelConfig event_model_from(const Args& args) {
   return c;
 }
 
-std::vector<ModelKind> model_kinds_from(const Args& args) {
-  const std::string text = args.text("model", "aaren");
-  if (text == "both") return {ModelKind::aaren, ModelKind::transformer};
-  const auto kind = model_kind_from_string(text);
-  if (!kind) throw UsageError("--model must be aaren, transformer or both, got '" + text + "'");
-  return {*kind};
-}
-
 std::string unit_label(const std::string& time_unit) {
   return time_unit.empty() ? "the file's units" : time_unit;
 }
@@ -235,7 +227,8 @@ Task task_of(const Arguments& arguments) {
   }
   if (task == "forecast") return Task::forecast;
   if (task == "events") return Task::events;
-  throw UsageError("--task must be forecast or events, got '" + task + "'");
+  if (task == "classify") return Task::classify;
+  throw UsageError("--task must be forecast, events or classify, got '" + task + "'");
 }
 
 int run_train_events(const Arguments& arguments) {

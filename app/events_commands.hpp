@@ -5,7 +5,7 @@
 
 namespace aaren::cli {
 
-enum class Task { forecast, events };
+enum class Task { forecast, events, classify };
 
 // The value of --task among the arguments (forecast when absent); a UsageError for any other.
 Task task_of(const Arguments& arguments);

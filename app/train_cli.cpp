@@ -1,5 +1,6 @@
 #include "app/train_cli.hpp"
 
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 
@@ -40,10 +41,19 @@ TrainSettings train_settings_from(const Args& args) {
   return t;
 }
 
+std::vector<ModelKind> model_kinds_from(const Args& args) {
+  const std::string text = args.text("model", "aaren");
+  if (text == "both") return {ModelKind::aaren, ModelKind::transformer};
+  const auto kind = model_kind_from_string(text);
+  if (!kind) throw UsageError("--model must be aaren, transformer or both, got '" + text + "'");
+  return {*kind};
+}
+
 void print_train_progress(const TrainProgress& p, bool terminal) {
   if (p.epoch_end) {
-    std::printf("%sepoch %d/%d  train %.5f  val %.5f  %.0f samples/s\n", terminal ? "\r\033[K" : "", p.epoch,
-                p.epochs, p.train_loss, p.val_loss, p.samples_per_second);
+    const std::string score = std::isnan(p.val_score) ? "" : "  val accuracy " + std::to_string(p.val_score).substr(0, 6);
+    std::printf("%sepoch %d/%d  train %.5f  val %.5f%s  %.0f samples/s\n", terminal ? "\r\033[K" : "", p.epoch,
+                p.epochs, p.train_loss, p.val_loss, score.c_str(), p.samples_per_second);
   } else if (terminal) {
     const int width = 30;
     const int filled = int(double(width) * double(p.step) / double(p.steps_per_epoch));

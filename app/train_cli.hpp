@@ -3,8 +3,10 @@
 // help, and the progress lines printed while a model trains.
 #include <set>
 #include <string>
+#include <vector>
 
 #include "app/cli_args.hpp"
+#include "core/model/model_config.hpp"
 #include "core/planning/plan_error.hpp"
 #include "core/train/memory_estimate.hpp"
 #include "core/train/trainer.hpp"
@@ -22,6 +24,9 @@ TrainSettings train_settings_from(const Args& args);
 // `aaren forecast --run DIR`: DIR itself, refused with the two model folders to choose from when it
 // is a side-by-side run of --model both.
 std::string single_model_run(const std::string& dir);
+
+// --model aaren|transformer|both (default aaren): the models to train, Aaren first.
+std::vector<ModelKind> model_kinds_from(const Args& args);
 
 // One line per epoch; on a terminal also a progress bar redrawn in place after every step.
 void print_train_progress(const TrainProgress& progress, bool terminal);

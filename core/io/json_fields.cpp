@@ -195,6 +195,20 @@ std::vector<std::string> json_string_list(const nlohmann::json& obj, const std::
   return to_string_list(require_field(obj, field, source), field, source);
 }
 
+std::vector<double> json_number_list(const nlohmann::json& obj, const std::string& field, const std::string& source,
+                                     std::size_t count) {
+  const auto it = obj.find(field);
+  if (it == obj.end() || !it->is_array() || it->size() != count)
+    throw std::runtime_error(source + ": field '" + field + "' must be a list of " + std::to_string(count) +
+                             " numbers");
+  std::vector<double> out;
+  for (const auto& x : *it) {
+    if (!x.is_number()) throw std::runtime_error(source + ": field '" + field + "' must hold numbers only");
+    out.push_back(x.get<double>());
+  }
+  return out;
+}
+
 int json_int_or(const nlohmann::json& obj, const std::string& field, const std::string& source, int min, int max,
                 int fallback) {
   const nlohmann::json* value = find_field(obj, field, source);

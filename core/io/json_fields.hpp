@@ -36,6 +36,9 @@ std::string json_string(const nlohmann::json& obj, const std::string& field, con
 bool json_bool(const nlohmann::json& obj, const std::string& field, const std::string& source);
 std::vector<std::string> json_string_list(const nlohmann::json& obj, const std::string& field,
                                           const std::string& source);
+// A list of exactly `count` numbers.
+std::vector<double> json_number_list(const nlohmann::json& obj, const std::string& field, const std::string& source,
+                                     std::size_t count);
 
 // A required nested object: "config.json: section 'model' is missing or not an object".
 const nlohmann::json& json_section(const nlohmann::json& obj, const std::string& field, const std::string& source);

@@ -1,6 +1,6 @@
 #pragma once
-// Initial parameters for any ParameterLayout (forecasting or event model), chosen by entry name as
-// PyTorch initializes the equivalent modules: Linear weights and biases U(-1/sqrt(fan_in),
+// Initial parameters for any ParameterLayout (forecasting, event or classifier model), chosen by
+// entry name as PyTorch initializes the equivalent modules: Linear weights and biases U(-1/sqrt(fan_in),
 // 1/sqrt(fan_in)), LayerNorm weight 1 and bias 0, Aaren's q0 and the event model's mark embedding
 // (an nn.Embedding) N(0, 1).
 #include <random>

@@ -1,5 +1,6 @@
 #include "core/model/parameter_layout.hpp"
 
+#include "core/classify/classifier_config.hpp"
 #include "core/events/event_model_config.hpp"
 
 namespace aaren {
@@ -65,6 +66,18 @@ ParameterLayout ParameterLayout::for_events(const EventModelConfig& config) {
     layout.mark_head_w = layout.add("mark_head.weight", {marks, d});
     layout.mark_head_b = layout.add("mark_head.bias", {marks});
   }
+  return layout;
+}
+
+ParameterLayout ParameterLayout::for_classifier(const ClassifierConfig& config) {
+  config.validate();
+  const std::int64_t d = config.backbone.d_model, c = config.backbone.channels, k = config.classes;
+  ParameterLayout layout;
+  layout.embed_w = layout.add("embed.weight", {d, c});
+  layout.embed_b = layout.add("embed.bias", {d});
+  layout.add_blocks_and_final_norm(config.backbone);
+  layout.head_w = layout.add("head.weight", {k, d});
+  layout.head_b = layout.add("head.bias", {k});
   return layout;
 }
 

@@ -3,13 +3,14 @@
 // PyTorch-style names (docs/DESIGN.md section 4), so AdamW is one loop, a device copy is one memcpy and
 // a checkpoint loads into an equivalent PyTorch module by name.
 //
-// Two models share the blocks (core/model/backbone.hpp) and differ at their ends:
+// Three models share the blocks (core/model/backbone.hpp) and differ at their ends:
 //   forecasting: embed.{weight,bias}, blocks.*, ln_f.*, head.{weight,bias}
+//   classifier:  embed.{weight,bias}, blocks.*, ln_f.*, head.{weight,bias} (head (classes, d_model))
 //   events:      embed.{weight,bias}, mark_embed.weight (marked logs only), blocks.*, ln_f.*,
 //                time_head.{weight,bias}, mark_head.{weight,bias} (marked logs only)
 // The offsets of the other model's parts are kNone.
 //
-// Weight decay (AdamW decays the entries of two or more dimensions): the Linear weights of both
+// Weight decay (AdamW decays the entries of two or more dimensions): the Linear weights of all
 // models and the mark embedding table are decayed; biases, LayerNorm parameters and Aaren's q0
 // are not. The mark embedding is decayed like the embedding Linear it is added to, which keeps the
 // two input terms on one scale.
@@ -22,6 +23,7 @@
 
 namespace aaren {
 
+struct ClassifierConfig;
 struct EventModelConfig;
 
 struct ParameterEntry {
@@ -47,6 +49,8 @@ class ParameterLayout {
   explicit ParameterLayout(const ModelConfig& config);
   // The event model (core/events/event_model.hpp). Throws std::invalid_argument for a bad config.
   static ParameterLayout for_events(const EventModelConfig& config);
+  // The classifier (core/classify/classifier_model.hpp). Throws std::invalid_argument for a bad config.
+  static ParameterLayout for_classifier(const ClassifierConfig& config);
 
   const std::vector<ParameterEntry>& entries() const { return entries_; }
   std::size_t total() const { return total_; }
@@ -56,7 +60,8 @@ class ParameterLayout {
   std::size_t mark_embed = kNone;  // events with marks: (marks, d_model)
   std::vector<BlockOffsets> blocks;
   std::size_t lnf_w, lnf_b;
-  std::size_t head_w = kNone, head_b = kNone;  // forecasting: (horizon * C, d_model), (horizon * C)
+  // Forecasting: (horizon * C, d_model), (horizon * C); classifier: (classes, d_model), (classes).
+  std::size_t head_w = kNone, head_b = kNone;
   // Events: the time head (3 K, d_model), (3 K); with marks the mark head (marks, d_model), (marks).
   std::size_t time_head_w = kNone, time_head_b = kNone, mark_head_w = kNone, mark_head_b = kNone;
 

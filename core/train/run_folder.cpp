@@ -12,19 +12,6 @@ using nlohmann::json;
 
 namespace {
 
-std::vector<double> number_list(const json& obj, const char* field, const std::string& source, std::size_t count) {
-  const auto it = obj.find(field);
-  if (it == obj.end() || !it->is_array() || it->size() != count)
-    throw std::runtime_error(source + ": field '" + field + "' must be a list of " + std::to_string(count) +
-                             " numbers");
-  std::vector<double> out;
-  for (const auto& x : *it) {
-    if (!x.is_number()) throw std::runtime_error(source + ": field '" + field + "' must hold numbers only");
-    out.push_back(x.get<double>());
-  }
-  return out;
-}
-
 json eval_json(const EvalMetrics& m) {
   json out = {{"mse", m.mse}, {"mae", m.mae}, {"windows", m.windows}};
   if (!m.channel_mse.empty()) out.update({{"channel_mse", m.channel_mse}, {"channel_mae", m.channel_mae}});
@@ -109,8 +96,8 @@ void read_forecast_data(const json& d, const std::string& ds, RunConfig& c) {
   } catch (const std::invalid_argument& e) {
     throw std::runtime_error(ds + ": field 'split': " + e.what());
   }
-  c.scaler.mean = number_list(d, "scaler_mean", ds, c.channels.size());
-  c.scaler.stddev = number_list(d, "scaler_std", ds, c.channels.size());
+  c.scaler.mean = json_number_list(d, "scaler_mean", ds, c.channels.size());
+  c.scaler.stddev = json_number_list(d, "scaler_std", ds, c.channels.size());
   for (double s : c.scaler.stddev)
     if (!(s > 0)) throw std::runtime_error(ds + ": field 'scaler_std' must hold positive numbers");
 }

@@ -11,7 +11,7 @@
 // The checkpoint carries a copy of config.json, so a folder that mixes the files of two runs (a
 // second run into it stopped before its first checkpoint) is recognized as such.
 //
-// A task writes only what is its own. To add one (classification, say):
+// A task writes only what is its own. To add one:
 //   1. a RunTask in kRunTasks below, so that the other tasks can name its runs when they refuse them;
 //   2. a Config with `version`, `model` and `train` members, written by run_config_text from its
 //      model and data sections, and read back by parse_task_run_config;
@@ -56,7 +56,8 @@ struct RunTask {
 inline constexpr RunTask kForecastingRuns{"forecast", "a forecasting run", "forecasting runs", 1};
 // Event runs began with run format version 2 (checksummed checkpoints carrying their config).
 inline constexpr RunTask kEventModelRuns{"events", "an event-model run", "event-model runs", 2};
-inline constexpr RunTask kRunTasks[] = {kForecastingRuns, kEventModelRuns};
+inline constexpr RunTask kClassifierRuns{"classify", "a classification run", "classification runs", 2};
+inline constexpr RunTask kRunTasks[] = {kForecastingRuns, kEventModelRuns, kClassifierRuns};
 
 // dir/name.
 std::string run_file(const std::string& dir, const char* name);

@@ -148,6 +148,13 @@ TrainResult Trainer::train(const TrainingTask& train_set, const TrainingTask& va
   int since_best = 0;
   result.best_val_loss = std::numeric_limits<double>::infinity();
 
+  const auto score_of = [](double score) { return std::isfinite(score) ? score : -std::numeric_limits<double>::infinity(); };
+  const auto improves = [&](const EpochRecord& record) {
+    if (!callbacks.validation_score) return record.val_loss < result.best_val_loss;
+    if (result.best_epoch == 0) return true;
+    const double score = score_of(record.val_score), best_score = score_of(result.best_val_score);
+    return score > best_score || (score == best_score && record.val_loss < result.best_val_loss);
+  };
   const auto finish = [&](TrainStop stop, std::string message) {
     result.stop = stop;
     result.message = std::move(message);
@@ -198,25 +205,33 @@ TrainResult Trainer::train(const TrainingTask& train_set, const TrainingTask& va
     record.epoch = epoch;
     record.train_loss = loss_sum / double(steps_per_epoch);
     record.val_loss = validation_loss();
+    if (callbacks.validation_score) {
+      if (engine_) engine_->get_params(params_.data());
+      record.val_score = callbacks.validation_score();
+    }
     record.seconds = std::chrono::duration<double>(Clock::now() - epoch_start).count();
     result.epochs.push_back(record);
     if (callbacks.progress) {
       progress.val_loss = record.val_loss;
+      progress.val_score = record.val_score;
       progress.epoch_end = true;
       callbacks.progress(progress);
     }
     if (!std::isfinite(record.val_loss))
       return finish(TrainStop::diverged, "the validation loss became not finite at epoch " + std::to_string(epoch) +
                                              "; the best earlier weights were kept");
-    if (record.val_loss < result.best_val_loss) {
+    if (improves(record)) {
       result.best_val_loss = record.val_loss;
+      result.best_val_score = record.val_score;
       result.best_epoch = epoch;
       if (engine_) engine_->get_params(best.data());
       else best = params_;
       since_best = 0;
       if (callbacks.on_best) callbacks.on_best(best, record);
     } else if (settings_.patience > 0 && ++since_best >= settings_.patience) {
-      return finish(TrainStop::early_stopped, "validation loss did not improve for " +
+      return finish(TrainStop::early_stopped, (callbacks.validation_score ? callbacks.validation_score_name
+                                                                           : std::string("validation loss")) +
+                                                  " did not improve for " +
                                                   std::to_string(settings_.patience) + " epochs; best epoch " +
                                                   std::to_string(result.best_epoch));
     }

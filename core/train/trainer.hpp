@@ -7,6 +7,7 @@
 // reduced the same way.
 #include <atomic>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -41,6 +42,7 @@ struct TrainProgress {
   long steps_per_epoch = 0;
   double train_loss = 0;        // mean over the epoch so far
   double val_loss = -1;         // at the end of an epoch; -1 before
+  double val_score = std::numeric_limits<double>::quiet_NaN();  // at an epoch's end, with a validation_score
   double samples_per_second = 0;
   double eta_seconds = 0;
   bool epoch_end = false;
@@ -51,6 +53,7 @@ struct EpochRecord {
   double train_loss = 0;
   double val_loss = 0;
   double seconds = 0;
+  double val_score = std::numeric_limits<double>::quiet_NaN();  // TrainCallbacks::validation_score's; NaN without
 };
 
 enum class TrainStop { completed, early_stopped, cancelled, diverged };
@@ -60,6 +63,7 @@ struct TrainResult {
   std::vector<EpochRecord> epochs;
   int best_epoch = 0;  // 0: no epoch finished
   double best_val_loss = 0;
+  double best_val_score = std::numeric_limits<double>::quiet_NaN();  // with a validation_score
   TrainStop stop = TrainStop::completed;
   std::string message;  // why it stopped, in words
   long samples = 0;     // training examples processed
@@ -70,6 +74,12 @@ struct TrainCallbacks {
   // Each time validation improves, with the new best parameters (to keep them on disk as it goes).
   std::function<void(const std::vector<float>& params, const EpochRecord&)> on_best;
   const std::atomic<bool>* cancel = nullptr;  // checked before every step
+  // Where set, a score to maximize (validation accuracy, say), measured after each epoch's
+  // validation loss under that epoch's parameters: the best epoch is the one with the highest
+  // score, the lower validation loss breaking ties, and patience counts epochs without a better one.
+  // A score that is not finite counts as the lowest.
+  std::function<double()> validation_score;
+  std::string validation_score_name = "validation score";  // for the early-stopping message
 };
 
 class Trainer {

@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/classify/labelled_series.hpp"
 #include "core/data/time_series_csv.hpp"
 #include "core/events/event_log.hpp"
 #include "core/io/matrix_csv.hpp"
@@ -37,6 +38,7 @@ const std::map<std::string, std::function<void(const std::string& path)>>& reade
       {"matrix_csv", [](const std::string& path) { (void)read_matrix_csv(path); }},
       {"safetensors", [](const std::string& path) { (void)read_safetensors(path); }},
       {"run_config", [](const std::string& path) { (void)parse_run_config(read_text_file(path), path); }},
+      {"ts", [](const std::string& path) { (void)read_labelled_series(path); }},
   };
   return table;
 }

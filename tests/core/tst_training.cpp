@@ -447,6 +447,41 @@ class TestTraining : public QObject {
     QVERIFY(std::memcmp(trained[0].data(), trained[1].data(), n * sizeof(float)) == 0);
   }
 
+  // With a validation score, the best epoch is the highest score's, an equal score with a lower
+  // loss wins, and patience counts epochs without a better score (while the loss keeps falling).
+  void a_validation_score_chooses_the_best_epoch() {
+    const ParameterLayout layout = plain_vector_layout();
+    const std::size_t n = layout.total();
+    const PullTowardsTargets train(n, 32, 1.0, 0.1, 5), val(std::vector<double>(n, 1.0));
+    std::vector<float> params(n, 0.0f);
+    TrainSettings s = least_squares_settings(1);
+    s.epochs = 8;
+    s.patience = 3;
+    s.schedule = LrSchedule::constant;
+    Trainer trainer(layout, params, s);
+    // Epoch:         1     2    3    4    5    6    7    8
+    const double scores[] = {0.5, 0.7, std::nan(""), 0.7, 0.6, 0.6, 0.6, 0.9};
+    int epoch = 0;
+    std::vector<float> last_best;
+    TrainCallbacks callbacks;
+    callbacks.validation_score = [&] { return scores[epoch++]; };
+    callbacks.validation_score_name = "validation accuracy";
+    callbacks.on_best = [&](const std::vector<float>& best, const EpochRecord&) { last_best = best; };
+    const TrainResult result = trainer.train(train, val, callbacks);
+    // Epoch 4 ties epoch 2's score with a lower loss (the loss falls every epoch here); 5-7 do not
+    // improve, so training stops before epoch 8's better score.
+    QCOMPARE(result.stop, TrainStop::early_stopped);
+    QCOMPARE(result.best_epoch, 4);
+    QCOMPARE(int(result.epochs.size()), 7);
+    QCOMPARE(result.best_val_score, 0.7);
+    QVERIFY(result.epochs[3].val_loss < result.epochs[1].val_loss);
+    QVERIFY(std::isnan(result.epochs[2].val_score));
+    QCOMPARE(result.epochs[4].val_score, 0.6);
+    QVERIFY2(result.message.find("validation accuracy did not improve for 3 epochs") != std::string::npos,
+             result.message.c_str());
+    QVERIFY(std::memcmp(last_best.data(), params.data(), n * sizeof(float)) == 0);
+  }
+
   void rejects_tasks_that_do_not_fit() {
     const ParameterLayout layout = plain_vector_layout();
     const std::size_t n = layout.total();

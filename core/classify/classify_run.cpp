@@ -1,0 +1,288 @@
+#include "core/classify/classify_run.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <numeric>
+#include <random>
+#include <stdexcept>
+
+#include "core/classify/classifier_stream.hpp"
+#include "core/classify/classify_task.hpp"
+#include "core/model/parameter_init.hpp"
+#include "core/train/train_with_checkpoints.hpp"
+
+namespace aaren {
+
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+// Mean and (biased) standard deviation of each channel over the present values of the cases
+// `indices`; a constant or empty channel keeps a scale of 1, so it standardizes to 0 rather than
+// dividing by 0.
+void fit_channel_scaling(const LabelledSeriesSet& set, const std::vector<long>& indices, ClassifyDataPreparation& d) {
+  const std::size_t channels = std::size_t(set.dims);
+  std::vector<double> sum(channels, 0), squares(channels, 0);
+  std::vector<long> count(channels, 0);
+  for (long i : indices) {
+    const LabelledSeries& s = set.series[std::size_t(i)];
+    for (std::size_t v = 0; v < s.values.size(); ++v)
+      if (!std::isnan(s.values[v])) {
+        sum[v % channels] += s.values[v];
+        ++count[v % channels];
+      }
+  }
+  d.channel_mean.assign(channels, 0);
+  d.channel_std.assign(channels, 1);
+  for (std::size_t c = 0; c < channels; ++c)
+    if (count[c] > 0) d.channel_mean[c] = sum[c] / double(count[c]);
+  for (long i : indices) {
+    const LabelledSeries& s = set.series[std::size_t(i)];
+    for (std::size_t v = 0; v < s.values.size(); ++v)
+      if (!std::isnan(s.values[v])) {
+        const double x = s.values[v] - d.channel_mean[v % channels];
+        squares[v % channels] += x * x;
+      }
+  }
+  for (std::size_t c = 0; c < channels; ++c) {
+    const double stddev = count[c] > 0 ? std::sqrt(squares[c] / double(count[c])) : 0.0;
+    if (stddev > 0 && std::isfinite(stddev)) d.channel_std[c] = stddev;
+  }
+}
+
+void standardize(LabelledSeriesSet& set, const ClassifyDataPreparation& d) {
+  const std::size_t channels = d.channel_mean.size();
+  for (LabelledSeries& s : set.series)
+    for (std::size_t v = 0; v < s.values.size(); ++v)
+      s.values[v] = (s.values[v] - d.channel_mean[v % channels]) / d.channel_std[v % channels];
+}
+
+// Renumbers the set's labels as `run_names` number them; a label the run does not know is refused.
+void renumber_classes(LabelledSeriesSet& set, const std::vector<std::string>& run_names) {
+  std::map<std::string, int> run_index;
+  for (std::size_t k = 0; k < run_names.size(); ++k) run_index[run_names[k]] = int(k);
+  std::string known;
+  for (const std::string& name : run_names) known += (known.empty() ? "'" : ", '") + name + "'";
+  for (LabelledSeries& s : set.series) {
+    if (s.label < 0) continue;
+    const std::string& name = set.class_names[std::size_t(s.label)];
+    const auto it = run_index.find(name);
+    if (it == run_index.end())
+      throw std::runtime_error(set.source + ": case " + s.case_id + " has class '" + name +
+                               "', which the run was not trained on (" + known + ")");
+    s.label = it->second;
+  }
+  set.class_names = run_names;
+}
+
+void require_channels(const LabelledSeriesSet& set, int channels) {
+  if (set.dims != channels)
+    throw std::runtime_error(set.source + ": the series have " + std::to_string(set.dims) + " dimension" +
+                             (set.dims == 1 ? "" : "s") + " but the model reads " + std::to_string(channels));
+}
+
+void require_lengths(const LabelledSeriesSet& set, int seq_len) {
+  for (const LabelledSeries& s : set.series)
+    if (s.length > seq_len)
+      throw std::runtime_error(set.source + ": case " + s.case_id + " has " + std::to_string(s.length) +
+                               " time steps, more than the " + std::to_string(seq_len) +
+                               " the model was trained for (its seq_len)");
+}
+
+std::vector<CasePrediction> predict(const ClassifierConfig& config, const std::vector<float>& params,
+                                    const LabelledSeriesSet& set) {
+  const ParameterLayout layout = ParameterLayout::for_classifier(config);
+  std::vector<long> all(set.series.size());
+  std::iota(all.begin(), all.end(), 0L);
+  const std::vector<double> probabilities = classify_probabilities(config, layout, params.data(), set, all);
+  const std::vector<int> predicted = predicted_classes(probabilities, config.classes);
+  std::vector<CasePrediction> out;
+  const std::size_t k = std::size_t(config.classes);
+  for (std::size_t i = 0; i < set.series.size(); ++i)
+    out.push_back({set.series[i].case_id, set.series[i].label, predicted[i],
+                   std::vector<double>(probabilities.begin() + long(i * k), probabilities.begin() + long((i + 1) * k))});
+  return out;
+}
+
+ClassifyRunData read_run_data(const ClassifyRunRequest& request, ClassifyRunConfig& config) {
+  ClassifyRunData data;
+  data.train_file = read_labelled_series(request.data_path);
+  LabelledSeriesSet& train = data.train_file;
+  if (!train.has_labels())
+    throw std::runtime_error(train.source + ": every case needs a class label to train a classifier");
+  if (train.class_names.size() < 2)
+    throw std::runtime_error(train.source + ": a classifier needs at least two classes; the file has " +
+                             std::to_string(train.class_names.size()));
+  if (!(request.val_fraction > 0 && request.val_fraction <= 0.9))
+    throw std::invalid_argument("the validation fraction must be above 0 and at most 0.9, got " +
+                                std::to_string(request.val_fraction));
+  const StratifiedSplit split = stratified_split(train, request.val_fraction, request.train.seed);
+  if (split.validation.empty())
+    throw std::runtime_error(train.source + ": no class has two cases, so there is nothing to validate on");
+  data.train = split.train;
+  data.validation = split.validation;
+  if (!request.test_path.empty()) {
+    data.test_file = read_labelled_series(request.test_path);
+    require_channels(*data.test_file, train.dims);
+    renumber_classes(*data.test_file, train.class_names);
+  }
+
+  ClassifyDataPreparation& d = config.data;
+  d.data_file = request.data_path;
+  d.test_file = request.test_path;
+  d.problem_name = train.problem_name;
+  d.class_names = train.class_names;
+  d.val_fraction = request.val_fraction;
+  fit_channel_scaling(train, data.train, d);
+  standardize(train, d);
+  if (data.test_file) standardize(*data.test_file, d);
+  return data;
+}
+
+}  // namespace
+
+StratifiedSplit stratified_split(const LabelledSeriesSet& set, double fraction, unsigned seed) {
+  std::vector<std::vector<long>> by_class(set.class_names.size());
+  for (std::size_t i = 0; i < set.series.size(); ++i) {
+    const int label = set.series[i].label;
+    if (label < 0 || label >= int(by_class.size()))
+      throw std::invalid_argument(set.source + ": case " + set.series[i].case_id + " has no class to split by");
+    by_class[std::size_t(label)].push_back(long(i));
+  }
+  std::mt19937 rng(seed);
+  StratifiedSplit split;
+  for (std::vector<long>& cases : by_class) {
+    std::shuffle(cases.begin(), cases.end(), rng);
+    const long n = long(cases.size());
+    long validation = std::lround(fraction * double(n));
+    if (fraction > 0 && n >= 2) validation = std::clamp(validation, 1L, n - 1);
+    else validation = 0;
+    split.validation.insert(split.validation.end(), cases.begin(), cases.begin() + validation);
+    split.train.insert(split.train.end(), cases.begin() + validation, cases.end());
+  }
+  std::sort(split.train.begin(), split.train.end());
+  std::sort(split.validation.begin(), split.validation.end());
+  return split;
+}
+
+ClassifyRunOutcome train_classify_run(const ClassifyRunRequest& request, const TrainCallbacks& callbacks) {
+  ClassifyRunOutcome outcome;
+  ClassifyRunConfig& config = outcome.config;
+  const ClassifyRunData data = read_run_data(request, config);
+  if (request.on_data_read) request.on_data_read(data);
+
+  config.model = request.model;
+  ModelConfig& backbone = config.model.backbone;
+  backbone.channels = data.train_file.dims;
+  backbone.horizon = 1;
+  backbone.seq_len = std::max(data.train_file.max_length(), data.test_file ? data.test_file->max_length() : 1);
+  config.model.classes = int(data.train_file.class_names.size());
+  config.model.validate();
+  config.train = request.train;
+  // The classifier's activations are the forecaster's blocks over seq_len steps plus a head of K
+  // numbers, so the forecasting estimate of the same blocks bounds what training needs.
+  const TrainingMemoryCheck memory = require_training_memory(backbone, config.train.threads);
+  if (request.on_memory_checked) request.on_memory_checked(memory);
+  prepare_run_folder(request.out_dir);
+  write_classify_run_config(request.out_dir, config);
+
+  const ParameterLayout layout = ParameterLayout::for_classifier(config.model);
+  std::vector<float> params;
+  std::mt19937 rng(request.train.seed);
+  init_parameters(params, layout, rng);
+  const ClassifyTask train_task(config.model, data.train_file, data.train),
+      val_task(config.model, data.train_file, data.validation);
+
+  ClassifyRunMetrics& metrics = outcome.metrics;
+  metrics.validation = {kNaN, kNaN, long(data.validation.size())};
+  Trainer trainer(layout, params, request.train);
+  // Each epoch's accuracies; the validation one chooses the best epoch.
+  ClassifyEvalMetrics last_validation;
+  TrainCallbacks scored = callbacks;
+  scored.validation_score_name = "validation accuracy";
+  scored.validation_score = [&] {
+    last_validation = classify_metrics(trainer, val_task);
+    metrics.val_accuracy.push_back(last_validation.accuracy);
+    metrics.train_accuracy.push_back(classify_metrics(trainer, train_task).accuracy);
+    return last_validation.accuracy;
+  };
+  const CheckpointedRun run{
+      metrics,
+      [&](const std::vector<float>& weights) { write_classify_checkpoint(request.out_dir, config, weights); },
+      [&] { write_classify_run_metrics(request.out_dir, metrics); },
+      [&](const EpochRecord&) { metrics.validation = last_validation; },
+      [&] {
+        metrics.validation = classify_metrics(trainer, val_task);
+        if (data.test_file)
+          metrics.test = classification_report(predict(config.model, params, *data.test_file), config.data.class_names);
+      }};
+  train_with_checkpoints(trainer, params, train_task, val_task, run, scored);
+  return outcome;
+}
+
+LabelledSeriesSet prepare_classify_cases(const ClassifyRunConfig& config, const std::string& path) {
+  LabelledSeriesSet set = read_labelled_series(path);
+  require_channels(set, config.model.backbone.channels);
+  require_lengths(set, config.model.backbone.seq_len);
+  renumber_classes(set, config.data.class_names);
+  standardize(set, config.data);
+  return set;
+}
+
+std::vector<CasePrediction> classify_cases(const LoadedClassifyRun& run, const LabelledSeriesSet& prepared) {
+  return predict(run.config.model, run.params, prepared);
+}
+
+ClassificationReport classification_report(std::span<const CasePrediction> predictions,
+                                           const std::vector<std::string>& class_names) {
+  const int k = int(class_names.size());
+  ClassificationReport report;
+  std::vector<int> labels, predicted;
+  double nll = 0;
+  for (const CasePrediction& p : predictions) {
+    if (p.label < 0) continue;
+    labels.push_back(p.label);
+    predicted.push_back(p.predicted);
+    nll -= std::log(std::max(p.probabilities[std::size_t(p.label)], std::numeric_limits<double>::min()));
+  }
+  report.confusion = confusion_matrix(labels, predicted, k);
+  const long cases = long(labels.size());
+  long correct = 0;
+  for (int c = 0; c < k; ++c) correct += report.confusion[std::size_t(c * k + c)];
+  report.overall = {cases > 0 ? double(correct) / double(cases) : kNaN, cases > 0 ? nll / double(cases) : kNaN, cases};
+  double f1_sum = 0;
+  int f1_classes = 0;
+  for (int c = 0; c < k; ++c) {
+    long support = 0, predicted_as = 0;
+    for (int j = 0; j < k; ++j) {
+      support += report.confusion[std::size_t(c * k + j)];
+      predicted_as += report.confusion[std::size_t(j * k + c)];
+    }
+    const double hits = double(report.confusion[std::size_t(c * k + c)]);
+    ClassReport r{class_names[std::size_t(c)], predicted_as > 0 ? hits / double(predicted_as) : kNaN,
+                  support > 0 ? hits / double(support) : kNaN, kNaN, support};
+    if (support > 0) {
+      // A class never predicted has precision 0 for the purpose of F1: none of its cases was found.
+      const double precision = predicted_as > 0 ? r.precision : 0.0;
+      r.f1 = precision + r.recall > 0 ? 2 * precision * r.recall / (precision + r.recall) : 0.0;
+      f1_sum += r.f1;
+      ++f1_classes;
+    }
+    report.classes.push_back(r);
+  }
+  report.macro_f1 = f1_classes > 0 ? f1_sum / f1_classes : kNaN;
+  return report;
+}
+
+std::vector<double> running_class_probabilities(const LoadedClassifyRun& run, const LabelledSeries& prepared_case) {
+  const ClassifierConfig& config = run.config.model;
+  check_labelled_case(prepared_case, config, false);
+  const ParameterLayout layout = ParameterLayout::for_classifier(config);
+  std::vector<float> x(prepared_case.values.begin(), prepared_case.values.end());
+  const std::vector<float> running =
+      running_probabilities<float>(config, layout, run.params.data(), x.data(), prepared_case.length);
+  return std::vector<double>(running.begin(), running.end());
+}
+
+}  // namespace aaren

@@ -1,0 +1,4 @@
+#hortfalse
+@univariate true
+@dimensions 0
+@oblemNe

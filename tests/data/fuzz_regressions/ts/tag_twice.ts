@@ -1,0 +1,5 @@
+# Two short uni
+@univariate false
+@missing false
+@univariate true
+@roblemN±±
