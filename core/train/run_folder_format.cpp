@@ -305,7 +305,8 @@ void require_same_preparation(const std::string& source, const std::vector<std::
 }
 
 std::string count_of(int count, const char* noun) {
-  return std::to_string(count) + " " + noun + (count == 1 ? "" : "s");
+  const std::string_view name(noun);
+  return std::to_string(count) + " " + noun + (count == 1 ? "" : name.ends_with('s') ? "es" : "s");
 }
 
 std::string differ(const std::vector<std::string>& fields) {

@@ -176,7 +176,7 @@ void require_same_model(const std::string& source, const std::vector<std::string
 // unless `fields`, the differences in how the data was prepared, is empty.
 void require_same_preparation(const std::string& source, const std::vector<std::string>& fields);
 
-// For messages: "2 heads", "1 layer"; "d_model differs", "kind, d_model differ".
+// For messages: "2 heads", "1 layer", "3 classes"; "d_model differs", "kind, d_model differ".
 std::string count_of(int count, const char* noun);
 std::string differ(const std::vector<std::string>& fields);
 

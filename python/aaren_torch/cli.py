@@ -1,4 +1,5 @@
-"""python3 -m aaren_torch forecast|train: the command line that mirrors `aaren`."""
+"""python3 -m aaren_torch forecast|train: the command line that mirrors `aaren`; `forecast --task
+classify` classifies the cases of a .ts file with a classification run."""
 import argparse
 import sys
 
@@ -11,16 +12,20 @@ def parser():
     commands = top.add_subparsers(dest="command", required=True)
 
     forecast = commands.add_parser("forecast", help="forecast with a run folder, as 'aaren forecast'")
+    forecast.add_argument("--task", choices=["forecast", "classify"], default="forecast",
+                          help="classify: the cases of a .ts file, written as case,label,predicted,p_<class>,...")
     forecast.add_argument("--run", required=True, help="run folder")
-    forecast.add_argument("--data", required=True, help="the CSV file")
+    forecast.add_argument("--data", required=True, help="the CSV file (a .ts file with --task classify)")
     which = forecast.add_mutually_exclusive_group()
     which.add_argument("--window", type=int, help="test window K (0-based, in time order), with the truth")
     which.add_argument("--last", action="store_true", help="past the end of the file (the default)")
     forecast.add_argument("--out", required=True, help="FILE.csv: date,step,channel,forecast,truth")
     forecast.add_argument("--device", default="cpu", help="cpu or cuda (default cpu)")
 
-    train = commands.add_parser("train", help="train a forecaster, as 'aaren train'; DDP under torchrun")
-    train.add_argument("--data", required=True)
+    train = commands.add_parser("train", help="train a forecaster (DDP under torchrun) or, with --task classify, a "
+                                              "classifier, as 'aaren train'")
+    train.add_argument("--task", choices=["forecast", "classify"], default="forecast")
+    train.add_argument("--data", required=True, help="the CSV file (a labelled .ts file with --task classify)")
     train.add_argument("--out", required=True)
     train.add_argument("--columns", help="channels A,B,... (default: every column but the date)")
     train.add_argument("--target", default="")
@@ -30,23 +35,42 @@ def parser():
     train.add_argument("--split", default="0.7/0.1/0.2")
     train.add_argument("--model", choices=["aaren", "transformer"], default="aaren")
     for name, default in (("seq-len", 96), ("horizon", 96), ("d-model", 64), ("heads", 4), ("layers", 2),
-                          ("d-ff", 256), ("epochs", 10), ("batch", 32), ("patience", 3), ("steps-per-epoch", 0),
-                          ("seed", 1)):
+                          ("d-ff", 256), ("epochs", None), ("batch", None), ("patience", None),
+                          ("steps-per-epoch", 0), ("seed", 1)):
         train.add_argument("--" + name, dest=name.replace("-", "_"), type=int, default=default)
     train.add_argument("--lr", type=float, default=1e-3)
     train.add_argument("--weight-decay", dest="weight_decay", type=float, default=0.01)
     train.add_argument("--schedule", choices=["cosine", "constant"], default="cosine")
     train.add_argument("--device", choices=["cpu", "cuda", "auto"], default="cpu")
+    classify = train.add_argument_group("--task classify")
+    classify.add_argument("--test", help="labelled cases to report on (.ts)")
+    classify.add_argument("--val-fraction", dest="val_fraction", type=float, default=0.2)
+    classify.add_argument("--pooling", choices=["mean", "last"], default="mean")
+    classify.add_argument("--instance-norm", dest="instance_norm", action="store_true")
+    classify.add_argument("--label-smoothing", dest="label_smoothing", type=float, default=0.0)
     return top
 
 
 def main(argv=None):
     args = parser().parse_args(argv)
     try:
-        if args.command == "forecast":
+        if args.command == "forecast" and args.task == "classify":
+            if args.window is not None or args.last:
+                raise ValueError("--window and --last do not apply to --task classify")
+            from .classify import classify_command
+            classify_command(args)
+        elif args.command == "forecast":
             from .forecast import forecast_command
             forecast_command(args)
+        elif args.task == "classify":
+            # The app's defaults for a classifier: --epochs 100 --batch 16 --patience 20.
+            for name, default in (("epochs", 100), ("batch", 16), ("patience", 20)):
+                setattr(args, name, default if getattr(args, name) is None else getattr(args, name))
+            from .train_classify import train_classify_command
+            return train_classify_command(args)
         else:
+            for name, default in (("epochs", 10), ("batch", 32), ("patience", 3)):
+                setattr(args, name, default if getattr(args, name) is None else getattr(args, name))
             from .train import train_command
             train_command(args)
     except (RunFolderError, ValueError, OSError, RuntimeError) as error:

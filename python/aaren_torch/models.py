@@ -274,3 +274,106 @@ class EventModel(nn.Module):
         if mark_out is not None:
             nll = nll + F.cross_entropy(mark_out[:, :-1].transpose(1, 2), marks[:, 1:], reduction="none")
         return nll.mean(dim=1).mean()
+
+
+POOLINGS = ("mean", "last")
+
+
+@dataclass
+class ClassifierConfig(BackboneConfig):
+    """core/classify/classifier_config.hpp: seq_len is the longest series the model takes, channels the
+    values per step, classes K."""
+    seq_len: int = 96
+    channels: int = 1
+    classes: int = 2
+    pooling: str = "mean"
+    instance_norm: bool = False
+    label_smoothing: float = 0.0
+
+    def __post_init__(self):
+        self.label_smoothing = float(self.label_smoothing)
+
+    def validate(self):
+        if not 1 <= self.channels <= 4096:  # ModelConfig::validate's bound
+            raise ValueError(f"channels must be between 1 and 4096, got {self.channels}")
+        super().validate()
+        if not 2 <= self.classes <= 1 << 16:
+            raise ValueError(f"classes must be between 2 and {1 << 16}, got {self.classes}")
+        if self.pooling not in POOLINGS:
+            raise ValueError(f"pooling must be mean or last, got {self.pooling}")
+        if not (math.isfinite(self.label_smoothing) and 0 <= self.label_smoothing < 1):
+            raise ValueError(f"label_smoothing must be at least 0 and below 1, got {self.label_smoothing:g}")
+
+
+def classifier_normalize(x, lengths, instance_norm):
+    """The input as the embedding reads it (classifier_normalize_input), for a padded batch: x (B, T, C)
+    with NaN where a value is missing, lengths (B,) the steps of each case. Rows at or past a case's length
+    are padding, ignored and set to 0, like every missing value; with instance_norm each channel is
+    standardized over its present values (biased variance + 1e-5 under the root), a channel with none
+    left at 0. The statistics are data: no gradient flows through them."""
+    rows = torch.arange(x.shape[1], device=x.device)
+    present = ~torch.isnan(x) & (rows[None, :, None] < lengths[:, None, None])
+    values = torch.where(present, x, torch.zeros_like(x))
+    if not instance_norm:
+        return values
+    with torch.no_grad():
+        count = present.sum(dim=1, keepdim=True).to(x.dtype)
+        has_values = count > 0
+        safe = torch.where(has_values, count, torch.ones_like(count))
+        mean = torch.where(has_values, values.sum(dim=1, keepdim=True) / safe, torch.zeros_like(count))
+        squares = torch.where(present, (values - mean) ** 2, torch.zeros_like(x)).sum(dim=1, keepdim=True)
+        sigma = torch.where(has_values, torch.sqrt(squares / safe + INSTANCE_NORM_EPS), torch.ones_like(count))
+    return torch.where(present, (values - mean) / sigma, torch.zeros_like(x))
+
+
+class ClassifierModel(nn.Module):
+    """The classifier of core/classify/classifier_model.hpp (docs/classification-model.md): the
+    forecaster's blocks, pooled (mean over the steps, or the last step), ln_f, then a head to K logits."""
+
+    task = "classify"
+
+    def __init__(self, config: ClassifierConfig):
+        super().__init__()
+        config.validate()
+        self.config = config
+        d = config.d_model
+        self.embed = nn.Linear(config.channels, d)
+        self.blocks = nn.ModuleList(Block(config) for _ in range(config.layers))
+        self.ln_f = nn.LayerNorm(d, eps=LAYER_NORM_EPS)
+        self.head = nn.Linear(d, config.classes)
+        self.register_buffer("pe", positional_encoding(config.seq_len, d), persistent=False)
+
+    def layout(self):
+        c = self.config
+        d = c.d_model
+        return ([("embed.weight", (d, c.channels)), ("embed.bias", (d,))] + backbone_layout(c) +
+                [("head.weight", (c.classes, d)), ("head.bias", (c.classes,))])
+
+    def forward(self, x, lengths=None):
+        """x (B, T, C), T <= seq_len, NaN where missing; lengths (B,) long, each 1..T (default T):
+        the logits (B, K). Rows past a case's length are padding and cannot change its logits."""
+        b, t, _ = x.shape
+        if not 1 <= t <= self.config.seq_len:
+            raise ValueError(f"the series has {t} time steps; the model takes 1 to {self.config.seq_len} (its seq_len)")
+        if lengths is None:
+            lengths = torch.full((b,), t, dtype=torch.long, device=x.device)
+        lengths = lengths.to(device=x.device, dtype=torch.long)
+        if bool(((lengths < 1) | (lengths > t)).any()):
+            raise ValueError(f"every length must be from 1 to {t}")
+        h = self.embed(classifier_normalize(x, lengths, self.config.instance_norm)) + self.pe[:t].to(x.dtype)
+        for block in self.blocks:
+            h = block(h)  # causal: row i sees rows 0..i only, so the padding after a case stays out of it
+        if self.config.pooling == "mean":
+            steps = (torch.arange(t, device=x.device)[None, :] < lengths[:, None]).to(h.dtype)
+            pooled = (h * steps.unsqueeze(-1)).sum(dim=1) / lengths.to(h.dtype).unsqueeze(-1)
+        else:
+            pooled = h[torch.arange(b, device=x.device), lengths - 1]
+        return self.head(self.ln_f(pooled))
+
+    def loss(self, logits, labels):
+        """Mean over the cases of the cross-entropy with the config's label smoothing (classifier_loss)."""
+        return F.cross_entropy(logits, labels, label_smoothing=self.config.label_smoothing)
+
+    @staticmethod
+    def probabilities(logits):
+        return torch.softmax(logits, dim=-1)

@@ -7,6 +7,7 @@ shape). save_run writes config.json, then model.safetensors with the metadata th
 then metrics.json and loss.csv, each whole through a temporary file.
 """
 import json
+import math
 import os
 import re
 from dataclasses import dataclass, fields
@@ -14,8 +15,9 @@ from dataclasses import dataclass, fields
 import numpy as np
 import torch
 
-from . import __version__, safetensors_io
+from . import __version__, json_text, safetensors_io
 from .atomic import write_bytes_atomically, write_text_atomically
+from .json_fields import RunFolderError, describe_value, fail as _fail
 from .number_format import format_double
 from .tasks import TASKS
 
@@ -23,14 +25,6 @@ RUN_FORMAT = "aaren-studio-run"
 RUN_FORMAT_VERSION = 2
 WRITTEN_BY = f"Aaren Studio {__version__} (aaren_torch)"
 FILES = ("config.json", "model.safetensors", "metrics.json", "loss.csv")
-
-
-class RunFolderError(ValueError):
-    """A run folder that cannot be used: "SOURCE: PROBLEM", as the C++ loader says it."""
-
-
-def _fail(source, problem):
-    raise RunFolderError(f"{source}: {problem}")
 
 
 def _describe_task(name):
@@ -44,10 +38,14 @@ def _differ(names):
 # config.json --------------------------------------------------------------------------------
 
 def _int_field(section, name, source, low, high):
-    value = section.get(name)
-    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-        _fail(source, f"field '{name}' must be a whole number from {low} to {high}")
-    return value
+    """json_int: 64 and 64.0 alike, within [low, high]."""
+    if name not in section:
+        _fail(source, f"field '{name}' is missing")
+    value = section[name]
+    if (not isinstance(value, (int, float)) or isinstance(value, bool) or not math.isfinite(value)
+            or value != math.floor(value) or not low <= value <= high):
+        _fail(source, f"field '{name}' must be a whole number between {low} and {high}, got {describe_value(value)}")
+    return int(value)
 
 
 def parse_config(text, source, task_name):
@@ -72,7 +70,10 @@ def parse_config(text, source, task_name):
     for section in ("model", "data", "training"):
         if not isinstance(root.get(section), dict):
             _fail(source, f"field '{section}' must be an object")
-    return root, version, model_config_from(root["model"], task_name, source + " (model)")
+    config = model_config_from(root["model"], task_name, source + " (model)")
+    if task.read_data is not None:
+        task.read_data(root["data"], source + " (data)", config)
+    return root, version, config
 
 
 def model_config_from(section, task_name, source):
@@ -90,7 +91,10 @@ def model_config_from(section, task_name, source):
     for name, kind_of_value, _ in task.other_fields:
         if name not in section:
             _fail(source, f"field '{name}' is missing")
-        values[name] = kind_of_value(section[name])
+        if kind_of_value in (bool, float, str):
+            values[name] = kind_of_value(section[name])
+        else:  # a reader with the C++ checks and messages: (section, name, source) -> value
+            values[name] = kind_of_value(section, name, source)
     config = task.config_class(**values)
     try:
         config.validate()
@@ -110,7 +114,7 @@ def config_text(task_name, config, data, training):
             "data": data, "training": training}
     if TASKS[task_name].writes_task:
         root["task"] = task_name
-    return json.dumps(root, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    return json_text.dumps(root) + "\n"
 
 
 # The checkpoint's copy of config.json against config.json ----------------------------------
@@ -208,7 +212,7 @@ def parse_checkpoint(data, source, task_name, root, version, config, layout):
 @dataclass
 class LoadedRun:
     dir: str
-    task: str            # "forecast" or "events"
+    task: str            # "forecast", "events" or "classify"
     config: dict         # config.json as written
     model: torch.nn.Module
     metrics: dict = None  # metrics.json, or None before the first epoch's
@@ -233,7 +237,7 @@ def run_task(directory):
 def load_run(directory, task=None, dtype=torch.float64, device="cpu"):
     """A run folder's model with its best weights, in eval mode, as `dtype` on `device`.
 
-    task: "forecast" or "events"; by default the one config.json names. Raises RunFolderError."""
+    task: "forecast", "events" or "classify"; by default the one config.json names. Raises RunFolderError."""
     directory = os.fspath(directory)
     if not os.path.isdir(directory):
         _fail(directory, "no such run folder")
@@ -280,7 +284,8 @@ def checkpoint_bytes(model, config_json_text):
     tensors = [(name, state[name].detach().to("cpu", torch.float32).numpy()) for name, _ in model.layout()]
     body = b"".join(np.ascontiguousarray(t, dtype="<f4").tobytes() for _, t in tensors)
     metadata = {"format": RUN_FORMAT, "version": str(RUN_FORMAT_VERSION), "written_by": WRITTEN_BY,
-                "model": model.config.kind, "config": config_json_text, "data_fnv1a64": safetensors_io.fnv1a64_hex(body)}
+                "model": model.config.kind, "config": config_json_text,
+                "data_fnv1a64": safetensors_io.fnv1a64_hex(body)}
     if TASKS[model.task].writes_task:
         metadata["task"] = model.task
     return safetensors_io.serialize(tensors, metadata)
@@ -294,8 +299,7 @@ def write_metrics(directory, metrics):
     """metrics.json and loss.csv (write_run_metrics_files)."""
     lines = ["epoch,train_loss,val_loss"] + [
         f"{e['epoch']},{format_double(e['train_loss'])},{format_double(e['val_loss'])}" for e in metrics["epochs"]]
-    write_text_atomically(os.path.join(directory, "metrics.json"),
-                          json.dumps(metrics, indent=2, sort_keys=True, ensure_ascii=False) + "\n")
+    write_text_atomically(os.path.join(directory, "metrics.json"), json_text.dumps(metrics) + "\n")
     write_text_atomically(os.path.join(directory, "loss.csv"), "\n".join(lines) + "\n")
 
 

@@ -3,17 +3,19 @@ run_folder_format.hpp: RunTask, and each task's config.json and checkpoint check
 
 A task names its model class and config, the fields of config.json's "model" section beyond the
 backbone's, how a message describes its model, and which fields of how the data was prepared the
-checkpoint's copy of config.json must agree on. Adding a task (the classifier, say) is one Task
-here and its nn.Module in models.py.
+checkpoint's copy of config.json must agree on. Adding a task is one Task here and its nn.Module
+in models.py.
 """
 from dataclasses import dataclass, field
-from typing import Callable, Tuple
+from typing import Callable, Optional, Tuple
 
-from .models import EventConfig, EventModel, ForecastConfig, ForecastModel
+from .json_fields import (bool_field, fail, number_field, number_list_field, string_field,
+                          string_list_field)
+from .models import ClassifierConfig, ClassifierModel, EventConfig, EventModel, ForecastConfig, ForecastModel
 
 
 def count(n, noun):
-    return f"{n} {noun}{'' if n == 1 else 's'}"
+    return f"{n} {noun}{'' if n == 1 else 'es' if noun.endswith('s') else 's'}"
 
 
 def _backbone_text(c):
@@ -31,6 +33,39 @@ def _describe_event_model(c):
     return (f"{kind} with {_backbone_text(c)}, window {c.window}, {count(c.marks, 'mark type')}, "
             f"{count(c.mixture_components, 'mixture component')}, {count(c.time_frequencies, 'time frequency')}"
             f"{' and a feature' if c.feature else ' and no feature'}")
+
+
+def _describe_classifier(c):
+    # count(classes, "class") as the C++ count_of writes it (core/classify/classify_run_folder.cpp).
+    kind = "an Aaren classifier" if c.kind == "aaren" else "a Transformer classifier"
+    return (f"{kind} with {_backbone_text(c)}, seq_len {c.seq_len}, {count(c.channels, 'channel')}, "
+            f"{count(c.classes, 'class')}, {c.pooling} pooling{' and instance norm' if c.instance_norm else ''}")
+
+
+def _pooling_field(section, name, source):
+    pooling = string_field(section, name, source)
+    if pooling not in ("mean", "last"):
+        fail(source, f"field 'pooling' must be 'mean' or 'last', got '{pooling}'")
+    return pooling
+
+
+def _label_smoothing_field(section, name, source):
+    return number_field(section, name, source, 0.0, 0.999999)
+
+
+def _read_classify_data(data, source, config):
+    """The checks of read_classify_data: the files' names, one class name per class, a mean and a
+    positive standard deviation per channel, and the validation fraction."""
+    for name in ("file", "test_file", "problem_name"):
+        string_field(data, name, source)
+    names = string_list_field(data, "class_names", source)
+    if len(names) != config.classes:
+        fail(source, f"{len(names)} class names for a model of {count(config.classes, 'class')}")
+    number_list_field(data, "channel_mean", source, config.channels)
+    for s in number_list_field(data, "channel_std", source, config.channels):
+        if not (0 < s < float("inf")):
+            fail(source, "field 'channel_std' must hold positive numbers")
+    number_field(data, "val_fraction", source, 0.0, 0.9)
 
 
 @dataclass(frozen=True)
@@ -57,6 +92,7 @@ class Task:
     model_preparation: Tuple[Tuple[str, str], ...] = ()    # model keys the data decided -> label
     writes_task: bool = True
     checks_model_metadata: bool = False  # the checkpoint's "model" must name config.json's kind
+    read_data: Optional[Callable] = None  # (data section, source, model config): the task's checks
 
 
 FORECAST = Task(
@@ -80,7 +116,19 @@ EVENTS = Task(
                  (("split",), "split")),
     model_preparation=(("time_scale", "time scale"),))
 
-TASKS = {task.name: task for task in (FORECAST, EVENTS)}
+# core/classify/classify_run_folder.cpp; label smoothing is a training setting, free to differ.
+CLASSIFY = Task(
+    "classify", "a classification run", "classification runs", 2, ClassifierConfig, ClassifierModel,
+    _describe_classifier,
+    (IntField("seq_len", 1, 1 << 20, "seq_len"), IntField("channels", 1, 1 << 16, "channels"),
+     IntField("classes", 2, 1 << 16, "classes")),
+    other_fields=(("pooling", _pooling_field, "pooling"), ("instance_norm", bool_field, "instance norm"),
+                  ("label_smoothing", _label_smoothing_field, "")),
+    preparation=((("class_names",), "class names"), (("channel_mean", "channel_std"), "channel scaling"),
+                 (("val_fraction",), "validation fraction")),
+    read_data=_read_classify_data)
+
+TASKS = {task.name: task for task in (FORECAST, EVENTS, CLASSIFY)}
 
 
 def task_of_model(model):

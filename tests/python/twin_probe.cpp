@@ -14,11 +14,22 @@
 //                                        "features" (n) when the model reads one
 //                                        OUT: "time_out" (n, 3K), "mark_out" (n, M) when marked,
 //                                        "loss" (1), grad.*
+//   twin_probe classify - IN OUT         the classifier on weights and a case given in IN, which names
+//                                        the model in its metadata (config.json's "model" fields, as
+//                                        text: kind, d_model, heads, layers, d_ff, seq_len, channels,
+//                                        classes, pooling, instance_norm "true"/"false",
+//                                        label_smoothing) and holds every parameter by
+//                                        ParameterLayout::for_classifier's names, "x" (n, C), "label" (1)
+//                                        and optionally "missing" (n, C): 1 where x is to be NaN
+//                                        OUT: "logits" (K), "probs" (K), "loss" (1), grad.*
+#include <cmath>
 #include <cstdio>
 #include <exception>
+#include <limits>
 #include <string>
 #include <vector>
 
+#include "core/classify/classifier_model.hpp"
 #include "core/events/event_model.hpp"
 #include "core/events/event_run_folder.hpp"
 #include "core/io/safetensors.hpp"
@@ -119,11 +130,70 @@ void probe_events(const std::string& run_dir, const SafetensorsContent& in, cons
   write_outputs(out, std::move(outputs), layout, grads);
 }
 
+const std::string& metadata_field(const SafetensorsContent& content, const std::string& key) {
+  const auto found = content.metadata.find(key);
+  if (found == content.metadata.end()) throw std::runtime_error("the input's metadata has no '" + key + "'");
+  return found->second;
+}
+
+ClassifierConfig classifier_config_of(const SafetensorsContent& in) {
+  const auto whole = [&](const char* key) { return std::stoi(metadata_field(in, key)); };
+  ClassifierConfig c;
+  const auto kind = model_kind_from_string(metadata_field(in, "kind"));
+  if (!kind) throw std::runtime_error("unknown kind '" + metadata_field(in, "kind") + "'");
+  c.backbone.kind = *kind;
+  c.backbone.d_model = whole("d_model");
+  c.backbone.heads = whole("heads");
+  c.backbone.layers = whole("layers");
+  c.backbone.d_ff = whole("d_ff");
+  c.backbone.seq_len = whole("seq_len");
+  c.backbone.channels = whole("channels");
+  c.classes = whole("classes");
+  const auto pooling = classifier_pooling_from_string(metadata_field(in, "pooling"));
+  if (!pooling) throw std::runtime_error("unknown pooling '" + metadata_field(in, "pooling") + "'");
+  c.pooling = *pooling;
+  c.instance_norm = metadata_field(in, "instance_norm") == "true";
+  c.label_smoothing = std::stod(metadata_field(in, "label_smoothing"));
+  c.validate();
+  return c;
+}
+
+void probe_classify(const SafetensorsContent& in, const std::string& out) {
+  const ClassifierConfig c = classifier_config_of(in);
+  const ParameterLayout layout = ParameterLayout::for_classifier(c);
+  std::vector<double> params(layout.total());
+  for (const ParameterEntry& e : layout.entries()) {
+    const Tensor& t = input(in, e.name);
+    if (t.shape != e.shape) throw std::runtime_error("tensor '" + e.name + "' has another shape than the layout's");
+    std::copy(t.data.begin(), t.data.end(), params.begin() + long(e.offset));
+  }
+  const Tensor& x_in = input(in, "x");
+  const int channels = c.backbone.channels, n = int(x_in.shape.at(0));
+  if (x_in.shape.size() != 2 || x_in.shape[1] != channels)
+    throw std::runtime_error("'x' must be (n, channels)");
+  std::vector<double> x(x_in.data.begin(), x_in.data.end());
+  if (const Tensor* missing = in.find("missing"))
+    for (std::size_t i = 0; i < x.size(); ++i)
+      if (missing->data.at(i) != 0) x[i] = std::numeric_limits<double>::quiet_NaN();
+  ClassifierState<double> state(c);
+  ClassifierScratch<double> scratch(c);
+  classifier_forward(state, params.data(), layout, c, x.data(), n);
+  const double loss = classifier_loss(scratch.dlogits.data(), state, c, int(input(in, "label").data.at(0)));
+  std::vector<double> grads(layout.total(), 0.0);
+  classifier_backward(grads.data(), scratch, state, params.data(), layout, c, scratch.dlogits.data());
+  write_outputs(out,
+                {{"logits", {c.classes}, to_float(state.logits.data(), std::size_t(c.classes))},
+                 {"probs", {c.classes}, to_float(state.probs.data(), std::size_t(c.classes))},
+                 {"loss", {1}, {float(loss)}}},
+                layout, grads);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   if (argc != 5) {
-    std::fprintf(stderr, "usage: twin_probe forecast|events RUN_DIR IN.safetensors OUT.safetensors\n");
+    std::fprintf(stderr, "usage: twin_probe forecast|events RUN_DIR IN.safetensors OUT.safetensors\n"
+                 "       twin_probe classify - IN.safetensors OUT.safetensors\n");
     return 2;
   }
   try {
@@ -133,6 +203,8 @@ int main(int argc, char** argv) {
       probe_forecast(argv[2], in, argv[4]);
     else if (task == "events")
       probe_events(argv[2], in, argv[4]);
+    else if (task == "classify")
+      probe_classify(in, argv[4]);
     else
       throw std::runtime_error("unknown task '" + task + "'");
   } catch (const std::exception& error) {

@@ -52,12 +52,13 @@ def train_cpp(out, model="aaren", data="R_Seatbelts.csv", extra=()):
     return out
 
 
-def probe(task, run_dir, inputs, scratch):
-    """Runs twin_probe on `inputs` ({name: array}); returns its outputs by name as float64 arrays."""
+def probe(task, run_dir, inputs, scratch, metadata=None):
+    """Runs twin_probe on `inputs` ({name: array}, with `metadata` in the file's header); returns its
+    outputs by name as float64 arrays."""
     from aaren_torch import safetensors_io
     import numpy as np
     in_path, out_path = os.path.join(scratch, "probe_in.safetensors"), os.path.join(scratch, "probe_out.safetensors")
-    safetensors_io.write(in_path, list(inputs.items()))
+    safetensors_io.write(in_path, list(inputs.items()), metadata)
     run([os.environ["AAREN_TWIN_PROBE"], task, run_dir, in_path, out_path])
     _, tensors, _ = safetensors_io.read(out_path)
     return {name: np.asarray(value, dtype=np.float64) for name, value in tensors}
