@@ -85,6 +85,14 @@ ClassifierConfig classifier_from(const Args& args) {
   c.label_smoothing = args.number("label-smoothing", 0);
   if (!(c.label_smoothing >= 0 && c.label_smoothing < 1))
     throw UsageError("--label-smoothing must be at least 0 and below 1, got " + args.text("label-smoothing", ""));
+  // The architecture's own rules (heads dividing d_model) as a usage error; the data sets the rest.
+  ClassifierConfig sized = c;
+  sized.backbone.seq_len = sized.backbone.horizon = sized.backbone.channels = 1;
+  try {
+    sized.validate();
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(e.what());
+  }
   return c;
 }
 

@@ -51,9 +51,10 @@ std::vector<ModelKind> model_kinds_from(const Args& args) {
 
 void print_train_progress(const TrainProgress& p, bool terminal) {
   if (p.epoch_end) {
-    const std::string score = std::isnan(p.val_score) ? "" : "  val accuracy " + std::to_string(p.val_score).substr(0, 6);
+    char score[32] = "";
+    if (!std::isnan(p.val_score)) std::snprintf(score, sizeof score, "  val accuracy %.4f", p.val_score);
     std::printf("%sepoch %d/%d  train %.5f  val %.5f%s  %.0f samples/s\n", terminal ? "\r\033[K" : "", p.epoch,
-                p.epochs, p.train_loss, p.val_loss, score.c_str(), p.samples_per_second);
+                p.epochs, p.train_loss, p.val_loss, score, p.samples_per_second);
   } else if (terminal) {
     const int width = 30;
     const int filled = int(double(width) * double(p.step) / double(p.steps_per_epoch));

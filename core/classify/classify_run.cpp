@@ -111,9 +111,11 @@ ClassifyRunData read_run_data(const ClassifyRunRequest& request, ClassifyRunConf
   LabelledSeriesSet& train = data.train_file;
   if (!train.has_labels())
     throw std::runtime_error(train.source + ": every case needs a class label to train a classifier");
-  if (train.class_names.size() < 2)
-    throw std::runtime_error(train.source + ": a classifier needs at least two classes; the file has " +
-                             std::to_string(train.class_names.size()));
+  const std::vector<long> counts = train.class_counts();
+  const long present = std::count_if(counts.begin(), counts.end(), [](long n) { return n > 0; });
+  if (present < 2)
+    throw std::runtime_error(train.source + ": a classifier needs cases of at least two classes; the file's cases have " +
+                             std::to_string(present));
   if (!(request.val_fraction > 0 && request.val_fraction <= 0.9))
     throw std::invalid_argument("the validation fraction must be above 0 and at most 0.9, got " +
                                 std::to_string(request.val_fraction));

@@ -3,6 +3,7 @@
 twin forecast by `aaren forecast`, and broken folders refused by both with the same message."""
 import json
 import os
+import subprocess
 import shutil
 import sys
 import unittest
@@ -148,6 +149,20 @@ class RunFolders(unittest.TestCase):
             self.assertEqual(metrics["stop"], "completed")
             self.assertEqual(len(metrics["epochs"]), 2)
             self.assertGreater(metrics["test"]["windows"], 0)
+            self.app_reports_on(out)
+
+    def app_reports_on(self, run_dir):
+        """The app lists, opens and forecasts with a run the twin trained: its one-file report."""
+        studio = os.environ.get("AAREN_STUDIO")
+        if not studio:
+            return
+        pdf = os.path.join(self.scratch, "twin_report.pdf")
+        done = subprocess.run([studio, "--run", run_dir, "--open", tt.dataset(DATA), "--export-report", pdf],
+                              capture_output=True, text=True,
+                              env=dict(os.environ, QT_QPA_PLATFORM="offscreen", XDG_CONFIG_HOME=self.scratch))
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertIn("wrote the report of", done.stderr)
+        self.assertGreater(os.path.getsize(pdf), 10000)
 
     def refusal(self, name, damage):
         broken = os.path.join(self.scratch, name)
