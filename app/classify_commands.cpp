@@ -96,20 +96,6 @@ ClassifierConfig classifier_from(const Args& args) {
   return c;
 }
 
-std::string cell(double value) {
-  if (std::isnan(value)) return "-";
-  char text[32];
-  std::snprintf(text, sizeof text, "%.4f", value);
-  return text;
-}
-
-std::string csv_field(const std::string& text) {
-  if (text.find_first_of(",\"\n\r") == std::string::npos) return text;
-  std::string out = "\"";
-  for (char c : text) out += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return out + "\"";
-}
-
 void print_data_summary(const ClassifyRunData& data) {
   const LabelledSeriesSet& train = data.train_file;
   int shortest = train.max_length();
@@ -138,8 +124,8 @@ void print_confusion(const ClassificationReport& report) {
 void print_class_table(const ClassificationReport& report) {
   std::printf("  %-14s%10s%10s%10s%9s\n", "class", "precision", "recall", "F1", "cases");
   for (const ClassReport& c : report.classes)
-    std::printf("  %-14.14s%10s%10s%10s%9ld\n", c.name.c_str(), cell(c.precision).c_str(), cell(c.recall).c_str(),
-                cell(c.f1).c_str(), c.support);
+    std::printf("  %-14.14s%10s%10s%10s%9ld\n", c.name.c_str(), table_cell(c.precision).c_str(),
+                table_cell(c.recall).c_str(), table_cell(c.f1).c_str(), c.support);
 }
 
 std::string predictions_csv(const std::vector<CasePrediction>& predictions, const std::vector<std::string>& names) {
@@ -213,7 +199,7 @@ int run_train_classify(const Arguments& arguments) {
   std::printf("\n");
   const auto row = [&](const char* label, auto value) {
     std::printf("  %-22s", label);
-    for (const ClassifyRunOutcome& o : outcomes) std::printf("%14s", cell(value(o.metrics)).c_str());
+    for (const ClassifyRunOutcome& o : outcomes) std::printf("%14s", table_cell(value(o.metrics)).c_str());
     std::printf("\n");
   };
   row("validation accuracy", [](const ClassifyRunMetrics& m) { return m.validation.accuracy; });
@@ -247,7 +233,8 @@ int run_forecast_classify(const Arguments& arguments) {
   }
   std::printf("%s classifier on %ld labelled cases: accuracy %s, macro F1 %s, NLL per case %s\n",
               std::string(to_string(run.config.model.backbone.kind)).c_str(), report.overall.cases,
-              cell(report.overall.accuracy).c_str(), cell(report.macro_f1).c_str(), cell(report.overall.nll).c_str());
+              table_cell(report.overall.accuracy).c_str(), table_cell(report.macro_f1).c_str(),
+              table_cell(report.overall.nll).c_str());
   print_class_table(report);
   print_confusion(report);
   return 0;

@@ -160,13 +160,6 @@ void print_data_summary(const EventLog& log, const EventSplit& split, const Even
   std::fflush(stdout);
 }
 
-std::string cell(double value) {
-  if (std::isnan(value)) return "-";
-  char text[32];
-  std::snprintf(text, sizeof text, "%.4f", value);
-  return text;
-}
-
 // The metrics of one or more models side by side, in the data's time unit.
 void print_metrics_table(const std::vector<std::string>& names, const std::vector<EventEvalMetrics>& metrics,
                          const std::string& part, const std::string& time_unit, bool marked) {
@@ -177,7 +170,7 @@ void print_metrics_table(const std::vector<std::string>& names, const std::vecto
   std::printf("\n");
   const auto row = [&](const char* label, double EventEvalMetrics::* field) {
     std::printf("  %-24s", label);
-    for (const EventEvalMetrics& m : metrics) std::printf("%14s", cell(m.*field).c_str());
+    for (const EventEvalMetrics& m : metrics) std::printf("%14s", table_cell(m.*field).c_str());
     std::printf("\n");
   };
   row("NLL/event", &EventEvalMetrics::nll_per_event);
@@ -187,13 +180,6 @@ void print_metrics_table(const std::vector<std::string>& names, const std::vecto
   }
   row("RMSE of next time", &EventEvalMetrics::rmse);
   if (marked) row("mark accuracy", &EventEvalMetrics::accuracy);
-}
-
-std::string csv_field(const std::string& text) {
-  if (text.find_first_of(",\"\n\r") == std::string::npos) return text;
-  std::string out = "\"";
-  for (char c : text) out += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return out + "\"";
 }
 
 std::string forecast_csv(const std::vector<SequenceForecast>& forecasts, const EventRunConfig& config) {
@@ -300,7 +286,7 @@ int run_train_events(const Arguments& arguments) {
   print_metrics_table(names, test, "test", config.data.time_unit, marked);
   std::printf("Poisson process fitted to the training part (rate %s): time NLL/event %s on the same test events\n",
               short_number(outcomes.front().metrics.poisson_rate).c_str(),
-              cell(outcomes.front().metrics.poisson_test_nll_per_event).c_str());
+              table_cell(outcomes.front().metrics.poisson_test_nll_per_event).c_str());
   std::printf("run folder%s: %s\n", outcomes.size() > 1 ? "s" : "",
               outcomes.size() > 1 ? (out + " (" + names.front() + "/, " + names.back() + "/)").c_str() : out.c_str());
   return diverged ? 1 : 0;
@@ -339,10 +325,10 @@ int run_forecast_events(const Arguments& arguments) {
                       unit, model.marks > 0);
   const PoissonProcess poisson = fit_poisson(data.split.train);
   std::printf("Poisson process fitted to the training part (rate %s): time NLL/event %s\n",
-              short_number(poisson.rate).c_str(), cell(scored_gap_nll(poisson, data.split.test)).c_str());
+              short_number(poisson.rate).c_str(), table_cell(scored_gap_nll(poisson, data.split.test)).c_str());
   if (truth)
     std::printf("true process %s: NLL/event %s over the same events\n", describe(*truth).c_str(),
-                cell(scored_gap_nll(*truth, data.split.test)).c_str());
+                table_cell(scored_gap_nll(*truth, data.split.test)).c_str());
   return 0;
 }
 

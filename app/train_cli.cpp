@@ -49,6 +49,20 @@ std::vector<ModelKind> model_kinds_from(const Args& args) {
   return {*kind};
 }
 
+std::string table_cell(double value) {
+  if (std::isnan(value)) return "-";
+  char text[32];
+  std::snprintf(text, sizeof text, "%.4f", value);
+  return text;
+}
+
+std::string csv_field(const std::string& text) {
+  if (text.find_first_of(",\"\n\r") == std::string::npos) return text;
+  std::string out = "\"";
+  for (char c : text) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
 void print_train_progress(const TrainProgress& p, bool terminal) {
   if (p.epoch_end) {
     char score[32] = "";

@@ -28,6 +28,11 @@ std::string single_model_run(const std::string& dir);
 // --model aaren|transformer|both (default aaren): the models to train, Aaren first.
 std::vector<ModelKind> model_kinds_from(const Args& args);
 
+// A metric in a printed table: four decimals, "-" for NaN (not measured).
+std::string table_cell(double value);
+// A CSV field, quoted when it holds a comma, quote or line break.
+std::string csv_field(const std::string& text);
+
 // One line per epoch; on a terminal also a progress bar redrawn in place after every step.
 void print_train_progress(const TrainProgress& progress, bool terminal);
 
