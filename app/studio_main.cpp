@@ -83,9 +83,13 @@ struct StudioOptions {
                                                  "narration under each picture, print their paths and exit."),
                                   QStringLiteral("DIR")};
   QCommandLineOption screenshot{QStringLiteral("screenshot"),
-                                QStringLiteral("Render the page PAGE without a display at 1400 x 900 pixels, save "
-                                               "it as FILE.png (the argument after PAGE) and exit."),
+                                QStringLiteral("Render the page PAGE without a display at 1400 x 900 pixels (or "
+                                               "--size), save it as FILE.png (the argument after PAGE) and exit."),
                                 QStringLiteral("PAGE")};
+  QCommandLineOption size{QStringLiteral("size"),
+                          QStringLiteral("With --screenshot: the window's size in pixels, for example 1280x720 or "
+                                         "1920x1080."),
+                          QStringLiteral("WxH")};
 
   void addTo(QCommandLineParser& parser) const {
     parser.setApplicationDescription(
@@ -95,7 +99,7 @@ struct StudioOptions {
     parser.addHelpOption();
     parser.addVersionOption();
     parser.addOptions(
-        {open, runFolder, page, theme, presenter, lesson, screenshot, exportCharts, exportReport, exportLesson});
+        {open, runFolder, page, theme, presenter, lesson, screenshot, size, exportCharts, exportReport, exportLesson});
     parser.addPositionalArgument(QStringLiteral("FILE.png"), QStringLiteral("With --screenshot: the image to write."),
                                  QStringLiteral("[FILE.png]"));
   }
@@ -126,8 +130,20 @@ void showOffscreen(MainWindow& window, QSize size) {
   QCoreApplication::processEvents();
 }
 
-void saveScreenshot(MainWindow& window, const QString& file) {
-  showOffscreen(window, kScreenshotSize);
+// "1280x720" -> 1280 x 720; anything else is a usage error naming the value.
+QSize screenshotSize(const QString& text) {
+  const QStringList sides = text.split(QLatin1Char('x'));
+  bool wideOk = false, highOk = false;
+  const int wide = sides.size() == 2 ? sides[0].toInt(&wideOk) : 0, high = sides.size() == 2 ? sides[1].toInt(&highOk) : 0;
+  if (!wideOk || !highOk || wide < 320 || high < 240 || wide > 8192 || high > 8192)
+    throw UsageError(QStringLiteral("--size must be WIDTHxHEIGHT in pixels, 320x240 to 8192x8192, not '%1'")
+                         .arg(text)
+                         .toStdString());
+  return {wide, high};
+}
+
+void saveScreenshot(MainWindow& window, const QString& file, QSize size) {
+  showOffscreen(window, size);
   const QByteArray format = QFileInfo(file).suffix().toLower().toLatin1();
   if (!QImageWriter::supportedImageFormats().contains(format))
     throw std::runtime_error(QStringLiteral("cannot write the screenshot '%1': the name must end in .png, .jpg or "
@@ -201,6 +217,8 @@ int run(QApplication& app, const QCommandLineParser& parser, const StudioOptions
   const bool screenshot = parser.isSet(options.screenshot);
   if (screenshot && parser.positionalArguments().size() != 1)
     throw UsageError("--screenshot PAGE needs exactly one FILE.png after it");
+  if (!screenshot && parser.isSet(options.size)) throw UsageError("--size sets the size of a --screenshot; give both");
+  if (screenshot && parser.isSet(options.size)) screenshotSize(parser.value(options.size));  // refused before any work
   if (!screenshot && !parser.positionalArguments().isEmpty())
     throw UsageError(QStringLiteral("unexpected argument '%1'").arg(parser.positionalArguments().first()).toStdString());
 
@@ -230,7 +248,8 @@ int run(QApplication& app, const QCommandLineParser& parser, const StudioOptions
     // Full screen would change the picture's size: only the larger text and lines are shown.
     if (parser.isSet(options.presenter)) aaren::ui::Appearance::instance().setPresenterMode(true);
     aaren::ui::waitUntilIdle(pages);
-    saveScreenshot(window, parser.positionalArguments().first());
+    saveScreenshot(window, parser.positionalArguments().first(),
+                   parser.isSet(options.size) ? screenshotSize(parser.value(options.size)) : kScreenshotSize);
     return 0;
   }
   window.show();

@@ -41,20 +41,24 @@ double TestStudioApp::meanLightness(const QString& png) const {
 
 void TestStudioApp::screenshotWritesTheRequestedPage_data() {
   QTest::addColumn<QStringList>("options");
-  QTest::newRow("light") << QStringList{"--theme", "light"};
-  QTest::newRow("dark") << QStringList{"--theme", "dark"};
-  QTest::newRow("presenter") << QStringList{"--presenter"};
-  QTest::newRow("page by title") << QStringList{"--page", "Welcome"};
+  QTest::addColumn<QSize>("size");
+  QTest::newRow("light") << QStringList{"--theme", "light"} << QSize(1400, 900);
+  QTest::newRow("dark") << QStringList{"--theme", "dark"} << QSize(1400, 900);
+  QTest::newRow("presenter") << QStringList{"--presenter"} << QSize(1400, 900);
+  QTest::newRow("page by title") << QStringList{"--page", "Welcome"} << QSize(1400, 900);
+  QTest::newRow("1280x720") << QStringList{"--size", "1280x720"} << QSize(1280, 720);
+  QTest::newRow("1920x1080 presenter") << QStringList{"--presenter", "--size", "1920x1080"} << QSize(1920, 1080);
 }
 
 void TestStudioApp::screenshotWritesTheRequestedPage() {
   QFETCH(QStringList, options);
+  QFETCH(QSize, size);
   const QString png = folder_.filePath(QStringLiteral("%1.png").arg(QString::fromLatin1(QTest::currentDataTag()).replace(' ', '-')));
   const StudioRun run = studio(options + QStringList{"--screenshot", "welcome", png});
   QVERIFY2(run.exitCode == 0, qPrintable(run.err));
   const QImage image(png);
   QVERIFY(!image.isNull());
-  QCOMPARE(image.size(), QSize(1400, 900));
+  QCOMPARE(image.size(), size);
 }
 
 void TestStudioApp::darkScreenshotIsDarker() {
@@ -81,6 +85,8 @@ void TestStudioApp::commandLineMistakesExitWithTwo_data() {
   QTest::newRow("screenshot without a file") << QStringList{"--screenshot", "welcome"} << "FILE.png";
   QTest::newRow("unknown option") << QStringList{"--screenshot", "welcome", "a.png", "--colour"} << "colour";
   QTest::newRow("bad theme") << QStringList{"--theme", "sepia", "--screenshot", "welcome", "a.png"} << "light or dark";
+  QTest::newRow("bad size") << QStringList{"--size", "1280by720", "--screenshot", "welcome", "a.png"} << "WIDTHxHEIGHT";
+  QTest::newRow("size without a screenshot") << QStringList{"--size", "1280x720"} << "give both";
   QTest::newRow("unknown start page") << QStringList{"--page", "nowhere", "--screenshot", "welcome", "a.png"}
                                       << "unknown page 'nowhere'";
 }
