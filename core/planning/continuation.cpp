@@ -8,15 +8,20 @@ namespace aaren {
 ContinueCheck check_continuable(const RunEntry* run, LoadedData loaded,
                                 const std::vector<std::string>& loaded_channels) {
   ContinueCheck check;
-  if (loaded == LoadedData::event_log) {
-    check.refusal = ContinueRefusal::event_data;
+  if (loaded == LoadedData::event_log || loaded == LoadedData::labelled_series) {
+    check.refusal = loaded == LoadedData::event_log ? ContinueRefusal::event_data : ContinueRefusal::classifier_data;
     return check;
   }
   if (!run || run->models.empty())
     throw std::invalid_argument("check_continuable needs a run that was read without a problem");
   const auto is_event_model = [](const ModelRunEntry& model) { return model.events() != nullptr; };
+  const auto is_classifier = [](const ModelRunEntry& model) { return model.classify() != nullptr; };
   if (std::any_of(run->models.begin(), run->models.end(), is_event_model)) {
     check.refusal = ContinueRefusal::event_model;
+    return check;
+  }
+  if (std::any_of(run->models.begin(), run->models.end(), is_classifier)) {
+    check.refusal = ContinueRefusal::classifier_model;
     return check;
   }
   const std::vector<std::string>& trained = run->models.front().forecast()->config.channels;

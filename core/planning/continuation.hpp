@@ -9,12 +9,14 @@
 
 namespace aaren {
 
-enum class LoadedData { nothing, time_series, event_log };
+enum class LoadedData { nothing, time_series, event_log, labelled_series };
 
 enum class ContinueRefusal {
   none,
   event_data,       // an event log is loaded: event models always start from fresh weights
   event_model,      // the run holds event models, which are never continued
+  classifier_data,  // labelled series are loaded: classifiers always start from fresh weights
+  classifier_model, // the run holds classifiers, which are never continued
   channels_differ,  // the loaded series has other channels than the run was trained on
 };
 
@@ -25,7 +27,7 @@ struct ContinueCheck {
   bool ok() const { return refusal == ContinueRefusal::none; }
 };
 
-// `run` may be nullptr when an event log is loaded (the data alone refuses then); otherwise it is
+// `run` may be nullptr when an event log or labelled series are loaded (the data alone refuses then); otherwise it is
 // the run as read_run_entry read it, without a problem. With nothing loaded only the run is checked.
 ContinueCheck check_continuable(const RunEntry* run, LoadedData loaded,
                                 const std::vector<std::string>& loaded_channels);

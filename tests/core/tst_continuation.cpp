@@ -52,6 +52,17 @@ class TestContinuation : public QObject {
     QCOMPARE(check_continuable(&events, LoadedData::event_log, {}).refusal, ContinueRefusal::event_data);
   }
 
+  void labelled_series_and_classifiers_start_fresh() {
+    QCOMPARE(check_continuable(nullptr, LoadedData::labelled_series, {}).refusal, ContinueRefusal::classifier_data);
+    RunEntry classifiers;
+    ModelRunEntry model;
+    model.files = ClassifyModelFiles{};
+    classifiers.models = {model, model};
+    QCOMPARE(check_continuable(&classifiers, LoadedData::time_series, {"load"}).refusal,
+             ContinueRefusal::classifier_model);
+    QCOMPARE(check_continuable(&classifiers, LoadedData::nothing, {}).refusal, ContinueRefusal::classifier_model);
+  }
+
   void a_run_without_models_is_a_caller_error() {
     const RunEntry empty;
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, check_continuable(&empty, LoadedData::time_series, {}));

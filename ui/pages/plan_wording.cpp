@@ -40,6 +40,10 @@ QString describeForTrainPage(const ContinueCheck& check) {
     case ContinueRefusal::event_model:
       return QCoreApplication::translate("TrainPage", "Event models always start from fresh weights: use Start for a "
                                                       "new run.");
+    case ContinueRefusal::classifier_data:
+    case ContinueRefusal::classifier_model:
+      return QCoreApplication::translate("TrainPage", "Classifiers always start from fresh weights: use Start for a "
+                                                      "new run.");
     case ContinueRefusal::channels_differ: {
       QStringList trained, loaded;
       for (const std::string& name : check.trained_channels) trained << QString::fromStdString(name);
