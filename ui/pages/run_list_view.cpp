@@ -21,12 +21,13 @@ namespace aaren::ui {
 
 namespace {
 
-enum Column { kRun, kData, kModel, kEpochs, kValidationMse, kTestMse, kTestMae, kEnded, kColumns };
+// The three metric columns hold each task's own numbers, every cell named ("MSE 0.3871",
+// "accuracy 0.9811"), so runs of different tasks read right in one table.
+enum Column { kRun, kData, kModel, kEpochs, kValidation, kTest, kTestOther, kEnded, kColumns };
 constexpr int kRunDirRole = Qt::UserRole + 1;
 
-QString number(double value) { return QString::number(value, 'f', 4); }
+QString named(const QString& metric, double value) { return metric + QLatin1Char(' ') + QString::number(value, 'f', 4); }
 
-// An event model's columns hold its NLL per event and the RMSE of its next-time predictions.
 // The columns every task fills alike: the data file, and from metrics.json the epochs and how the
 // run ended. Returns false while the run has no metrics.json yet.
 bool fillHistoryColumns(QTreeWidgetItem* item, const std::string& dataFile, const QString& dataTip,
@@ -47,28 +48,47 @@ void fillEventColumns(QTreeWidgetItem* item, const EventModelFiles& model) {
   const std::string& data = model.config.data.data_file;
   const EventRunMetrics* metrics = model.metrics ? &*model.metrics : nullptr;
   if (!fillHistoryColumns(item, data, QObject::tr("%1 (event log)").arg(QString::fromStdString(data)), metrics)) return;
-  item->setText(kValidationMse, number(metrics->validation.nll_per_event));
-  item->setToolTip(kValidationMse, QObject::tr("validation NLL per event"));
-  item->setText(kTestMse, number(metrics->test.nll_per_event));
-  item->setToolTip(kTestMse, QObject::tr("test NLL per event"));
-  item->setText(kTestMae, number(metrics->test.rmse));
-  item->setToolTip(kTestMae, QObject::tr("test RMSE of the predicted next event time"));
+  item->setText(kValidation, named(QObject::tr("NLL"), metrics->validation.nll_per_event));
+  item->setToolTip(kValidation, QObject::tr("validation NLL per event"));
+  item->setText(kTest, named(QObject::tr("NLL"), metrics->test.nll_per_event));
+  item->setToolTip(kTest, QObject::tr("test NLL per event"));
+  item->setText(kTestOther, named(QObject::tr("RMSE"), metrics->test.rmse));
+  item->setToolTip(kTestOther, QObject::tr("test RMSE of the predicted next event time"));
+}
+
+// A classifier's columns hold its validation and test accuracy, and its test macro F1.
+void fillClassifyColumns(QTreeWidgetItem* item, const ClassifyModelFiles& model) {
+  const std::string& data = model.config.data.data_file;
+  const ClassifyRunMetrics* metrics = model.metrics ? &*model.metrics : nullptr;
+  if (!fillHistoryColumns(item, data, QObject::tr("%1 (labelled series)").arg(QString::fromStdString(data)), metrics)) return;
+  item->setText(kValidation, named(QObject::tr("accuracy"), metrics->validation.accuracy));
+  item->setToolTip(kValidation, QObject::tr("validation accuracy"));
+  if (!metrics->test) return;
+  item->setText(kTest, named(QObject::tr("accuracy"), metrics->test->overall.accuracy));
+  item->setToolTip(kTest, QObject::tr("test accuracy"));
+  item->setText(kTestOther, named(QObject::tr("F1"), metrics->test->macro_f1));
+  item->setToolTip(kTestOther, QObject::tr("test macro F1 (the mean of the classes' F1)"));
 }
 
 void fillForecastColumns(QTreeWidgetItem* item, const ForecastModelFiles& model) {
   const std::string& data = model.config.data_file;
   const RunMetrics* metrics = model.metrics ? &*model.metrics : nullptr;
   if (!fillHistoryColumns(item, data, QString::fromStdString(data), metrics)) return;
-  item->setText(kValidationMse, number(metrics->validation.mse));
-  item->setText(kTestMse, number(metrics->test.mse));
-  item->setText(kTestMae, number(metrics->test.mae));
+  item->setText(kValidation, named(QObject::tr("MSE"), metrics->validation.mse));
+  item->setToolTip(kValidation, QObject::tr("validation mean squared error, on the scaled data"));
+  item->setText(kTest, named(QObject::tr("MSE"), metrics->test.mse));
+  item->setToolTip(kTest, QObject::tr("mean squared error over all test windows, on the scaled data"));
+  item->setText(kTestOther, named(QObject::tr("MAE"), metrics->test.mae));
+  item->setToolTip(kTestOther, QObject::tr("mean absolute error over all test windows, on the scaled data"));
 }
 
 void fillModelColumns(QTreeWidgetItem* item, const ModelRunEntry& model) {
   item->setText(kModel, modelName(model));
-  for (int column : {kEpochs, kValidationMse, kTestMse, kTestMae}) item->setTextAlignment(column, Qt::AlignRight | Qt::AlignVCenter);
+  for (int column : {kEpochs, kValidation, kTest, kTestOther})
+    item->setTextAlignment(column, Qt::AlignRight | Qt::AlignVCenter);
   item->setToolTip(kEpochs, QObject::tr("best epoch of the epochs trained"));
   if (const EventModelFiles* events = model.events()) fillEventColumns(item, *events);
+  else if (const ClassifyModelFiles* classify = model.classify()) fillClassifyColumns(item, *classify);
   else fillForecastColumns(item, *model.forecast());
 }
 
@@ -80,10 +100,11 @@ RunListView::RunListView(QWidget* parent)
       showFolder_(new QPushButton(tr("Show Folder"), this)) {
   tree_->setObjectName(QStringLiteral("runTree"));
   tree_->setColumnCount(kColumns);
-  tree_->setHeaderLabels({tr("Run"), tr("Data"), tr("Model"), tr("Epoch"), tr("Val. MSE"), tr("Test MSE"),
-                          tr("Test MAE"), tr("Ended")});
-  tree_->headerItem()->setToolTip(kTestMse, tr("Mean squared error over all test windows, on the scaled data"));
-  tree_->headerItem()->setToolTip(kTestMae, tr("Mean absolute error over all test windows, on the scaled data"));
+  tree_->setHeaderLabels({tr("Run"), tr("Data"), tr("Model"), tr("Epoch"), tr("Validation"), tr("Test"),
+                          tr("Test (2nd)"), tr("Ended")});
+  tree_->headerItem()->setToolTip(kValidation, tr("Forecasting: MSE; event models: NLL per event; classifiers: accuracy"));
+  tree_->headerItem()->setToolTip(kTest, tr("Forecasting: MSE; event models: NLL per event; classifiers: accuracy"));
+  tree_->headerItem()->setToolTip(kTestOther, tr("Forecasting: MAE; event models: RMSE of the next time; classifiers: macro F1"));
   tree_->setRootIsDecorated(true);
   tree_->setAlternatingRowColors(true);
   tree_->setUniformRowHeights(true);
