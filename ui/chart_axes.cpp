@@ -45,6 +45,13 @@ void ValueExtent::include(double value) {
 
 AxisRange linearAxisRange(ValueExtent data, AxisOrigin origin, int maxTicks, double margin, double headroom) {
   maxTicks = std::max(2, maxTicks);
+  if (origin == AxisOrigin::unit) {
+    // The whole scale of a share, so that 0.9 looks like nine tenths: no margin, no headroom.
+    data.include(0);
+    data.include(1);
+    origin = AxisOrigin::zero;
+    margin = headroom = 0;
+  }
   double low = data.empty() ? 0 : data.min;
   double high = data.empty() ? 1 : data.max;
   if (origin == AxisOrigin::zero) {

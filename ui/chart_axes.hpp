@@ -16,6 +16,7 @@ namespace aaren::ui {
 enum class AxisOrigin {
   fitData,  // around the data, but never across zero onto a sign no value has
   zero,     // at zero: a quantity that cannot be negative (loss, memory, time, a ratio)
+  unit,     // 0 to 1 exactly: a share or a probability (accuracy, P(class)); wider only for values outside
 };
 
 // The smallest and largest value a chart shows on one axis; empty before any value.

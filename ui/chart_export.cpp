@@ -51,15 +51,6 @@ void renderChart(ChartPanel& panel, QPainter& painter, const QSizeF& size) {
   }
 }
 
-QString csvField(const QString& text) {
-  if (!text.contains(QLatin1Char(',')) && !text.contains(QLatin1Char('"')) && !text.contains(QLatin1Char('\n')) &&
-      !text.contains(QLatin1Char('\r')))
-    return text;
-  QString quoted = text;
-  quoted.replace(QLatin1String("\""), QLatin1String("\"\""));
-  return QLatin1Char('"') + quoted + QLatin1Char('"');
-}
-
 QString axisTitleOr(const QAbstractAxis* axis, const QString& fallback) {
   return axis->titleText().isEmpty() ? fallback : axis->titleText();
 }
@@ -177,7 +168,17 @@ void exportPdf(ChartPanel& chart, const QString& path, const ImageOptions& optio
   });
 }
 
+QString csvField(const QString& text) {
+  if (!text.contains(QLatin1Char(',')) && !text.contains(QLatin1Char('"')) && !text.contains(QLatin1Char('\n')) &&
+      !text.contains(QLatin1Char('\r')))
+    return text;
+  QString quoted = text;
+  quoted.replace(QLatin1String("\""), QLatin1String("\"\""));
+  return QLatin1Char('"') + quoted + QLatin1Char('"');
+}
+
 QString chartCsv(const ChartPanel& chart) {
+  if (QString table = chart.tableCsv(); !table.isEmpty()) return table;
   const QList<QXYSeries*> series = chart.dataSeries();
   const QString xName = axisTitleOr(chart.xAxis(), QStringLiteral("x"));
   const QString yName = axisTitleOr(chart.yAxis(), QStringLiteral("y"));

@@ -46,6 +46,7 @@ void exportCsv(const ChartPanel& chart, const QString& path);
 void exportChart(ChartPanel& chart, const QString& path, ExportFormat format, const ImageOptions& options = {});
 
 QString chartCsv(const ChartPanel& chart);  // what exportCsv writes
+QString csvField(const QString& text);      // quoted when it holds a comma, quote or line break
 
 // "Loss vs. step (Aaren)" -> "loss-vs-step-aaren"; accents are dropped, empty text gives "chart".
 QString slugify(const QString& text);

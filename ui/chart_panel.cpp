@@ -159,6 +159,29 @@ void ChartPanel::setYAxisLabels(const AxisLabels& labels) {
   if (followsData_) fitToData();
 }
 
+void ChartPanel::setXAxisLabels(const AxisLabels& labels) {
+  const bool labelled = qobject_cast<QCategoryAxis*>(xAxis_) != nullptr;
+  if (labels.isEmpty() && !labelled) return;
+  if (labels.isEmpty()) {
+    replaceAxis(xAxis_, new QValueAxis, Qt::AlignBottom);
+  } else {
+    auto* axis = new QCategoryAxis;
+    axis->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
+    axis->setStartValue(labels.first().first - 1);
+    for (const auto& [value, label] : labels) axis->append(label, value);
+    replaceAxis(xAxis_, axis, Qt::AlignBottom);
+  }
+  xAxisKind_ = XAxisKind::value;
+  applyAppearance();
+  if (followsData_) fitToData();
+}
+
+void ChartPanel::setFlatSeriesNoted(bool noted) {
+  if (noted == flatSeriesNoted_) return;
+  flatSeriesNoted_ = noted;
+  placeAnnotation();
+}
+
 void ChartPanel::setYAxisScaleVisible(bool visible) {
   if (visible == yScaleVisible_) return;
   yScaleVisible_ = visible;
@@ -347,7 +370,9 @@ void ChartPanel::fitAxes(qreal headroom) {
     const qreal half = xAxisKind_ == XAxisKind::dateTime ? kHalfDayMs : 0.5;
     x = {x.min - half, x.max + half};
   }
-  if (auto* date = qobject_cast<QDateTimeAxis*>(xAxis_)) {
+  if (qobject_cast<QCategoryAxis*>(xAxis_)) {
+    xAxis_->setRange(x.min - kRowMargin, x.max + kRowMargin);
+  } else if (auto* date = qobject_cast<QDateTimeAxis*>(xAxis_)) {
     date->setRange(QDateTime::fromMSecsSinceEpoch(qint64(x.min)), QDateTime::fromMSecsSinceEpoch(qint64(x.max)));
   } else if (QValueAxis* axis = numericAxis(xAxis_)) {
     const AxisRange guess = ticksWithin(x.min, x.max, kMaxTicks);
@@ -371,7 +396,7 @@ void ChartPanel::fitAxes(qreal headroom) {
 // is taken, the Y axis is raised until the top left corner is free.
 void ChartPanel::placeAnnotation() {
   const bool linearY = !logScaleY_ && numericAxis(yAxis_);
-  const QString flat = linearY ? flatSeriesNote(dataSeries_, axisRange(yAxis_), valueText_) : QString();
+  const QString flat = linearY && flatSeriesNoted_ ? flatSeriesNote(dataSeries_, axisRange(yAxis_), valueText_) : QString();
   const QString text = annotation_.isEmpty() ? flat : flat.isEmpty() ? annotation_ : annotation_ + QLatin1Char('\n') + flat;
   const auto lines = [this] {
     return seriesInScene(dataSeries_, chart_->plotArea(), axisRange(xAxis_), axisRange(yAxis_), logScaleY_);

@@ -60,6 +60,9 @@ class ChartPanel : public QWidget {
   // line, and half a row of room above and below; an empty list gives the numbers back. The Y axis
   // stays linear.
   void setYAxisLabels(const AxisLabels& labels);
+  // The same for the X axis: columns of labelled categories (classes), half a column of room on
+  // either side.
+  void setXAxisLabels(const AxisLabels& labels);
   // Off for a Y that has no scale (events spread out only to be seen): no labels, grid or axis
   // line; the title stays.
   void setYAxisScaleVisible(bool visible);
@@ -82,6 +85,9 @@ class ChartPanel : public QWidget {
   void setAnnotation(const QString& text);
   QString annotation() const { return annotation_; }
   void setValueText(std::function<QString(qreal)> valueText);
+  // Off for charts whose low values mean "unlikely" rather than "hidden" (class probabilities):
+  // the panel then names no series drawn flat on the bottom of the Y axis.
+  void setFlatSeriesNoted(bool noted);
   QString annotationShown() const;      // what the box says now, empty when hidden
   QRectF annotationSceneRect() const;   // the box in the chart's scene coordinates, empty when hidden
 
@@ -95,6 +101,9 @@ class ChartPanel : public QWidget {
   QScatterSeries* addScatterSeries(const QString& name, const QColor& color = {});
   void addSeries(QXYSeries* series, const QColor& color = {});
   QList<QXYSeries*> dataSeries() const { return dataSeries_; }
+  // What the CSV export writes instead of the data series, for a chart whose series only draw (the
+  // bars and cells of a table of numbers): a whole CSV text with its header; empty for none.
+  virtual QString tableCsv() const { return {}; }
   void removeAllSeries();  // data series and shaded intervals
 
   // A translucent band over [from, to] on the x axis, full height, with a legend entry (for example
@@ -163,6 +172,7 @@ class ChartPanel : public QWidget {
   QString annotation_;
   std::unique_ptr<ChartNote> note_;
   std::function<QString(qreal)> valueText_;
+  bool flatSeriesNoted_ = true;
   bool fitting_ = false;                // while fitToData sets the axes
   QSizeF fittedPlotSize_;               // the plot's size at the last fit
 };

@@ -58,7 +58,10 @@ QStringList csvPathsIn(const QMimeData* mime) {
   QStringList paths;
   if (!mime) return paths;
   for (const QUrl& url : mime->urls())
-    if (url.isLocalFile() && QFileInfo(url.toLocalFile()).suffix().compare(QLatin1String("csv"), Qt::CaseInsensitive) == 0)
+    // CSV files, and the UEA/UCR archive's .ts files of labelled series.
+    if (const QString suffix = QFileInfo(url.toLocalFile()).suffix();
+        url.isLocalFile() && (suffix.compare(QLatin1String("csv"), Qt::CaseInsensitive) == 0 ||
+                              suffix.compare(QLatin1String("ts"), Qt::CaseInsensitive) == 0))
       paths << url.toLocalFile();
   return paths;
 }
@@ -393,7 +396,7 @@ void MainWindow::showDataFile(const QString& path) {
 
 void MainWindow::browseCsv() {
   const QString path = QFileDialog::getOpenFileName(this, tr("Open CSV"), settings_.lastDirectory(DirectoryPurpose::openCsv),
-                                                    tr("CSV files (*.csv);;All files (*)"));
+                                                    tr("Data files (*.csv *.ts);;CSV files (*.csv);;Labelled series (*.ts);;All files (*)"));
   if (!path.isEmpty()) openCsv(path);
 }
 

@@ -54,7 +54,9 @@ const RunTask& task_of_config(std::string_view text, const std::string& source) 
   const nlohmann::json root = parse_json_text(text, source);
   if (!root.is_object()) return kForecastingRuns;
   const std::string name = json_string_or(root, "task", source, std::string(kForecastingRuns.name));
-  return name == kEventModelRuns.name ? kEventModelRuns : kForecastingRuns;
+  if (name == kEventModelRuns.name) return kEventModelRuns;
+  if (name == kClassifierRuns.name) return kClassifierRuns;
+  return kForecastingRuns;
 }
 
 template <class Config, class Metrics>
@@ -74,8 +76,11 @@ ModelRunEntry read_model_entry(const fs::path& dir) {
   const std::string text = read_text_file(config_path);
   ModelRunEntry model;
   model.dir = dir.string();
-  if (task_of_config(text, config_path).name == kEventModelRuns.name)
+  const std::string_view task = task_of_config(text, config_path).name;
+  if (task == kEventModelRuns.name)
     model.files = read_model_files(dir, text, &parse_event_run_config, &parse_event_run_metrics);
+  else if (task == kClassifierRuns.name)
+    model.files = read_model_files(dir, text, &parse_classify_run_config, &parse_classify_run_metrics);
   else
     model.files = read_model_files(dir, text, &parse_run_config, &parse_run_metrics);
   return model;
@@ -92,11 +97,17 @@ RunEntry entry_of(const fs::path& dir) {
 
 }  // namespace
 
+const RunTask& ModelRunEntry::task() const {
+  if (events()) return kEventModelRuns;
+  if (classify()) return kClassifierRuns;
+  return kForecastingRuns;
+}
+
 ModelKind ModelRunEntry::kind() const {
   return std::visit(
       [](const auto& f) {
-        if constexpr (std::is_same_v<std::decay_t<decltype(f)>, EventModelFiles>) return f.config.model.backbone.kind;
-        else return f.config.model.kind;
+        if constexpr (std::is_same_v<std::decay_t<decltype(f)>, ForecastModelFiles>) return f.config.model.kind;
+        else return f.config.model.backbone.kind;
       },
       files);
 }
@@ -195,6 +206,7 @@ std::vector<RunEntry> list_runs(const std::string& folder) {
 
 OpenedModel open_run(const ModelRunEntry& model) {
   if (model.events()) return load_event_run(model.dir);
+  if (model.classify()) return load_classify_run(model.dir);
   return load_run(model.dir);
 }
 
@@ -202,9 +214,12 @@ LoadedRun open_forecast_run(const ModelRunEntry& model) { return load_run(model.
 
 LoadedEventRun open_event_run(const ModelRunEntry& model) { return load_event_run(model.dir); }
 
+LoadedClassifyRun open_classify_run(const ModelRunEntry& model) { return load_classify_run(model.dir); }
+
 OpenedModel open_run(const std::string& model_dir) {
   const RunTask* task = is_run_folder(model_dir) ? run_task(model_dir) : nullptr;
   if (task && task->name == kEventModelRuns.name) return load_event_run(model_dir);
+  if (task && task->name == kClassifierRuns.name) return load_classify_run(model_dir);
   return load_run(model_dir);
 }
 

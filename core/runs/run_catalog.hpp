@@ -2,11 +2,12 @@
 // The runs on disk, and the one place that knows how they are laid out (docs/DESIGN.md section 9).
 // A runs folder holds run folders as the app and `aaren train` write them:
 //   a single model's run    config.json, model.safetensors, metrics.json, loss.csv
-//                           (core/train/run_folder.hpp, core/events/event_run_folder.hpp)
+//                           (core/train/run_folder.hpp, core/events/event_run_folder.hpp,
+//                           core/classify/classify_run_folder.hpp)
 //   a side-by-side run      aaren/ and transformer/, each a single model's run, trained on the same
 //                           data with the same seed
 // config.json's "task" tells a forecasting model ("forecast", or no field) from an event model
-// ("events"). Listing reads config.json and metrics.json only, so a folder of many large models is
+// ("events") and a classifier ("classify"). Listing reads config.json and metrics.json only, so a folder of many large models is
 // listed quickly; the weights are loaded by open_run when a model is used.
 #include <chrono>
 #include <optional>
@@ -14,6 +15,7 @@
 #include <variant>
 #include <vector>
 
+#include "core/classify/classify_run_folder.hpp"
 #include "core/events/event_run_folder.hpp"
 #include "core/train/run_folder.hpp"
 
@@ -27,16 +29,18 @@ struct ModelRunFiles {
 };
 using ForecastModelFiles = ModelRunFiles<RunConfig, RunMetrics>;
 using EventModelFiles = ModelRunFiles<EventRunConfig, EventRunMetrics>;
+using ClassifyModelFiles = ModelRunFiles<ClassifyRunConfig, ClassifyRunMetrics>;
 
 // One model of a run, as read from its folder's config.json and metrics.json.
 struct ModelRunEntry {
   std::string dir;  // the folder holding the model's files
-  std::variant<ForecastModelFiles, EventModelFiles> files;
+  std::variant<ForecastModelFiles, EventModelFiles, ClassifyModelFiles> files;
 
-  const RunTask& task() const { return events() ? kEventModelRuns : kForecastingRuns; }
+  const RunTask& task() const;
   ModelKind kind() const;
   const ForecastModelFiles* forecast() const { return std::get_if<ForecastModelFiles>(&files); }
   const EventModelFiles* events() const { return std::get_if<EventModelFiles>(&files); }
+  const ClassifyModelFiles* classify() const { return std::get_if<ClassifyModelFiles>(&files); }
   bool has_metrics() const;
   const TrainSettings& train_settings() const;
   const std::vector<EpochRecord>& epochs() const;  // as metrics.json records them; empty without it
@@ -78,11 +82,12 @@ std::vector<RunEntry> list_runs(const std::string& folder);
 // A model with its weights, loaded when it is needed. The folder, the configuration and the
 // checkpoint are checked against each other (load_run, load_event_run): std::runtime_error names
 // the file and what is wrong.
-using OpenedModel = std::variant<LoadedRun, LoadedEventRun>;
+using OpenedModel = std::variant<LoadedRun, LoadedEventRun, LoadedClassifyRun>;
 OpenedModel open_run(const ModelRunEntry& model);
 OpenedModel open_run(const std::string& model_dir);  // by its config.json's task
 // Where one task is wanted: a model of the other task is refused, saying which it is.
 LoadedRun open_forecast_run(const ModelRunEntry& model);
 LoadedEventRun open_event_run(const ModelRunEntry& model);
+LoadedClassifyRun open_classify_run(const ModelRunEntry& model);
 
 }  // namespace aaren

@@ -75,6 +75,40 @@ void write_event_run(const std::string& dir, ModelKind kind) {
   write_event_run_metrics(dir, config, metrics);
 }
 
+ClassifyRunConfig classify_config(ModelKind kind) {
+  ClassifyRunConfig config;
+  config.model.backbone.kind = kind;
+  config.model.backbone.d_model = 8;
+  config.model.backbone.heads = 2;
+  config.model.backbone.layers = 1;
+  config.model.backbone.d_ff = 16;
+  config.model.backbone.seq_len = 10;
+  config.model.backbone.channels = 2;
+  config.model.classes = 3;
+  config.data.data_file = "Shapes_TRAIN.ts";
+  config.data.test_file = "Shapes_TEST.ts";
+  config.data.problem_name = "Shapes";
+  config.data.class_names = {"circle", "square", "star"};
+  config.data.channel_mean = {0.5, -1};
+  config.data.channel_std = {2, 3};
+  return config;
+}
+
+void write_classify_run(const std::string& dir, ModelKind kind) {
+  const ClassifyRunConfig config = classify_config(kind);
+  prepare_run_folder(dir);
+  write_classify_run_config(dir, config);
+  write_classify_checkpoint(dir, config, initial_parameters(ParameterLayout::for_classifier(config.model), 5));
+  ClassifyRunMetrics metrics;
+  metrics.epochs = {{1, 1.5, 1.25, 0.1, 0.5}, {2, 1.0, 0.75, 0.1, 0.75}};
+  metrics.best_epoch = 2;
+  metrics.stop = "completed";
+  metrics.train_accuracy = {0.5, 0.875};
+  metrics.val_accuracy = {0.5, 0.75};
+  metrics.validation = {0.75, 0.75, 8};
+  write_classify_run_metrics(dir, metrics);
+}
+
 // Every file of the run (and the folder) last written `age` before `now`: the order list_runs sorts by.
 void set_age(const std::string& dir, std::chrono::seconds age) {
   const fs::file_time_type when = fs::file_time_type::clock::now() - age;
@@ -232,6 +266,47 @@ class TestRunCatalog : public QObject {
              qPrintable(error_of([&] { open_forecast_run(events.models.front()); })));
     QVERIFY2(error_of([&] { open_event_run(forecast.models.front()); }).contains("a forecasting run"),
              qPrintable(error_of([&] { open_event_run(forecast.models.front()); })));
+  }
+
+  void classifyRunsAreListedAndOpenedAsSuch() {
+    write_classify_run(path("shapes/aaren"), ModelKind::aaren);
+    write_classify_run(path("shapes/transformer"), ModelKind::transformer);
+    write_forecast_run(path("forecast"), ModelKind::aaren, forecast_metrics(0.25));
+    const std::vector<RunEntry> runs = list_runs(folder_->path().toStdString());
+    QCOMPARE(runs.size(), std::size_t(2));
+    const RunEntry* shapes = find_run(runs, "shapes");
+    QVERIFY(shapes);
+    QVERIFY2(shapes->problem.empty(), shapes->problem.c_str());
+    QVERIFY(shapes->side_by_side);
+    QCOMPARE(shapes->models.size(), std::size_t(2));
+    QCOMPARE(shapes->models[0].kind(), ModelKind::aaren);
+    QCOMPARE(shapes->models[1].kind(), ModelKind::transformer);
+    QCOMPARE(run_task(shapes->dir)->name, kClassifierRuns.name);
+    for (const ModelRunEntry& model : shapes->models) {
+      QCOMPARE(model.task().name, kClassifierRuns.name);
+      QVERIFY(model.classify() && !model.forecast() && !model.events());
+      QCOMPARE(model.classify()->config.data.class_names, (std::vector<std::string>{"circle", "square", "star"}));
+      QVERIFY(model.has_metrics());
+      QCOMPARE(model.classify()->metrics->val_accuracy, (std::vector<double>{0.5, 0.75}));
+      QCOMPARE(model.epochs().size(), std::size_t(2));
+      QCOMPARE(model.train_settings().epochs, classify_config(model.kind()).train.epochs);
+    }
+
+    const ModelRunEntry& transformer = shapes->models[1];
+    const OpenedModel opened = open_run(transformer);
+    const auto* run = std::get_if<LoadedClassifyRun>(&opened);
+    QVERIFY(run);
+    const ClassifyRunConfig config = classify_config(ModelKind::transformer);
+    QCOMPARE(run->params, initial_parameters(ParameterLayout::for_classifier(config.model), 5));
+    QCOMPARE(open_classify_run(transformer).params, run->params);
+    const OpenedModel by_dir = open_run(transformer.dir);
+    QVERIFY(std::holds_alternative<LoadedClassifyRun>(by_dir));
+
+    // Where another task is wanted, the classifier is refused, and the other way round.
+    const QString refusal = error_of([&] { open_forecast_run(transformer); });
+    QVERIFY2(refusal.contains("classif"), qPrintable(refusal));
+    const RunEntry forecast = *find_run(runs, "forecast");
+    QVERIFY(error_of([&] { open_classify_run(forecast.models.front()); }).contains("forecasting"));
   }
 
   void foldersAreToldApart() {

@@ -40,6 +40,7 @@ class TestChartAxes : public QObject {
   void linearRangeHoldsTheDataOnNiceTicks_data();
   void linearRangeHoldsTheDataOnNiceTicks();
   void headroomLeavesTheTopOfTheAxisFree();
+  void aShareRunsFromZeroToOne();
   void ticksInsideAZoomedRangeStayNice();
   void logRangeSpansWholeDecades_data();
   void logRangeSpansWholeDecades();
@@ -121,6 +122,19 @@ void TestChartAxes::headroomLeavesTheTopOfTheAxisFree() {
   QVERIFY((data.max - roomy.min) / (roomy.max - roomy.min) <= 0.7 + 1e-12);
   const AxisRange log = logAxisRange(extentOf(1, 100), 0.3);
   QVERIFY(std::log10(100.0 / log.min) / std::log10(log.max / log.min) <= 0.7 + 1e-12);
+}
+
+// Accuracy and probabilities: the whole 0 to 1 scale, whatever the values, headroom or margin; a
+// value outside it (a fault upstream) is still shown.
+void TestChartAxes::aShareRunsFromZeroToOne() {
+  for (const ValueExtent& data : {extentOf(0.93, 0.99), extentOf(0.0, 0.2), ValueExtent{}, extentOf(1.0, 1.0)}) {
+    const AxisRange range = linearAxisRange(data, AxisOrigin::unit, 6, kValueMargin, 0.3);
+    QCOMPARE(range.min, 0.0);
+    QCOMPARE(range.max, 1.0);
+    QVERIFY(isNiceStep(range.step) && range.ticks <= 6);
+  }
+  const AxisRange wider = linearAxisRange(extentOf(-0.1, 1.2), AxisOrigin::unit, 6);
+  QVERIFY(wider.min <= -0.1 && wider.max >= 1.2);
 }
 
 void TestChartAxes::ticksInsideAZoomedRangeStayNice() {

@@ -1,5 +1,6 @@
 #include "ui/pages/current_dataset.hpp"
 
+#include <QDir>
 #include <QFileInfo>
 
 namespace aaren::ui {
@@ -15,6 +16,8 @@ void CurrentDataset::setData(const QString& path, CsvReadOptions options, std::s
   table_ = std::move(table);
   eventLogOptions_ = {};
   eventLog_.reset();
+  labelled_.reset();
+  testPath_.clear();
   emit changed();
 }
 
@@ -24,7 +27,36 @@ void CurrentDataset::setEventLog(const QString& path, const EventLogOptions& opt
   table_.reset();
   eventLogOptions_ = options;
   eventLog_ = std::move(log);
+  labelled_.reset();
+  testPath_.clear();
   emit changed();
+}
+
+void CurrentDataset::setLabelledSeries(const QString& path, std::shared_ptr<const LabelledSeriesSet> set) {
+  path_ = path;
+  readOptions_ = {};
+  table_.reset();
+  eventLogOptions_ = {};
+  eventLog_.reset();
+  labelled_ = std::move(set);
+  testPath_ = siblingTestFile(path);
+  emit changed();
+}
+
+void CurrentDataset::setTestPath(const QString& path) {
+  if (path == testPath_) return;
+  testPath_ = path;
+  emit changed();
+}
+
+QString siblingTestFile(const QString& trainPath) {
+  const QFileInfo file(trainPath);
+  const QString base = file.completeBaseName();
+  if (!base.endsWith(QStringLiteral("_TRAIN"), Qt::CaseInsensitive)) return {};
+  const QString testBase = base.left(base.size() - 5) + (base.endsWith(QStringLiteral("_TRAIN")) ? QStringLiteral("TEST") : QStringLiteral("test"));
+  const QString suffix = file.suffix().isEmpty() ? QString() : QStringLiteral(".") + file.suffix();
+  const QFileInfo test(file.dir().filePath(testBase + suffix));
+  return test.isFile() ? test.absoluteFilePath() : QString();
 }
 
 void CurrentDataset::setSplit(const SplitSpec& split) {
@@ -38,6 +70,8 @@ void CurrentDataset::clear() {
   table_.reset();
   eventLogOptions_ = {};
   eventLog_.reset();
+  labelled_.reset();
+  testPath_.clear();
   emit changed();
 }
 

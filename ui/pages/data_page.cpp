@@ -21,6 +21,7 @@
 
 #include "core/data/split.hpp"
 #include "ui/appearance.hpp"
+#include "ui/classify/labelled_series_view.hpp"
 #include "ui/events/event_import.hpp"
 #include "ui/events/events_view.hpp"
 #include "ui/glyph_icons.hpp"
@@ -84,6 +85,9 @@ DataPage::DataPage(CurrentDataset* dataset, QWidget* parent)
   views_->setDocumentMode(true);
   views_->addTab(splitter, tr("Time series"));
   views_->addTab(events_, tr("Events"));
+  labelled_ = new LabelledSeriesView(dataset_, messageBar_, this);
+  connect(labelled_, &LabelledSeriesView::loadFinished, this, &DataPage::onLabelledLoadFinished);
+  views_->addTab(labelled_, tr("Classification"));
 
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(20, 14, 20, 16);
@@ -104,12 +108,18 @@ QString DataPage::id() const { return QStringLiteral("data"); }
 QString DataPage::title() const { return tr("Data"); }
 
 QString DataPage::subtitle() const {
-  return tr("Open a CSV time series, check how it is read, and choose the channels, the target and the split");
+  return tr("Open a CSV time series, check how it is read, and choose the channels, the target and the split; or "
+            "labelled series (.ts) to classify");
 }
 
 QIcon DataPage::icon() const { return glyphIcon(Glyph::data); }
 
-bool DataPage::isLoading() const { return loader_->isRunning() || events_->isLoading(); }
+bool DataPage::isLoading() const { return loader_->isRunning() || events_->isLoading() || labelled_->isLoading(); }
+
+QList<ChartPanel*> DataPage::charts() const {
+  if (views_->currentWidget() == labelled_) return labelled_->charts();
+  return Page::charts();
+}
 
 ChartPanel* DataPage::seriesChart() const { return chart_; }
 
@@ -180,6 +190,7 @@ void DataPage::open(const QString& path, const RememberedDataset* remembered) {
   dialect_->setInterpolate(remembered && remembered->interpolate);
   describeSource();
   messageBar_->clear();
+  if (openAsLabelledSeries()) return;
   if (openAsEventLog(remembered ? remembered->eventLog : EventLogOptions{})) return;
   events_->cancelLoading();  // a log still being read must not replace this file when it ends
   views_->setCurrentIndex(0);
@@ -198,6 +209,37 @@ bool DataPage::openAsEventLog(const EventLogOptions& columns) {
   views_->setCurrentWidget(events_);
   events_->openLog(path_, columns);
   return true;
+}
+
+bool DataPage::openAsLabelledSeries() {
+  if (sourceBar_->readAs() != ImportKind::automatic || !looksLikeLabelledSeries(path_)) return false;
+  detected_ = false;
+  loader_->stop();
+  events_->cancelLoading();
+  views_->setCurrentWidget(labelled_);
+  labelled_->openFile(path_);
+  return true;
+}
+
+void DataPage::onLabelledLoadFinished(bool ok) {
+  if (ok) {
+    path_ = dataset_->path();
+    failedPath_.clear();
+    loadedReadAs_ = ImportKind::automatic;
+    clearTablePanel();  // the labelled series replaced a table, if there was one
+    describeSource();
+    emit statusMessage(tr("Loaded %1: %2").arg(QFileInfo(path_).fileName(), datasetContents(*dataset_)));
+  } else {
+    // The view's message says why; what was loaded before stays, and is shown again.
+    failedPath_ = labelled_->attemptedPath();
+    restorePanel();
+    describeSource();
+    // Another kind of data that is still loaded is shown again; with nothing loaded, the
+    // Classification tab stays, as the file was meant for it.
+    if (dataset_->isLoaded() && !dataset_->isLabelledSeries()) showLoadedDataset();
+    emit statusMessage(messageBar_->text());
+  }
+  emit loadFinished(ok);
 }
 
 void DataPage::onEventsLoadFinished(bool ok) {
@@ -384,7 +426,9 @@ void DataPage::clearHighlight() {
 
 void DataPage::showLoadedDataset() {
   restorePanel();
-  views_->setCurrentWidget(dataset_->isEventLog() ? static_cast<QWidget*>(events_) : views_->widget(0));
+  views_->setCurrentWidget(dataset_->isEventLog()         ? static_cast<QWidget*>(events_)
+                           : dataset_->isLabelledSeries() ? static_cast<QWidget*>(labelled_)
+                                                          : views_->widget(0));
 }
 
 void DataPage::restorePanel() {

@@ -8,7 +8,9 @@
 // status bar and the source bar say which file failed, why (with its line and column) and what is
 // still loaded; the preview shows the failed file's first rows with its file line numbers and the
 // offending line highlighted. An event log (chosen, or detected: ui/events/event_import.hpp) is read
-// and shown by the Events view instead, on a tab of its own. The data set open at the end of a
+// and shown by the Events view instead, on a tab of its own; labelled series for classification (a
+// .ts file, or a classification CSV: ui/classify/labelled_series_view.hpp) by the Classification
+// view, on a third tab. The data set open at the end of a
 // session, with how it was read, is opened again at the next start.
 //
 // The page composes its parts: the source bar (data_source_bar.hpp), the dialect panel
@@ -41,6 +43,7 @@ class DataLoader;
 class DataSourceBar;
 class DialectPanel;
 class EventsView;
+class LabelledSeriesView;
 class SeriesSplitChart;
 struct RememberedDataset;
 
@@ -60,6 +63,8 @@ class DataPage : public Page {
   MessageBar* messageBar() const { return messageBar_; }
   ChartPanel* seriesChart() const;
   EventsView* eventsView() const { return events_; }
+  LabelledSeriesView* labelledView() const { return labelled_; }
+  QList<ChartPanel*> charts() const override;  // of the tab shown
   QComboBox* readAsCombo() const;  // automatic, time series or event log
   QStandardItemModel* previewModel() const { return preview_; }
   QStringList channelNames() const;  // every channel the file offers
@@ -90,6 +95,9 @@ class DataPage : public Page {
   // Hands the file to the Events view when it is to be read as an event log.
   bool openAsEventLog(const EventLogOptions& columns);
   void onEventsLoadFinished(bool ok);
+  // Hands the file to the Classification view when it holds labelled series.
+  bool openAsLabelledSeries();
+  void onLabelledLoadFinished(bool ok);
 
   // False, with the reason shown, when the file cannot be read with these overrides.
   bool detect(const CsvDialectOverrides& overrides, bool keepChoices);
@@ -145,6 +153,7 @@ class DataPage : public Page {
   QGroupBox* previewBox_ = nullptr;
   QTabWidget* views_ = nullptr;
   EventsView* events_ = nullptr;
+  LabelledSeriesView* labelled_ = nullptr;
 };
 
 }  // namespace aaren::ui

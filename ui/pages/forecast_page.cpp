@@ -22,6 +22,7 @@
 #include "core/train/forecast_run.hpp"
 #include "ui/chart_panel.hpp"
 #include "ui/events/event_forecast_view.hpp"
+#include "ui/classify/classify_results_view.hpp"
 #include "ui/glyph_icons.hpp"
 #include "ui/hint_label.hpp"
 #include "ui/pages/current_dataset.hpp"
@@ -92,6 +93,9 @@ ForecastPage::ForecastPage(CurrentDataset* dataset, QWidget* parent)
   views_ = new QStackedWidget(this);
   views_->addWidget(forecastsScroll);
   views_->addWidget(eventView_);
+  classifyView_ = new ClassifyResultsView(messageBar_, this);
+  connect(classifyView_, &ClassifyResultsView::runLoaded, this, &ForecastPage::runLoaded);
+  views_->addWidget(classifyView_);
   layout->addWidget(views_, 1);
 
   connect(loader_, &BackgroundJob::succeeded, this, [this](const QVariant& result) {
@@ -121,6 +125,7 @@ QString ForecastPage::subtitle() const {
 QIcon ForecastPage::icon() const { return glyphIcon(Glyph::forecast); }
 
 QList<ChartPanel*> ForecastPage::charts() const {
+  if (views_->currentWidget() == classifyView_) return classifyView_->charts();
   if (views_->currentWidget() != eventView_) return {chart_};
   QList<ChartPanel*> charts{eventView_->densityChart()};
   if (!eventView_->markChart()->isHidden()) charts << eventView_->markChart();
@@ -128,7 +133,7 @@ QList<ChartPanel*> ForecastPage::charts() const {
 }
 
 bool ForecastPage::isLoading() const {
-  return loader_->isRunning() || eventView_->isLoading() || lister_->isRunning();
+  return loader_->isRunning() || eventView_->isLoading() || classifyView_->isLoading() || lister_->isRunning();
 }
 
 QTableWidget* ForecastPage::metricsTable() const { return metrics_; }
@@ -262,6 +267,16 @@ void ForecastPage::openRun(const QString& runDir) {
     runSummary_->setText(tr("%1: the next event's time and mark, predicted after each test event")
                              .arg(QFileInfo(runDir).fileName()));
     eventView_->openRun(runDir);
+    return;
+  }
+  if (task && task->name == kClassifierRuns.name) {
+    loader_->cancel();
+    showForecasts(nullptr);
+    shownRun_ = runPath(QDir::toNativeSeparators(runDir).toStdString());
+    fillRunChoices();
+    views_->setCurrentWidget(classifyView_);
+    runSummary_->setText(tr("%1: how its classifier(s) label the test cases").arg(QFileInfo(runDir).fileName()));
+    classifyView_->openRun(runDir);
     return;
   }
   views_->setCurrentIndex(0);

@@ -5,7 +5,8 @@
 // continues (exported as CSV); a table gives each model's MSE and MAE over all test windows in the
 // data's units and scaled (as the literature reports them), beside the two naive baselines. Loading a run (reading its data and
 // evaluating every test window) happens on a worker thread. A run of event models is shown by the
-// EventForecastView instead: the next event's predicted density, one test event at a time.
+// EventForecastView instead: the next event's predicted density, one test event at a time; a
+// classification run by the ClassifyResultsView (confusion matrix, per-class accuracy, streaming).
 #include <memory>
 #include <vector>
 
@@ -27,6 +28,7 @@ namespace aaren::ui {
 
 class BackgroundJob;
 class ChartPanel;
+class ClassifyResultsView;
 class CurrentDataset;
 class EventForecastView;
 class FittedTable;
@@ -49,6 +51,7 @@ class ForecastPage : public Page {
   QTableWidget* metricsTable() const;
   MessageBar* messageBar() const { return messageBar_; }
   EventForecastView* eventForecastView() const { return eventView_; }
+  ClassifyResultsView* classifyView() const { return classifyView_; }
   bool isLoading() const;  // a run, or the list of runs
   std::shared_ptr<const RunForecastSet> forecastSet() const { return set_; }
   int currentWindow() const;  // a test window, or forecastSet()->testWindows for the future
@@ -110,6 +113,7 @@ class ForecastPage : public Page {
   QPushButton* exportFuture_ = nullptr;
   QStackedWidget* views_ = nullptr;  // the forecasting charts, or the event view
   EventForecastView* eventView_ = nullptr;
+  ClassifyResultsView* classifyView_ = nullptr;
 };
 
 }  // namespace aaren::ui

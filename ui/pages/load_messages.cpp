@@ -23,6 +23,10 @@ QString datasetContents(const CurrentDataset& dataset) {
   if (const auto table = dataset.table())
     return tr("%1 · %2").arg(countOf(table->values.rows, tr("row"), tr("rows")),
                              countOf(table->values.cols, tr("channel"), tr("channels")));
+  if (const auto set = dataset.labelledSeries())
+    return tr("%1 · %2 · %3").arg(countOf(qlonglong(set->series.size()), tr("case"), tr("cases")),
+                                  countOf(qlonglong(set->class_names.size()), tr("class"), tr("classes")),
+                                  countOf(set->dims, tr("dimension"), tr("dimensions")));
   return {};
 }
 

@@ -111,6 +111,7 @@ ModelSettingsForm::ModelSettingsForm(QWidget* parent) : QWidget(parent) {
   addPair(trainGrid, 0, 0, tr("Look-back"), seqLen_);
   addPair(trainGrid, 0, 1, tr("Horizon"), horizon_);
   horizonLabel_ = trainGrid->itemAtPosition(0, 2)->widget();
+  seqLenLabel_ = trainGrid->itemAtPosition(0, 0)->widget();
   addPair(trainGrid, 1, 0, tr("Epochs"), epochs_);
   addPair(trainGrid, 1, 1, tr("Batch"), batch_);
   addPair(trainGrid, 2, 0, tr("Learning rate"), lr_);
@@ -159,6 +160,16 @@ void ModelSettingsForm::setEventLog(bool eventLog) {
                                : tr("Look-back T: how many past rows the model reads (the paper uses 96)"));
   if (!cudaUnavailable_.isEmpty()) return;
   setCudaBlocked(eventLog ? tr("CUDA: %1.").arg(QString::fromLatin1(kEventsOnCpuOnly)) : QString());
+}
+
+void ModelSettingsForm::setLabelledSeries(bool labelled) {
+  seqLen_->setVisible(!labelled);
+  seqLenLabel_->setVisible(!labelled);
+  if (!labelled) return;  // the horizon is setEventLog's
+  horizon_->hide();
+  horizonLabel_->hide();
+  if (!cudaUnavailable_.isEmpty()) return;
+  setCudaBlocked(tr("CUDA: classifiers train on the CPU only."));
 }
 
 TrainingChoice ModelSettingsForm::choice() const {

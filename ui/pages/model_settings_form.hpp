@@ -27,6 +27,9 @@ class ModelSettingsForm : public QWidget {
   // CPU chosen); otherwise it is enabled wherever a GPU can be used. An event model has no horizon:
   // its field is hidden.
   void setEventLog(bool eventLog);
+  // A classifier reads whole cases and trains on the CPU only: look-back and horizon are hidden and
+  // the CUDA entry disabled. Call after setEventLog, which shows the horizon again.
+  void setLabelledSeries(bool labelled);
   // "both", "aaren" or "transformer": names run folders.
   static QString modelsLabel(const std::vector<ModelKind>& models);
 
@@ -43,6 +46,7 @@ class ModelSettingsForm : public QWidget {
   QSpinBox* layers_;
   QSpinBox* dFf_;
   QSpinBox* seqLen_;
+  QWidget* seqLenLabel_;
   QSpinBox* horizon_;
   QWidget* horizonLabel_;
   QSpinBox* epochs_;

@@ -19,6 +19,7 @@
 
 #include "core/planning/continuation.hpp"
 #include "core/planning/window_plan.hpp"
+#include "ui/classify/accuracy_curves.hpp"
 #include "ui/glyph_icons.hpp"
 #include "ui/hint_label.hpp"
 #include "ui/pages/current_dataset.hpp"
@@ -46,6 +47,12 @@ TrainPage::TrainPage(CurrentDataset* dataset, QWidget* parent)
     : Page(parent), dataset_(dataset), session_(new TrainingSession(this)) {
   messageBar_ = new MessageBar(this);
   lossChart_ = new LossCurvesChart(this);
+  accuracyChart_ = new AccuracyCurvesChart(this);
+  accuracyChart_->hide();
+  auto* curves = new QSplitter(Qt::Horizontal, this);
+  curves->setChildrenCollapsible(false);
+  curves->addWidget(lossChart_);
+  curves->addWidget(accuracyChart_);
 
   runList_ = new RunListView(this);
   auto* runsBox = new QGroupBox(tr("Runs"), this);
@@ -55,7 +62,7 @@ TrainPage::TrainPage(CurrentDataset* dataset, QWidget* parent)
 
   auto* right = new QSplitter(Qt::Vertical, this);
   right->setChildrenCollapsible(false);
-  right->addWidget(lossChart_);
+  right->addWidget(curves);
   right->addWidget(runsBox);
   right->setStretchFactor(0, 3);
   right->setStretchFactor(1, 2);
@@ -145,7 +152,9 @@ bool TrainPage::isPaused() const { return session_->isPaused(); }
 
 void TrainPage::forgetRunOfOtherData() {
   if (isTraining() || currentRun_.isEmpty() || !dataset_->isLoaded()) return;
-  if (currentRunEvents_ == dataset_->isEventLog()) return;
+  if (currentRunEvents_ == dataset_->isEventLog() && currentRunClassify_ == dataset_->isLabelledSeries()) return;
+  currentRunClassify_ = false;
+  accuracyChart_->reset({});
   currentRun_.clear();
   currentRunOnDisk_ = false;
   finishedSummaries_.clear();
@@ -157,7 +166,30 @@ void TrainPage::forgetRunOfOtherData() {
 
 void TrainPage::onDatasetChanged() {
   forgetRunOfOtherData();
+  testRow_->setVisible(dataset_->isLabelledSeries());
+  if (!isTraining()) accuracyChart_->setVisible(dataset_->isLabelledSeries() || currentRunClassify_);
+  if (const std::shared_ptr<const LabelledSeriesSet> set = dataset_->labelledSeries()) {
+    form_->setEventLog(false);
+    form_->setLabelledSeries(true);
+    if (!isTraining() && lossChart_->modelCount() == 0) {
+      lossChart_->reset({}, false);
+      lossChart_->setAxisTitles(tr("epoch"), tr("cross-entropy per case"));
+    }
+    testFile_->setText(QDir::toNativeSeparators(dataset_->testPath()));
+    dataSummary_->setText(tr("<b>%1</b><br>labelled series: %2 · %3 · %4")
+                              .arg(QString::fromStdString(set->problem_name).toHtmlEscaped(),
+                                   countOf(qlonglong(set->series.size()), tr("case"), tr("cases")),
+                                   countOf(qlonglong(set->class_names.size()), tr("class"), tr("classes")),
+                                   countOf(set->dims, tr("dimension"), tr("dimensions"))));
+    windowHint_->setText(tr("Each model reads a whole case (up to %1 steps) and names its class; a stratified "
+                            "fifth of the file is held out for validation, and training keeps the epoch with the "
+                            "best validation accuracy.")
+                             .arg(set->max_length()));
+    updateControls();
+    return;
+  }
   form_->setEventLog(dataset_->isEventLog());
+  form_->setLabelledSeries(false);
   if (!isTraining() && lossChart_->modelCount() == 0) lossChart_->reset({}, dataset_->isEventLog());
   if (const std::shared_ptr<const EventLog> log = dataset_->eventLog()) {
     dataSummary_->setText(tr("<b>%1</b><br>event log: %2 in %3")
@@ -239,16 +271,18 @@ QString TrainPage::continuableRun() const { return currentRunOnDisk_ ? currentRu
 bool TrainPage::continueTraining() {
   if (isTraining()) return false;
   const std::shared_ptr<const TimeSeriesTable> table = dataset_->table();
-  const LoadedData loaded = dataset_->isEventLog() ? LoadedData::event_log
-                            : table                ? LoadedData::time_series
-                                                   : LoadedData::nothing;
+  const LoadedData loaded = dataset_->isEventLog()         ? LoadedData::event_log
+                            : dataset_->isLabelledSeries() ? LoadedData::labelled_series
+                            : table                        ? LoadedData::time_series
+                                                           : LoadedData::nothing;
   const auto refuse = [this](const ContinueCheck& check) {
     messageBar_->showMessage(check.refusal == ContinueRefusal::channels_differ ? MessageBar::Level::error
                                                                                : MessageBar::Level::warning,
                              describeForTrainPage(check));
     return false;
   };
-  if (loaded == LoadedData::event_log) return refuse(check_continuable(nullptr, loaded, {}));
+  if (loaded == LoadedData::event_log || loaded == LoadedData::labelled_series)
+    return refuse(check_continuable(nullptr, loaded, {}));
   if (continuableRun().isEmpty()) {
     messageBar_->showMessage(MessageBar::Level::warning,
                              tr("Open a run from the list first; Continue trains it further from its weights."));
@@ -287,6 +321,14 @@ bool TrainPage::continueTraining() {
 bool TrainPage::launch(const TrainingChoice& choice, const QStringList& continueFrom) {
   if (isTraining()) return false;
   if (dataset_->isEventLog()) return launchEvents(choice);
+  if (dataset_->isLabelledSeries()) {
+    if (!continueFrom.isEmpty()) {
+      messageBar_->showMessage(MessageBar::Level::warning,
+                               tr("Classifiers always start from fresh weights: press Start for a new run."));
+      return false;
+    }
+    return launchClassify(choice);
+  }
   const std::shared_ptr<const TimeSeriesTable> table = dataset_->table();
   if (!table) {
     messageBar_->showMessage(MessageBar::Level::warning, tr("Open a CSV file on the Data page first; the models train "
@@ -341,6 +383,37 @@ bool TrainPage::launchEvents(const TrainingChoice& choice) {
   return startJob(job, choice.models, runDir, {});
 }
 
+bool TrainPage::launchClassify(const TrainingChoice& choice) {
+  if (choice.device != ComputeDevice::cpu) {
+    messageBar_->showError(tr("Classifiers train on the CPU only; choose the CPU as the device."));
+    return false;
+  }
+  const QString test = QDir::fromNativeSeparators(testFile_->text().trimmed());
+  if (!test.isEmpty() && !QFileInfo(test).isFile()) {
+    messageBar_->showError(tr("The test file %1 does not exist.").arg(QDir::toNativeSeparators(test)));
+    return false;
+  }
+  dataset_->setTestPath(test);
+  const QString runDir = newRunFolder(runsFolder(), dataset_->name(), ModelSettingsForm::modelsLabel(choice.models));
+  TrainingJob job;
+  ClassifyRunRequest& request = job.classify.emplace();
+  request.data_path = QDir::toNativeSeparators(dataset_->path()).toStdString();
+  request.test_path = QDir::toNativeSeparators(test).toStdString();
+  request.model.backbone = choice.model;
+  request.train = choice.train;
+  job.device = choice.device;
+  return startJob(job, choice.models, runDir, {});
+}
+
+void TrainPage::browseTestFile() {
+  const QString start = testFile_->text().isEmpty() ? QFileInfo(dataset_->path()).absolutePath() : testFile_->text();
+  const QString file = QFileDialog::getOpenFileName(this, tr("Test File"), start,
+                                                    tr("Labelled series (*.ts *.csv);;All files (*)"));
+  if (file.isEmpty()) return;
+  testFile_->setText(QDir::toNativeSeparators(file));
+  dataset_->setTestPath(file);
+}
+
 bool TrainPage::startJob(TrainingJob& job, const std::vector<ModelKind>& models, const QString& runDir,
                          const QStringList& continueFrom) {
   QStringList names;
@@ -353,8 +426,12 @@ bool TrainPage::startJob(TrainingJob& job, const std::vector<ModelKind>& models,
     names << displayName(kind);
   }
   lossChart_->reset(names, dataset_->isEventLog());
+  if (job.classify) lossChart_->setAxisTitles(tr("epoch"), tr("cross-entropy per case"));
+  accuracyChart_->reset(job.classify ? names : QStringList());
+  accuracyChart_->setVisible(job.classify.has_value());
   currentRun_ = runDir;
   currentRunEvents_ = dataset_->isEventLog();
+  currentRunClassify_ = job.classify.has_value();
   currentRunOnDisk_ = false;
   finishedSummaries_.clear();
   messageBar_->clear();
@@ -415,6 +492,7 @@ bool TrainPage::prepareToClose() {
 
 void TrainPage::onProgress(const TrainingProgress& report) {
   const TrainProgress& p = report.progress;
+  accuracyChart_->addProgress(report.model, p);
   if (!lossChart_->addProgress(report.model, p)) return;
 
   const double perModel = double(p.epochs) * double(p.steps_per_epoch);
@@ -425,7 +503,12 @@ void TrainPage::onProgress(const TrainingProgress& report) {
   emit trainingProgress(report);
 }
 
-void TrainPage::onModelFinished(const ModelOutcome& outcome) { finishedSummaries_ << describeOutcome(outcome); }
+void TrainPage::onModelFinished(const ModelOutcome& outcome) {
+  finishedSummaries_ << describeOutcome(outcome);
+  if (const std::optional<ClassifyRunMetrics>& metrics = outcome.classifyMetrics)
+    accuracyChart_->showAccuracies(accuracyChart_->modelIndex(outcome.modelName), metrics->train_accuracy,
+                                   metrics->val_accuracy);
+}
 
 void TrainPage::onFinished(bool stopped, const QString& error) {
   lossChart_->stopLive();
@@ -466,12 +549,21 @@ void TrainPage::showRun(const QString& dir) {
   for (const ModelRunEntry& model : info.models) {
     names << modelName(model);
     choice.models.push_back(model.kind());
-    choice.model = model.events() ? model.events()->config.model.backbone : model.forecast()->config.model;
+    choice.model = model.events()     ? model.events()->config.model.backbone
+                   : model.classify() ? model.classify()->config.model.backbone
+                                      : model.forecast()->config.model;
     choice.train = model.train_settings();
   }
   choice.device = form_->choice().device;  // a run folder does not say where it trained
   lossChart_->reset(names, info.models.front().events() != nullptr);
   for (std::size_t i = 0; i < info.models.size(); ++i) lossChart_->showEpochs(int(i), info.models[i].epochs());
+  const bool classifiers = info.models.front().classify() != nullptr;
+  if (classifiers) lossChart_->setAxisTitles(tr("epoch"), tr("cross-entropy per case"));
+  accuracyChart_->reset(classifiers ? names : QStringList());
+  for (std::size_t i = 0; i < info.models.size(); ++i)
+    if (const ClassifyModelFiles* files = info.models[i].classify(); files && files->metrics)
+      accuracyChart_->showAccuracies(int(i), files->metrics->train_accuracy, files->metrics->val_accuracy);
+  accuracyChart_->setVisible(classifiers);
   {
     const QSignalBlocker blocker(form_);
     form_->setChoice(choice);
@@ -479,6 +571,7 @@ void TrainPage::showRun(const QString& dir) {
   describeWindow(false);
   currentRun_ = runPath(info.dir);
   currentRunEvents_ = info.models.front().events() != nullptr;
+  currentRunClassify_ = classifiers;
   currentRunOnDisk_ = true;
   runList_->selectRun(currentRun_);
   updateControls();
@@ -504,7 +597,8 @@ void TrainPage::updateControls() {
   start_->setEnabled(!training && dataset_->isLoaded());
   start_->setToolTip(dataset_->isLoaded() ? tr("Train with these settings into a new run folder")
                                           : tr("Open a CSV file on the Data page first"));
-  continue_->setEnabled(!training && dataset_->isLoaded() && !dataset_->isEventLog() && currentRunOnDisk_);
+  continue_->setEnabled(!training && dataset_->isLoaded() && !dataset_->isEventLog() && !dataset_->isLabelledSeries() &&
+                       !currentRunClassify_ && currentRunOnDisk_);
   pause_->setEnabled(training);
   pause_->setText(isPaused() ? tr("Resume") : tr("Pause"));
   stop_->setEnabled(training);

@@ -4,7 +4,9 @@
 // validation losses of both models live on one chart; find past runs with their metrics and open
 // them again. Runs are written like the command line's (config.json, model.safetensors,
 // metrics.json, loss.csv) into a runs folder the user chooses. When the Data page holds an event
-// log, the models are event models and the losses are NLL per event.
+// log, the models are event models and the losses are NLL per event. When it holds labelled series
+// (a .ts file or a classification CSV), the models are classifiers, tested on a chosen test file,
+// and an accuracy chart shows their training and validation accuracy beside the losses.
 #include <memory>
 #include <optional>
 #include <vector>
@@ -23,6 +25,7 @@ class QPushButton;
 
 namespace aaren::ui {
 
+class AccuracyCurvesChart;
 class CurrentDataset;
 class MessageBar;
 class ModelSettingsForm;
@@ -44,6 +47,8 @@ class TrainPage : public Page {
 
   ModelSettingsForm* settingsForm() const { return form_; }
   LossCurvesChart* lossChart() const { return lossChart_; }
+  AccuracyCurvesChart* accuracyChart() const { return accuracyChart_; }
+  QLineEdit* testFileEdit() const { return testFile_; }
   RunListView* runList() const { return runList_; }
   MessageBar* messageBar() const { return messageBar_; }
 
@@ -91,6 +96,8 @@ class TrainPage : public Page {
   // from that run's weights.
   bool launch(const TrainingChoice& choice, const QStringList& continueFrom = {});
   bool launchEvents(const TrainingChoice& choice);
+  bool launchClassify(const TrainingChoice& choice);
+  void browseTestFile();
   // Fills in job's models (one folder each inside runDir when there are two) and starts it.
   bool startJob(TrainingJob& job, const std::vector<ModelKind>& models, const QString& runDir,
                 const QStringList& continueFrom);
@@ -129,10 +136,14 @@ class TrainPage : public Page {
   QProgressBar* progress_ = nullptr;
   QLabel* progressText_ = nullptr;
   LossCurvesChart* lossChart_ = nullptr;
+  AccuracyCurvesChart* accuracyChart_ = nullptr;
+  QWidget* testRow_ = nullptr;
+  QLineEdit* testFile_ = nullptr;
   RunListView* runList_ = nullptr;
 
   QString currentRun_;
   bool currentRunEvents_ = false;  // currentRun_ is a run of event models
+  bool currentRunClassify_ = false;  // currentRun_ is a run of classifiers
   bool currentRunOnDisk_ = false;  // currentRun_ has finished (or was opened), so it can be continued
   bool closeWhenStopped_ = false;  // the window asked to close: it does once the run folder is written
   QStringList finishedSummaries_;   // one line per model of the running job

@@ -12,6 +12,7 @@
 #include <QVBoxLayout>
 
 #include "ui/hint_label.hpp"
+#include "ui/pages/current_dataset.hpp"
 #include "ui/pages/model_settings_form.hpp"
 #include "ui/pages/run_list_view.hpp"
 
@@ -24,6 +25,24 @@ QWidget* TrainPage::buildControls() {
   dataSummary_->setWordWrap(true);
   auto* dataLayout = new QVBoxLayout(dataBox);
   dataLayout->addWidget(dataSummary_);
+  // Labelled series only: the file the classifiers are tested on.
+  testRow_ = new QWidget(dataBox);
+  auto* testLayout = new QHBoxLayout(testRow_);
+  testLayout->setContentsMargins(0, 0, 0, 0);
+  testLayout->addWidget(new QLabel(tr("Test file"), testRow_));
+  testFile_ = new QLineEdit(testRow_);
+  testFile_->setObjectName(QStringLiteral("testFile"));
+  testFile_->setPlaceholderText(tr("none: test on nothing"));
+  testFile_->setToolTip(tr("The labelled file the trained classifiers are tested on; by default the *_TEST file "
+                           "beside a *_TRAIN file"));
+  testLayout->addWidget(testFile_, 1);
+  auto* browseTest = new QPushButton(tr("Choose…"), testRow_);
+  testLayout->addWidget(browseTest);
+  connect(browseTest, &QPushButton::clicked, this, &TrainPage::browseTestFile);
+  connect(testFile_, &QLineEdit::editingFinished, this,
+          [this] { dataset_->setTestPath(QDir::fromNativeSeparators(testFile_->text().trimmed())); });
+  testRow_->hide();
+  dataLayout->addWidget(testRow_);
 
   form_ = new ModelSettingsForm(panel);
   windowHint_ = makeHint(panel);

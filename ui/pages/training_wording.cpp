@@ -49,6 +49,21 @@ QString describeOutcome(const ModelOutcome& outcome) {
                .arg(e->test.rmse, 0, 'g', 4)
                .arg(e->test.events) +
            history(*e);
+  if (const std::optional<ClassifyRunMetrics>& c = outcome.classifyMetrics) {
+    if (c->test)
+      return tr("%1: test accuracy %2% over %3 cases, macro F1 %4; validation accuracy %5%")
+                 .arg(outcome.modelName)
+                 .arg(100.0 * c->test->overall.accuracy, 0, 'f', 2)
+                 .arg(c->test->overall.cases)
+                 .arg(c->test->macro_f1, 0, 'f', 4)
+                 .arg(100.0 * c->validation.accuracy, 0, 'f', 2) +
+             history(*c);
+    return tr("%1: validation accuracy %2% over %3 cases (no test file)")
+               .arg(outcome.modelName)
+               .arg(100.0 * c->validation.accuracy, 0, 'f', 2)
+               .arg(c->validation.cases) +
+           history(*c);
+  }
   const RunMetrics& m = outcome.metrics;
   return tr("%1: test MSE %2, MAE %3 over %4 windows (scaled data)")
              .arg(outcome.modelName)

@@ -63,6 +63,7 @@ TrainingResult TrainingWorker::run(const TrainingJob& job, JobContext& context) 
   const int models = int(job.models.size());
   try {
     if (job.device == ComputeDevice::cuda && job.events) throw std::invalid_argument(kEventsOnCpuOnly);
+    if (job.device == ComputeDevice::cuda && job.classify) throw std::invalid_argument(kClassifiersOnCpuOnly);
     for (int index = 0; index < models && !stop_.load(); ++index) {
       const TrainingJob::Model& model = job.models[std::size_t(index)];
       ForecastRunRequest request = job.request;
@@ -99,6 +100,21 @@ TrainingResult TrainingWorker::run(const TrainingJob& job, JobContext& context) 
         }
         waitWhilePaused(context);
       };
+      if (job.classify) {
+        if (!model.continue_from.empty())
+          throw std::invalid_argument(model.continue_from + " is a classifier's run; classifiers always start from "
+                                      "fresh weights, so start a new run");
+        ClassifyRunRequest classifyRequest = *job.classify;
+        classifyRequest.model.backbone.kind = model.kind;
+        classifyRequest.out_dir = model.run_dir;
+        const ClassifyRunOutcome outcome = train_classify_run(classifyRequest, callbacks);
+        TrainingEvent finished;
+        finished.kind = TrainingEvent::Kind::modelFinished;
+        finished.outcome.modelName = name;
+        finished.outcome.classifyMetrics = outcome.metrics;
+        report(context, finished);
+        continue;
+      }
       if (job.events) {
         if (!model.continue_from.empty())
           throw std::invalid_argument(model.continue_from + " is an event model's run; event models always start from "
@@ -117,7 +133,7 @@ TrainingResult TrainingWorker::run(const TrainingJob& job, JobContext& context) 
       const ForecastRunOutcome outcome = train_forecast_run(request, callbacks);
       TrainingEvent finished;
       finished.kind = TrainingEvent::Kind::modelFinished;
-      finished.outcome = {name, outcome.metrics, std::nullopt};
+      finished.outcome = {name, outcome.metrics, std::nullopt, std::nullopt};
       report(context, finished);
     }
     return {stop_.load(), {}};

@@ -4,8 +4,8 @@
 // TrainingSession's BackgroundJob; pause blocks it between two training steps, inside the progress
 // callback, until resume or stop; stop sets the trainer's cancel flag, after which the core still
 // evaluates and writes the run folder, keeping the best weights. The data is a time series
-// (train_forecast_run, on the CPU or the GPU) or an event log (train_event_run, on the CPU); the
-// reports are the same.
+// (train_forecast_run, on the CPU or the GPU), an event log (train_event_run, on the CPU) or labelled
+// series (train_classify_run, on the CPU); the reports are the same.
 #include <QMetaType>
 #include <QMutex>
 #include <QString>
@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "core/classify/classify_run.hpp"
 #include "core/events/event_run.hpp"
 #include "core/train/forecast_run.hpp"
 #include "ui/pages/training_choice.hpp"
@@ -24,12 +25,16 @@ namespace aaren::ui {
 
 // Why the GPU cannot train the model of an event log.
 inline constexpr const char* kEventsOnCpuOnly = "event models train on the CPU only";
+inline constexpr const char* kClassifiersOnCpuOnly = "classifiers train on the CPU only";
 
 struct TrainingJob {
   ForecastRunRequest request;  // out_dir and model.kind are set per model; engine comes from device
   // Set for an event log, which is trained instead of `request` (its out_dir and
   // model.backbone.kind are set per model). Event models start fresh: continue_from must be "".
   std::optional<EventRunRequest> events;
+  // Set for labelled series, trained instead of `request` (out_dir and model.backbone.kind are set
+  // per model). Classifiers start fresh and train on the CPU.
+  std::optional<ClassifyRunRequest> classify;
   struct Model {
     ModelKind kind = ModelKind::aaren;
     std::string run_dir;
@@ -53,6 +58,7 @@ struct ModelOutcome {
   QString modelName;
   RunMetrics metrics;  // as written to the model's metrics.json (of a time series)
   std::optional<EventRunMetrics> eventMetrics;  // instead, for an event log
+  std::optional<ClassifyRunMetrics> classifyMetrics;  // instead, for labelled series
 };
 
 QString displayName(ModelKind kind);  // "Aaren", "Transformer"
