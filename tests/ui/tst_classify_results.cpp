@@ -28,6 +28,7 @@
 #include "ui/pages/message_bar.hpp"
 #include "ui/pages/model_settings_form.hpp"
 #include "ui/pages/train_page.hpp"
+#include "ui/report/run_figures.hpp"
 
 using namespace aaren;
 using namespace aaren::ui;
@@ -111,6 +112,7 @@ class TestClassifyResults : public QObject {
   void runCatalogListsTheClassifyRun();
   void resultsViewShowsWhatTheCoreComputes();
   void confusionMatrixExportsAsPng();
+  void reportAndPackSayWhereAClassifierExports();
 
  private:
   QTemporaryDir folder_;
@@ -369,6 +371,19 @@ void TestClassifyResults::confusionMatrixExportsAsPng() {
   for (ChartPanel* chart : view.charts()) {
     const QImage other = renderChartImage(*chart, {QSize(640, 400), 96});
     QVERIFY(distinctColours(other) > 10);
+  }
+}
+
+// The report and the lecture pack draw forecasting and event runs; a classifier's run is refused
+// with the way to its charts, before anything is written.
+void TestClassifyResults::reportAndPackSayWhereAClassifierExports() {
+  try {
+    readRunOnDisk(runDir_);
+    QFAIL("a classification run was read for a report");
+  } catch (const std::runtime_error& error) {
+    const QString message = QString::fromUtf8(error.what());
+    QVERIFY2(message.contains(QStringLiteral("is a classification run")) && message.contains(QStringLiteral("Forecast page")),
+             qPrintable(message));
   }
 }
 

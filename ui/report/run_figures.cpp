@@ -102,6 +102,12 @@ RunOnDisk readRunOnDisk(const QString& runDir, const QString& preferredData) {
   if (!run.entry.problem.empty()) throw std::runtime_error(run.entry.problem);
   if (run.entry.models.empty())
     throw std::runtime_error(QObject::tr("%1: the run holds no model").arg(runDir).toStdString());
+  if (run.entry.models.front().classify())
+    throw std::runtime_error(QObject::tr("%1 is a classification run: the report and the lecture pack draw forecasting "
+                                         "and event runs; its confusion matrix, accuracy and probability charts "
+                                         "export from the Forecast page (Export\u2026 above each chart)")
+                                 .arg(runDir)
+                                 .toStdString());
   for (const ModelRunEntry& model : run.entry.models)
     if (!model.has_metrics())
       throw std::runtime_error(
