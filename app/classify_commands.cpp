@@ -160,9 +160,10 @@ int run_train_classify(const Arguments& arguments) {
   if (!(request.val_fraction > 0 && request.val_fraction <= 0.9))
     throw UsageError("--val-fraction must be above 0 and at most 0.9, got " + args.text("val-fraction", ""));
   request.train = train_settings_from(args);
-  if (!args.has("epochs")) request.train.epochs = 100;
-  if (!args.has("batch")) request.train.batch = 16;
-  if (!args.has("patience")) request.train.patience = 20;
+  const TrainSettings defaults = classification_train_settings();
+  if (!args.has("epochs")) request.train.epochs = defaults.epochs;
+  if (!args.has("batch")) request.train.batch = defaults.batch;
+  if (!args.has("patience")) request.train.patience = defaults.patience;
 
   std::signal(SIGINT, on_interrupt_of_classifier_training);
   std::signal(SIGTERM, on_interrupt_of_classifier_training);

@@ -168,6 +168,14 @@ StratifiedSplit stratified_split(const LabelledSeriesSet& set, double fraction, 
   return split;
 }
 
+TrainSettings classification_train_settings() {
+  TrainSettings settings;
+  settings.epochs = 100;
+  settings.batch = 16;
+  settings.patience = 20;
+  return settings;
+}
+
 ClassifyRunOutcome train_classify_run(const ClassifyRunRequest& request, const TrainCallbacks& callbacks) {
   ClassifyRunOutcome outcome;
   ClassifyRunConfig& config = outcome.config;

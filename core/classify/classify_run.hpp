@@ -47,6 +47,10 @@ struct ClassifyRunOutcome {
   ClassifyRunMetrics metrics;
 };
 
+// What works on small archives without tuning: the defaults of TrainSettings with 100 epochs, batch
+// 16 and patience 20 (a few hundred cases make few steps per epoch).
+TrainSettings classification_train_settings();
+
 // Trains one model and writes its run folder. Throws std::runtime_error for a file that cannot be
 // read or used (naming it, and the line and column where it can), before anything is written.
 ClassifyRunOutcome train_classify_run(const ClassifyRunRequest& request, const TrainCallbacks& callbacks = {});

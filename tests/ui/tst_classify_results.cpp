@@ -218,6 +218,11 @@ void TestClassifyResults::trainPageTrainsBothClassifiersWithAccuracyCurves() {
       std::make_shared<LabelledSeriesSet>(read_labelled_series(trainFile_.toStdString()));
   dataset.setLabelledSeries(trainFile_, set);
   QCOMPARE(QDir::fromNativeSeparators(page.testFileEdit()->text()), QFileInfo(testFile_).absoluteFilePath());
+  // The form's untouched forecasting defaults become the classification ones.
+  const TrainSettings defaults = classification_train_settings();
+  QCOMPARE(page.settingsForm()->choice().train.epochs, defaults.epochs);
+  QCOMPARE(page.settingsForm()->choice().train.batch, defaults.batch);
+  QCOMPARE(page.settingsForm()->choice().train.patience, defaults.patience);
   // A classifier reads whole cases: no look-back or horizon to set, and no GPU to choose.
   for (const char* field : {"lookBackSpin", "horizonSpin"}) {
     QWidget* spin = page.findChild<QWidget*>(QLatin1String(field));

@@ -17,6 +17,7 @@
 #include <exception>
 #include <optional>
 
+#include "core/classify/classify_run.hpp"
 #include "core/planning/continuation.hpp"
 #include "core/planning/window_plan.hpp"
 #include "ui/classify/accuracy_curves.hpp"
@@ -164,6 +165,18 @@ void TrainPage::forgetRunOfOtherData() {
   progressText_->setText(tr("Not training."));
 }
 
+void TrainPage::useClassificationDefaults() {
+  TrainingChoice choice = form_->choice();
+  const TrainSettings forecasting, classification = classification_train_settings();
+  if (choice.train.epochs != forecasting.epochs || choice.train.batch != forecasting.batch ||
+      choice.train.patience != forecasting.patience)
+    return;
+  choice.train.epochs = classification.epochs;
+  choice.train.batch = classification.batch;
+  choice.train.patience = classification.patience;
+  form_->setChoice(choice);
+}
+
 void TrainPage::onDatasetChanged() {
   forgetRunOfOtherData();
   testRow_->setVisible(dataset_->isLabelledSeries());
@@ -171,6 +184,7 @@ void TrainPage::onDatasetChanged() {
   if (const std::shared_ptr<const LabelledSeriesSet> set = dataset_->labelledSeries()) {
     form_->setEventLog(false);
     form_->setLabelledSeries(true);
+    useClassificationDefaults();
     if (!isTraining() && lossChart_->modelCount() == 0) {
       lossChart_->reset({}, false);
       lossChart_->setAxisTitles(tr("epoch"), tr("cross-entropy per case"));
