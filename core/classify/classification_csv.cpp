@@ -20,15 +20,6 @@ namespace {
 constexpr std::string_view kLayouts =
     "a long file starts case_id,label,timestep,dim_0,... and a wide file label,t0,t1,...";
 
-std::string lowercase(std::string_view text) {
-  std::string out(text);
-  for (char& c : out)
-    if (c >= 'A' && c <= 'Z') c = char(c - 'A' + 'a');
-  return out;
-}
-
-bool is_blank(char c) { return c == ' ' || c == '\t'; }
-
 // One field of a line: unquoted, without its blanks, and where it starts (a byte offset).
 struct Cell {
   std::string text;
@@ -56,7 +47,7 @@ class CsvParser {
     const Line& header = lines_.front();
     delimiter_ = delimiter_of(header.text);
     const std::vector<Cell> names = cells_of(header);
-    const std::string first = lowercase(names.front().text);
+    const std::string first = ascii_lowercase(names.front().text);
     if (first == "case_id") {
       read_long(header, names);
     } else if (first == "label") {
@@ -178,7 +169,7 @@ class CsvParser {
       if (j >= names.size())
         refuse(header, header.text.size(),
                "the header has no '" + fixed[j] + "' column (a long file: " + expected + ")");
-      if (lowercase(names[j].text) != fixed[j])
+      if (ascii_lowercase(names[j].text) != fixed[j])
         refuse(header, names[j].offset,
                "column " + std::to_string(j + 1) + " is " + in_quotes(names[j].text) + ", not '" + fixed[j] +
                    "' (a long file: " + expected + ")");

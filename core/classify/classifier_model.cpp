@@ -8,6 +8,7 @@
 #include "core/nn/layernorm.hpp"
 #include "core/nn/linear.hpp"
 #include "core/nn/positional_encoding.hpp"
+#include "core/nn/softmax.hpp"
 
 namespace aaren {
 
@@ -22,15 +23,6 @@ constexpr double kInstanceNormEps = 1e-5;
 const ClassifierConfig& validated(const ClassifierConfig& config) {
   config.validate();
   return config;
-}
-
-// log sum_k exp(logits_k), shifted by the largest logit so that no exp overflows.
-template <class T>
-T log_sum_exp(const T* logits, int K) {
-  const T top = *std::max_element(logits, logits + K);
-  T total = 0;
-  for (int k = 0; k < K; ++k) total += std::exp(logits[k] - top);
-  return top + std::log(total);
 }
 
 }  // namespace
@@ -96,10 +88,7 @@ void classifier_normalize_input(T* xn, T* mean, T* sigma, const T* x, int n, int
 
 template <class T>
 void class_probabilities(T* probs, const T* logits, int K) {
-  const T top = *std::max_element(logits, logits + K);
-  T total = 0;
-  for (int k = 0; k < K; ++k) total += probs[k] = std::exp(logits[k] - top);
-  for (int k = 0; k < K; ++k) probs[k] /= total;
+  softmax(probs, logits, K);
 }
 
 template <class T>

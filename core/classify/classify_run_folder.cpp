@@ -21,15 +21,10 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
   throw std::runtime_error(source + ": " + problem);
 }
 
-// NaN (a precision of a class never predicted) is left out rather than written as null.
-void put_number(json& obj, const char* field, double value) {
-  if (!std::isnan(value)) obj[field] = value;
-}
-
 json eval_json(const ClassifyEvalMetrics& m) {
   json out = {{"cases", m.cases}};
-  put_number(out, "accuracy", m.accuracy);
-  put_number(out, "nll", m.nll);
+  json_put_measured(out, "accuracy", m.accuracy);
+  json_put_measured(out, "nll", m.nll);
   return out;
 }
 
@@ -43,13 +38,13 @@ ClassifyEvalMetrics parse_eval(const json& obj, const std::string& source) {
 
 json report_json(const ClassificationReport& r) {
   json out = eval_json(r.overall);
-  put_number(out, "macro_f1", r.macro_f1);
+  json_put_measured(out, "macro_f1", r.macro_f1);
   json classes = json::array();
   for (const ClassReport& c : r.classes) {
     json entry = {{"name", c.name}, {"support", c.support}};
-    put_number(entry, "precision", c.precision);
-    put_number(entry, "recall", c.recall);
-    put_number(entry, "f1", c.f1);
+    json_put_measured(entry, "precision", c.precision);
+    json_put_measured(entry, "recall", c.recall);
+    json_put_measured(entry, "f1", c.f1);
     classes.push_back(entry);
   }
   out["classes"] = classes;
@@ -215,8 +210,8 @@ void write_classify_checkpoint(const std::string& dir, const ClassifyRunConfig& 
 void write_classify_run_metrics(const std::string& dir, const ClassifyRunMetrics& m) {
   json out = training_history_json(m, [&](json& epoch, const EpochRecord& e) {
     const std::size_t i = std::size_t(e.epoch - 1);
-    if (i < m.train_accuracy.size()) put_number(epoch, "train_accuracy", m.train_accuracy[i]);
-    if (i < m.val_accuracy.size()) put_number(epoch, "val_accuracy", m.val_accuracy[i]);
+    if (i < m.train_accuracy.size()) json_put_measured(epoch, "train_accuracy", m.train_accuracy[i]);
+    if (i < m.val_accuracy.size()) json_put_measured(epoch, "val_accuracy", m.val_accuracy[i]);
   });
   out.update({{"task", kClassifyRunTask}, {"validation", eval_json(m.validation)}});
   if (m.test) out["test"] = report_json(*m.test);

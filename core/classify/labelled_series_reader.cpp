@@ -4,6 +4,7 @@
 
 #include "core/classify/classification_csv.hpp"
 #include "core/classify/ts_reader.hpp"
+#include "core/data/csv_cells.hpp"
 #include "core/io/text_content.hpp"
 
 namespace aaren {
@@ -11,10 +12,7 @@ namespace aaren {
 namespace {
 
 bool has_ts_extension(const std::string& name) {
-  std::string extension = std::filesystem::path(name).extension().string();
-  for (char& c : extension)
-    if (c >= 'A' && c <= 'Z') c = char(c - 'A' + 'a');
-  return extension == ".ts";
+  return ascii_lowercase(std::filesystem::path(name).extension().string()) == ".ts";
 }
 
 }  // namespace

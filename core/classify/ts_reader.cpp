@@ -22,15 +22,6 @@ constexpr std::array<std::string_view, 10> kTags = {"@problemName", "@timeStamps
                                                     "@dimensions",  "@equalLength", "@seriesLength", "@classLabel",
                                                     "@targetLabel", "@data"};
 
-bool is_blank(char c) { return c == ' ' || c == '\t'; }
-
-std::string lowercase(std::string_view text) {
-  std::string out(text);
-  for (char& c : out)
-    if (c >= 'A' && c <= 'Z') c = char(c - 'A' + 'a');
-  return out;
-}
-
 std::string_view without_trailing_blanks(std::string_view line) {
   while (!line.empty() && (is_blank(line.back()) || line.back() == '\r')) line.remove_suffix(1);
   return line;
@@ -146,7 +137,7 @@ class TsParser {
 
   std::string_view spelling(const std::string& tag) const {
     for (std::string_view known : kTags)
-      if (lowercase(known) == tag) return known;
+      if (ascii_lowercase(known) == tag) return known;
     return tag;
   }
 
@@ -155,12 +146,12 @@ class TsParser {
   void read_tag(std::string_view line) {
     const std::vector<Piece> words = words_of(line);
     const Piece& word = words.front();
-    const std::string tag = lowercase(word.text);
+    const std::string tag = ascii_lowercase(word.text);
     if (header_.data_line != 0)
       refuse(line, word.offset,
              in_quotes(word.text) + " after @data (line " + std::to_string(header_.data_line) +
                  "): the tags come before @data");
-    if (std::none_of(kTags.begin(), kTags.end(), [&](std::string_view known) { return lowercase(known) == tag; })) {
+    if (std::none_of(kTags.begin(), kTags.end(), [&](std::string_view known) { return ascii_lowercase(known) == tag; })) {
       std::string known_tags;
       for (std::string_view known : kTags) known_tags += (known_tags.empty() ? "" : ", ") + std::string(known);
       refuse(line, word.offset, "unknown tag " + in_quotes(word.text) + "; the tags are " + known_tags);
@@ -221,7 +212,7 @@ class TsParser {
   // true or false, in any case; `alone`: nothing may follow.
   bool boolean(std::string_view line, const std::vector<Piece>& values, const std::string& tag, bool alone) const {
     if (values.empty()) refuse(line, line.size(), tag + " needs true or false");
-    const std::string value = lowercase(values.front().text);
+    const std::string value = ascii_lowercase(values.front().text);
     if (value != "true" && value != "false")
       refuse(line, values.front().offset, tag + " must be true or false, not " + in_quotes(values.front().text));
     if (alone && values.size() > 1)

@@ -25,5 +25,9 @@ bool is_number_with_either_mark(std::string_view cell);
 std::string explain_not_a_number(std::string_view cell, char decimal_mark);
 
 std::string_view trim_blanks(std::string_view text);
+// A space or a tab: what separates and surrounds the cells of a line.
+inline bool is_blank(char c) { return c == ' ' || c == '\t'; }
+// A..Z to a..z, other bytes as they are: for names that are matched in any case (headers, tags).
+std::string ascii_lowercase(std::string_view text);
 
 }  // namespace aaren

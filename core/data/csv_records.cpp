@@ -2,13 +2,12 @@
 
 #include <stdexcept>
 
+#include "core/data/csv_cells.hpp"
 #include "core/io/file_line_error.hpp"
 
 namespace aaren {
 
 namespace {
-
-bool is_blank(char c) { return c == ' ' || c == '\t'; }
 
 bool is_blank_line(std::string_view line) {
   for (char c : line)

@@ -5,6 +5,8 @@
 #include <limits>
 #include <numbers>
 
+#include "core/nn/softmax.hpp"
+
 namespace aaren {
 
 namespace {
@@ -17,15 +19,6 @@ T half_log_two_pi() {
 template <class T>
 T bound_width(T rho) {
   return rho >= T(0) ? T(kLogScaleMax) : T(-kLogScaleMin);
-}
-
-// log softmax normalizer: log sum_k exp(a_k).
-template <class T>
-T log_sum_exp(const T* a, int n) {
-  const T m = *std::max_element(a, a + n);
-  T sum = 0;
-  for (int k = 0; k < n; ++k) sum += std::exp(a[k] - m);
-  return m + std::log(sum);
 }
 
 // Component k of the mixture at y, from the raw row: log pi_k + log N(y; mu_k, sigma_k^2), z_k, sigma_k.
@@ -114,8 +107,7 @@ T mixture_nll(T* draw, const T* raw, T y, int K, T weight) {
 
 template <class T>
 void mark_probabilities(T* probs, const T* logits, int M) {
-  const T log_norm = log_sum_exp(logits, M);
-  for (int k = 0; k < M; ++k) probs[k] = std::exp(logits[k] - log_norm);
+  softmax(probs, logits, M);
 }
 
 template <class T>

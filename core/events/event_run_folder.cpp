@@ -35,18 +35,13 @@ constexpr TimeUnit kTimeUnits[] = {TimeUnit::seconds, TimeUnit::minutes, TimeUni
 constexpr MarkUse kStoredMarkUses[] = {MarkUse::categorical, MarkUse::feature, MarkUse::none};
 constexpr EventSplitMethod kSplitMethods[] = {EventSplitMethod::by_sequence, EventSplitMethod::by_time};
 
-// NaN (a mark metric of an unmarked model) is left out rather than written as null.
-void put_number(json& obj, const char* field, double value) {
-  if (!std::isnan(value)) obj[field] = value;
-}
-
 json eval_json(const EventEvalMetrics& m) {
   json out = {{"events", m.events}};
-  put_number(out, "nll_per_event", m.nll_per_event);
-  put_number(out, "time_nll_per_event", m.time_nll_per_event);
-  put_number(out, "mark_nll_per_event", m.mark_nll_per_event);
-  put_number(out, "rmse", m.rmse);
-  put_number(out, "accuracy", m.accuracy);
+  json_put_measured(out, "nll_per_event", m.nll_per_event);
+  json_put_measured(out, "time_nll_per_event", m.time_nll_per_event);
+  json_put_measured(out, "mark_nll_per_event", m.mark_nll_per_event);
+  json_put_measured(out, "rmse", m.rmse);
+  json_put_measured(out, "accuracy", m.accuracy);
   return out;
 }
 
@@ -228,7 +223,7 @@ void write_event_run_metrics(const std::string& dir, const EventRunConfig& confi
   json out = training_history_json(
       m, [&](json& epoch, const EpochRecord& e) { epoch["val_nll_per_event"] = e.val_loss + log_scale; });
   json poisson = {{"rate", m.poisson_rate}};
-  put_number(poisson, "test_time_nll_per_event", m.poisson_test_nll_per_event);
+  json_put_measured(poisson, "test_time_nll_per_event", m.poisson_test_nll_per_event);
   out.update({{"task", kEventRunTask},
               {"time_unit", config.data.time_unit},
               {"validation", eval_json(m.validation)},

@@ -195,6 +195,10 @@ std::vector<std::string> json_string_list(const nlohmann::json& obj, const std::
   return to_string_list(require_field(obj, field, source), field, source);
 }
 
+void json_put_measured(nlohmann::json& obj, const char* field, double value) {
+  if (!std::isnan(value)) obj[field] = value;
+}
+
 std::vector<double> json_number_list(const nlohmann::json& obj, const std::string& field, const std::string& source,
                                      std::size_t count) {
   const auto it = obj.find(field);

@@ -36,6 +36,9 @@ std::string json_string(const nlohmann::json& obj, const std::string& field, con
 bool json_bool(const nlohmann::json& obj, const std::string& field, const std::string& source);
 std::vector<std::string> json_string_list(const nlohmann::json& obj, const std::string& field,
                                           const std::string& source);
+// Sets obj[field] = value unless value is NaN (a metric not measured is left out, never null).
+void json_put_measured(nlohmann::json& obj, const char* field, double value);
+
 // A list of exactly `count` numbers.
 std::vector<double> json_number_list(const nlohmann::json& obj, const std::string& field, const std::string& source,
                                      std::size_t count);

@@ -66,17 +66,6 @@ TrainingResult TrainingWorker::run(const TrainingJob& job, JobContext& context) 
     if (job.device == ComputeDevice::cuda && job.classify) throw std::invalid_argument(kClassifiersOnCpuOnly);
     for (int index = 0; index < models && !stop_.load(); ++index) {
       const TrainingJob::Model& model = job.models[std::size_t(index)];
-      ForecastRunRequest request = job.request;
-      request.model.kind = model.kind;
-      request.out_dir = model.run_dir;
-      if (job.device == ComputeDevice::cuda) request.engine = gpu::make_forecast_engine;
-      if (!job.events && !model.continue_from.empty()) {
-        const LoadedRun earlier = load_run(model.continue_from);
-        if (earlier.config.model.kind != model.kind)
-          throw std::invalid_argument(model.continue_from + " holds a " + std::string(to_string(earlier.config.model.kind)) +
-                                      " model, not a " + std::string(to_string(model.kind)));
-        request.initial_params = earlier.params;
-      }
       const QString name = displayName(model.kind);
       TrainingEvent started;
       started.kind = TrainingEvent::Kind::modelStarted;
@@ -100,35 +89,40 @@ TrainingResult TrainingWorker::run(const TrainingJob& job, JobContext& context) 
         }
         waitWhilePaused(context);
       };
-      if (job.classify) {
+      // Event models and classifiers: runs of their own task, always from fresh weights.
+      const auto trainFresh = [&](auto request, const std::string& whose, const std::string& plural, auto train,
+                                  auto keepMetrics) {
         if (!model.continue_from.empty())
-          throw std::invalid_argument(model.continue_from + " is a classifier's run; classifiers always start from "
-                                      "fresh weights, so start a new run");
-        ClassifyRunRequest classifyRequest = *job.classify;
-        classifyRequest.model.backbone.kind = model.kind;
-        classifyRequest.out_dir = model.run_dir;
-        const ClassifyRunOutcome outcome = train_classify_run(classifyRequest, callbacks);
-        TrainingEvent finished;
-        finished.kind = TrainingEvent::Kind::modelFinished;
-        finished.outcome.modelName = name;
-        finished.outcome.classifyMetrics = outcome.metrics;
-        report(context, finished);
-        continue;
-      }
-      if (job.events) {
-        if (!model.continue_from.empty())
-          throw std::invalid_argument(model.continue_from + " is an event model's run; event models always start from "
-                                      "fresh weights, so start a new run");
-        EventRunRequest eventRequest = *job.events;
-        eventRequest.model.backbone.kind = model.kind;
-        eventRequest.out_dir = model.run_dir;
-        const EventRunOutcome outcome = train_event_run(eventRequest, callbacks);
+          throw std::invalid_argument(model.continue_from + " is " + whose + " run; " + plural +
+                                      " always start from fresh weights, so start a new run");
+        request.model.backbone.kind = model.kind;
+        request.out_dir = model.run_dir;
         TrainingEvent finished;  // member by member: GCC 12 misreads a braced RunMetrics{} as uninitialized
         finished.kind = TrainingEvent::Kind::modelFinished;
         finished.outcome.modelName = name;
-        finished.outcome.eventMetrics = outcome.metrics;
+        keepMetrics(finished.outcome, train(request, callbacks).metrics);
         report(context, finished);
+      };
+      if (job.classify) {
+        trainFresh(*job.classify, "a classifier's", "classifiers", train_classify_run,
+                   [](ModelOutcome& outcome, const ClassifyRunMetrics& metrics) { outcome.classifyMetrics = metrics; });
         continue;
+      }
+      if (job.events) {
+        trainFresh(*job.events, "an event model's", "event models", train_event_run,
+                   [](ModelOutcome& outcome, const EventRunMetrics& metrics) { outcome.eventMetrics = metrics; });
+        continue;
+      }
+      ForecastRunRequest request = job.request;
+      request.model.kind = model.kind;
+      request.out_dir = model.run_dir;
+      if (job.device == ComputeDevice::cuda) request.engine = gpu::make_forecast_engine;
+      if (!model.continue_from.empty()) {
+        const LoadedRun earlier = load_run(model.continue_from);
+        if (earlier.config.model.kind != model.kind)
+          throw std::invalid_argument(model.continue_from + " holds a " + std::string(to_string(earlier.config.model.kind)) +
+                                      " model, not a " + std::string(to_string(model.kind)));
+        request.initial_params = earlier.params;
       }
       const ForecastRunOutcome outcome = train_forecast_run(request, callbacks);
       TrainingEvent finished;
