@@ -186,11 +186,15 @@ int exportRunReport(const QCommandLineParser& parser, const StudioOptions& optio
   const QString pdf = parser.value(options.exportReport);
   if (QFileInfo(pdf).suffix().compare(QStringLiteral("pdf"), Qt::CaseInsensitive) != 0)
     throw UsageError(QStringLiteral("--export-report writes a PDF: the name must end in .pdf, not '%1'").arg(pdf).toStdString());
-  const int pages = aaren::ui::writeRunReport(parser.value(options.runFolder), parser.value(options.open), pdf);
+  const aaren::ui::WrittenReport written =
+      aaren::ui::writeRunReport(parser.value(options.runFolder), parser.value(options.open), pdf);
   print(stdout, pdf + QLatin1Char('\n'));
-  print(stderr, QStringLiteral("aaren-studio: wrote the report of %1 (%2 pages)\n")
+  print(stderr, QStringLiteral("aaren-studio: wrote the report of %1 (%2 pages)%3\n")
                     .arg(QFileInfo(parser.value(options.runFolder)).fileName())
-                    .arg(pages));
+                    .arg(written.pages)
+                    .arg(written.futureCsvPath.isEmpty()
+                             ? QString()
+                             : QStringLiteral(" and the forecast after the data, %1").arg(written.futureCsvPath)));
   return 0;
 }
 

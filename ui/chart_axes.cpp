@@ -118,6 +118,34 @@ AxisRange ticksWithin(double min, double max, int maxTicks) {
   return range;
 }
 
+AxisRange dateAxisRange(double minMs, double maxMs, int maxTicks) {
+  constexpr double kMinute = 60.0 * 1000.0, kHour = 60 * kMinute, kDay = 24 * kHour, kWeek = 7 * kDay;
+  constexpr double kSteps[] = {kMinute,    2 * kMinute, 5 * kMinute, 10 * kMinute, 15 * kMinute, 30 * kMinute,
+                               kHour,      2 * kHour,   3 * kHour,   6 * kHour,    12 * kHour,   kDay,
+                               2 * kDay,   kWeek,       2 * kWeek};
+  constexpr double kFirstMonday = 4 * kDay;  // 1970-01-05, from the epoch, a Thursday
+  maxTicks = std::max(2, maxTicks);
+  AxisRange range;
+  range.min = minMs;
+  range.max = maxMs;
+  range.step = 0;
+  range.ticks = maxTicks;
+  if (!(maxMs > minMs) || !std::isfinite(maxMs - minMs)) return range;
+  for (const double step : kSteps) {
+    const double anchor = step >= kWeek ? kFirstMonday : 0.0;
+    const double low = anchor + std::floor((minMs - anchor) / step + kRoundingSlack) * step;
+    const double high = anchor + std::ceil((maxMs - anchor) / step - kRoundingSlack) * step;
+    const int ticks = std::max(2, int(std::lround((high - low) / step)) + 1);
+    if (ticks > maxTicks) continue;
+    range.min = low;
+    range.max = low + (ticks - 1) * step;
+    range.step = step;
+    range.ticks = ticks;
+    return range;
+  }
+  return range;
+}
+
 AxisRange logAxisRange(ValueExtent positiveData, double headroom) {
   if (positiveData.empty() || !(positiveData.min > 0)) positiveData = {1, 10};
   const double low = std::floor(std::log10(positiveData.min) + kRoundingSlack);

@@ -54,6 +54,13 @@ AxisRange linearAxisRange(ValueExtent data, AxisOrigin origin, int maxTicks, dou
 // Ticks on a nice step inside a range the user zoomed or panned to; the range itself stays.
 AxisRange ticksWithin(double min, double max, int maxTicks);
 
+// A date axis over [minMs, maxMs] (milliseconds of local wall-clock time) with at most maxTicks
+// ticks, every one on a round step of the calendar: 1, 2, 5, 10, 15 or 30 minutes, 1, 2, 3, 6 or
+// 12 hours, 1 or 2 days, or 1 or 2 weeks from a Monday. The range grows out to whole steps, so no
+// tick reads "03:48". Spans too long for two-week steps keep the data's own range and evenly spread
+// ticks (step 0): months differ in length, and their labels name only the month or the year.
+AxisRange dateAxisRange(double minMs, double maxMs, int maxTicks);
+
 // A base-10 log axis over the positive `data`, from the decade at or below its smallest value to the
 // decade above its largest, so that at least two decades are labelled; `headroom` as above, in
 // decades' share. An empty extent gives 1 to 10. Always 0 < min < max.

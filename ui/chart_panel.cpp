@@ -12,6 +12,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLegend>
+#include <QLegendMarker>
 #include <QtMath>
 #include <QLineSeries>
 #include <QLocale>
@@ -42,8 +43,11 @@ constexpr char kColorProperty[] = "aarenColor";
 
 constexpr int kBandAlpha = 64;
 constexpr int kMaxDateTicks = 6;
+// A legend entry's marker and the gaps around it, in lines of the legend's text.
+constexpr qreal kLegendEntryExtraLines = 2.5;
 constexpr qreal kMarkerSize = 7.0;
 constexpr qreal kHalfDayMs = 12.0 * 3600.0 * 1000.0;
+constexpr qreal kDayMs = 2 * kHalfDayMs;
 constexpr qreal kRowMargin = 0.5;         // above the top row and below the bottom one of labelled rows
 constexpr int kPlaceholderAlpha = 170;    // of the axis labels' colour: a hint, not data
 constexpr int kNoteDigits = 3;            // significant digits of a value a note names
@@ -202,6 +206,7 @@ void ChartPanel::setXAxisKind(XAxisKind kind, const QString& dateFormat) {
   if (kind == XAxisKind::dateTime) {
     auto* axis = new QDateTimeAxis;
     axis->setFormat(dateFormat);
+    dateFormat_ = dateFormat;
     axis->setTickCount(kMaxDateTicks);
     replaceAxis(xAxis_, axis, Qt::AlignBottom);
   } else if (xAxisKind_ != kind) {
@@ -234,6 +239,7 @@ void ChartPanel::addSeries(QXYSeries* series, const QColor& color) {
   connect(series, &QXYSeries::pointsReplaced, this, &ChartPanel::onSeriesDataReplaced);
   connect(series, &QObject::destroyed, this, [this, series] { dataSeries_.removeAll(series); });
   styleSeries(series);
+  fitLegend();
   onSeriesDataReplaced();
 }
 
@@ -267,6 +273,7 @@ QAreaSeries* ChartPanel::shadeInterval(const QString& label, qreal from, qreal t
     attachToAxes(series);
   }
   styleBand(band);
+  fitLegend();
   if (followsData_) fitToData();
   updateBandHeights();
   return band;
@@ -373,7 +380,23 @@ void ChartPanel::fitAxes(qreal headroom) {
   if (qobject_cast<QCategoryAxis*>(xAxis_)) {
     xAxis_->setRange(x.min - kRowMargin, x.max + kRowMargin);
   } else if (auto* date = qobject_cast<QDateTimeAxis*>(xAxis_)) {
-    date->setRange(QDateTime::fromMSecsSinceEpoch(qint64(x.min)), QDateTime::fromMSecsSinceEpoch(qint64(x.max)));
+    // Round steps of the local calendar: the chart's milliseconds are local wall-clock time.
+    const qreal offset = qreal(QDateTime::fromMSecsSinceEpoch(qint64(x.min)).offsetFromUtc()) * 1000.0;
+    AxisRange range = dateAxisRange(x.min + offset, x.max + offset, dateTicksFitting(dateFormat_));
+    // Ticks a day or more apart all read 00:00: the date alone is narrower, so more of them fit.
+    QString format = dateFormat_;
+    if (range.step >= kDayMs && format.contains(QStringLiteral("HH"))) {
+      const QString dayFormat = QStringLiteral("yyyy-MM-dd");
+      const AxisRange daily = dateAxisRange(x.min + offset, x.max + offset, dateTicksFitting(dayFormat));
+      if (daily.step >= kDayMs) {
+        range = daily;
+        format = dayFormat;
+      }
+    }
+    if (date->format() != format) date->setFormat(format);
+    date->setTickCount(range.ticks);
+    date->setRange(QDateTime::fromMSecsSinceEpoch(qint64(range.min - offset)),
+                   QDateTime::fromMSecsSinceEpoch(qint64(range.max - offset)));
   } else if (QValueAxis* axis = numericAxis(xAxis_)) {
     const AxisRange guess = ticksWithin(x.min, x.max, kMaxTicks);
     applyRange(axis, ticksWithin(x.min, x.max, ticksFitting(*axis, false, plot, guess)));
@@ -434,9 +457,23 @@ void ChartPanel::showEmptyState(bool empty) {
   placeholder_->setPos(area.center() - placeholder_->boundingRect().center());
 }
 
+// The legend's entries in one row below the plot while they fit side by side; else in a column at
+// the right, a line each, since Qt cuts names that share a row too narrow ("Transformer tr…").
+void ChartPanel::fitLegend() {
+  QLegend* legend = chart_->legend();
+  const QFontMetricsF metrics(legend->font());
+  qreal needed = 0;
+  for (const QLegendMarker* marker : legend->markers())
+    if (marker->isVisible()) needed += metrics.horizontalAdvance(marker->label()) + kLegendEntryExtraLines * metrics.height();
+  const qreal available = chart_->size().width() - kChartMargins.left() - kChartMargins.right();
+  const Qt::Alignment wanted = needed <= available ? Qt::AlignBottom : Qt::AlignRight;
+  if (legend->alignment() != wanted) legend->setAlignment(wanted);
+}
+
 void ChartPanel::onPlotAreaChanged() {
   fitDateTicks();
   fitTitle();
+  fitLegend();
   if (fitting_) return;
   if (followsData_ && chart_->plotArea().size() != fittedPlotSize_) {
     fitToData();
@@ -502,6 +539,7 @@ void ChartPanel::applyAppearance() {
   const QFont base = QApplication::font();
   fitTitle();
   chart_->legend()->setFont(base);
+  fitLegend();
   // Tick labels one size down, but never below what presenter mode promises the back row.
   const QFont labels = appearance.presenterMode() ? atLeastPixels(scaledFont(base, 0.9), kPresenterMinimumTextPixels)
                                                   : scaledFont(base, 0.9);
@@ -538,13 +576,21 @@ void ChartPanel::applyAppearance() {
 
 // As many date ticks as fit side by side with room between them, so that no date is cut to
 // "2020-…" in a narrow chart or with presenter mode's larger text.
-void ChartPanel::fitDateTicks() {
+int ChartPanel::dateTicksFitting(const QString& format) const {
   auto* axis = qobject_cast<QDateTimeAxis*>(xAxis_);
-  if (!axis) return;
-  const QString widest = QDateTime(QDate(2000, 12, 28), QTime(23, 58)).toString(axis->format());
+  if (!axis) return kMaxDateTicks;
+  const QString widest = QDateTime(QDate(2000, 12, 28), QTime(23, 58)).toString(format);
   const qreal label = QFontMetricsF(axis->labelsFont()).horizontalAdvance(widest) * 1.3;
   const int fits = label > 0 ? int(chart_->plotArea().width() / label) + 1 : kMaxDateTicks;
-  const int ticks = std::clamp(fits, 2, kMaxDateTicks);
+  return std::clamp(fits, 2, kMaxDateTicks);
+}
+
+// A view the user zoomed or panned keeps its range: its ticks are spread evenly over it. A view
+// that follows the data gets round ticks when it is fitted (fitAxes).
+void ChartPanel::fitDateTicks() {
+  auto* axis = qobject_cast<QDateTimeAxis*>(xAxis_);
+  if (!axis || followsData_) return;
+  const int ticks = dateTicksFitting(axis->format());
   if (axis->tickCount() != ticks) axis->setTickCount(ticks);
 }
 

@@ -134,6 +134,7 @@ class ChartPanel : public QWidget {
   void fitAxes(qreal headroom);
   void placeAnnotation();
   void fitTitle();
+  void fitLegend();
   void showEmptyState(bool empty);
   void onPlotAreaChanged();
   void onValueAxisRangeChanged();
@@ -141,6 +142,7 @@ class ChartPanel : public QWidget {
   void onUserChangedView();
   void applyAppearance();
   void fitDateTicks();
+  int dateTicksFitting(const QString& format) const;  // with labels in `format`
   void styleSeries(QXYSeries* series) const;
   void styleBand(QAreaSeries* band) const;
   void updateBandHeights();
@@ -156,6 +158,7 @@ class ChartPanel : public QWidget {
   QAbstractAxis* xAxis_ = nullptr;
   QAbstractAxis* yAxis_ = nullptr;
   XAxisKind xAxisKind_ = XAxisKind::value;
+  QString dateFormat_;  // the labels' format asked for; fitAxes drops the time of day from daily ticks
   QList<QXYSeries*> dataSeries_;
   QList<QAreaSeries*> bands_;
   bool logScaleY_ = false;

@@ -13,9 +13,10 @@ AAREN_PACKAGES=(
   fonts-dejavu-core
 )
 
-# Only the tests need these: the PyTorch twin's parity and DDP suites (tests/python). scripts/run
-# does not install them.
-AAREN_TEST_PACKAGES=(python3-torch python3-numpy)
+# Only the tests need these: the PyTorch twin's parity and DDP suites (tests/python), and the
+# report read back as pictures (pdftoppm, pdftotext) and by OCR (tests/ui/tst_report_reading.cpp).
+# scripts/run does not install them.
+AAREN_TEST_PACKAGES=(python3-torch python3-numpy poppler-utils tesseract-ocr tesseract-ocr-eng)
 
 aaren_install_missing() { aaren_install_packages "${AAREN_PACKAGES[@]}"; }
 aaren_install_missing_for_tests() { aaren_install_packages "${AAREN_PACKAGES[@]}" "${AAREN_TEST_PACKAGES[@]}"; }

@@ -4,6 +4,9 @@
 // one no plotted line crosses.
 #include <QtTest>
 
+#include <QDateTime>
+#include <QTimeZone>
+
 #include <cmath>
 
 #include "ui/chart_annotations.hpp"
@@ -42,6 +45,8 @@ class TestChartAxes : public QObject {
   void headroomLeavesTheTopOfTheAxisFree();
   void aShareRunsFromZeroToOne();
   void ticksInsideAZoomedRangeStayNice();
+  void dateTicksFallOnRoundCalendarSteps_data();
+  void dateTicksFallOnRoundCalendarSteps();
   void logRangeSpansWholeDecades_data();
   void logRangeSpansWholeDecades();
   void ticksThatFitFollowTheLabelSize();
@@ -145,6 +150,40 @@ void TestChartAxes::ticksInsideAZoomedRangeStayNice() {
   QVERIFY(range.ticks >= 2 && range.ticks <= 6);
   QCOMPARE(range.step, 0.2);
   QCOMPARE(range.decimals, 1);
+}
+
+// Hourly test windows once read "2016-11-23 03:48": every tick now sits on a round step.
+void TestChartAxes::dateTicksFallOnRoundCalendarSteps_data() {
+  constexpr double kMinute = 60e3, kHour = 60 * kMinute, kDay = 24 * kHour;
+  const double start = QDateTime(QDate(2016, 11, 21), QTime(7, 0), QTimeZone::utc()).toMSecsSinceEpoch();
+  QTest::addColumn<double>("min");
+  QTest::addColumn<double>("max");
+  QTest::addColumn<int>("maxTicks");
+  QTest::addColumn<double>("expectedStep");
+  QTest::newRow("192 hours, 6 ticks") << start << start + 191 * kHour << 6 << 2 * kDay;
+  QTest::newRow("96 hours, 6 ticks") << start << start + 95 * kHour << 6 << kDay;
+  QTest::newRow("24 hours, 6 ticks") << start << start + 23 * kHour << 6 << 6 * kHour;
+  QTest::newRow("40 minutes, 5 ticks") << start + 7 * kMinute << start + 47 * kMinute << 5 << 15 * kMinute;
+  QTest::newRow("8 weeks, 6 ticks") << start << start + 56 * kDay << 6 << 14 * kDay;
+}
+
+void TestChartAxes::dateTicksFallOnRoundCalendarSteps() {
+  QFETCH(double, min);
+  QFETCH(double, max);
+  QFETCH(int, maxTicks);
+  QFETCH(double, expectedStep);
+  const AxisRange range = dateAxisRange(min, max, maxTicks);
+  QCOMPARE(range.step, expectedStep);
+  QVERIFY(range.min <= min && range.max >= max);
+  QVERIFY(range.ticks >= 2 && range.ticks <= maxTicks);
+  QCOMPARE(range.max - range.min, (range.ticks - 1) * range.step);
+  // Every tick on the step's grid: whole minutes, hours or days (weeks from a Monday).
+  const QDateTime first = QDateTime::fromMSecsSinceEpoch(qint64(range.min), QTimeZone::utc());
+  QCOMPARE(first.time().second(), 0);
+  if (range.step >= 60 * 60e3) QCOMPARE(first.time().minute(), 0);
+  if (range.step >= 24 * 60 * 60e3) QCOMPARE(first.time().hour(), 0);
+  if (range.step >= 7 * 24 * 60 * 60e3) QCOMPARE(first.date().dayOfWeek(), 1);
+  QVERIFY(isMultiple(range.min, range.step) || range.step >= 7 * 24 * 60 * 60e3);
 }
 
 void TestChartAxes::logRangeSpansWholeDecades_data() {

@@ -91,7 +91,7 @@ void TestReport::theReportHasItsPages() {
 
   // In-process, the same run gives the same pages.
   const QString again = folder_.filePath(run + QStringLiteral("-again.pdf"));
-  QCOMPARE(writeRunReport(runDir, csv_, again), pages);
+  QCOMPARE(writeRunReport(runDir, csv_, again).pages, pages);
   QCOMPARE(pdfPages(readAll(again)), pages);
 }
 
@@ -106,7 +106,10 @@ void TestReport::aSideBySideRunReportsBothModels() {
   QVERIFY(forecasters.contains(QStringLiteral("Last value repeated")));
   // The metrics in the data's units are the scaled ones times the scale (one channel's MSE by its square).
   const TextTable channels = channelMetricsTable(run);
-  QCOMPARE(channels.header.size(), 1 + 2 * 2);  // two channels, MSE and MAE each
+  QCOMPARE(int(channels.rows.size()), 2);  // a row per channel, the target (temperature) first
+  QCOMPARE(channels.rows.front().first(), QStringLiteral("temperature (target)"));
+  // MSE and MAE of each forecaster: both models, the last value and (weekly dates) the seasonal naive.
+  QCOMPARE(channels.header.size(), 1 + 2 * int(metrics.rows.size()));
   const aaren::TestComparison& aaren = run.comparisons.front();
   const double stddev = run.forecasts->models.front().data->scaler.stddev[0];
   QCOMPARE(aaren.model.original.channel_mae[0], aaren.model.scaled.channel_mae[0] * stddev);

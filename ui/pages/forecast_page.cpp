@@ -415,6 +415,8 @@ bool ForecastPage::exportFutureForecast(const QString& path) {
 void ForecastPage::showWindow(int window) {
   if (!set_ || window < 0 || window > set_->testWindows) return;
   const int channel = std::max(0, channel_->currentIndex());
+  // The y axis names the channel drawn, in its own units, as the report's charts do.
+  chart_->setAxisTitles(axis_.title, channel_->currentText().isEmpty() ? tr("value") : channel_->currentText());
   previous_->setEnabled(window > 0);
   next_->setEnabled(window < set_->testWindows);
   showFuture_->setEnabled(window < set_->testWindows);

@@ -69,6 +69,8 @@ void LossCurvesChart::flush() {
   for (const Curves& curves : curves_) {
     setSeriesData(curves.trainSeries, curves.train);
     setSeriesData(curves.validationSeries, curves.validation);
+    // A line needs two points: after one epoch the lone training loss is drawn as a dot.
+    curves.trainSeries->setPointsVisible(curves.train.size() == 1);
   }
 }
 

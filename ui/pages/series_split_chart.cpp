@@ -34,7 +34,8 @@ SeriesSplitChart::SplitOutcome SeriesSplitChart::showTable(std::shared_ptr<const
   if (!table_) return {};
   const RowAxis axis = rowAxisFor(*table_);
   rowX_ = axis.x;
-  applyRowAxis(*this, axis, tr("value"));
+  // One channel's axis is in its units and bears its name; several share only "value".
+  applyRowAxis(*this, axis, table_->channel_names.size() == 1 ? QString::fromStdString(table_->channel_names.front()) : tr("value"));
   setTitle(name);
   for (int c = 0; c < table_->values.cols; ++c)
     setSeriesData(addLineSeries(QString::fromStdString(table_->channel_names[std::size_t(c)])),

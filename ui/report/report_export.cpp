@@ -51,9 +51,14 @@ ReportExport::ReportExport(MainWindow& window)
     const auto run = result.value<std::shared_ptr<const RunOnDisk>>();
     QString error;
     try {
-      const int pages = writeRunReport(*run, pdfPath_);
-      window_.statusBar()->showMessage(tr("Report written: %1 (%n page(s))", nullptr, pages).arg(QDir::toNativeSeparators(pdfPath_)),
-                                       kStatusMessageMs);
+      const WrittenReport written = writeRunReport(*run, pdfPath_);
+      const QString where = QDir::toNativeSeparators(pdfPath_);
+      window_.statusBar()->showMessage(
+          written.futureCsvPath.isEmpty()
+              ? tr("Report written: %1 (%n page(s))", nullptr, written.pages).arg(where)
+              : tr("Report written: %1 (%n page(s)), the forecast's every step beside it in %2", nullptr, written.pages)
+                    .arg(where, QFileInfo(written.futureCsvPath).fileName()),
+          kStatusMessageMs);
     } catch (const std::exception& failure) {
       error = QString::fromUtf8(failure.what());
     }

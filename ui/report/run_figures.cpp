@@ -2,6 +2,10 @@
 
 #include <QDateTime>
 #include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QFileInfo>
 #include <QLineSeries>
 #include <QObject>
@@ -41,6 +45,11 @@ int chartChannel(const ForecastData& data) { return data.table.target >= 0 ? dat
 QString number(double value) {
   if (std::isnan(value)) return QObject::tr("n/a");
   return std::abs(value) >= 1e4 && std::abs(value) < 1e12 ? QString::number(value, 'f', 0) : QString::number(value, 'g', 4);
+}
+
+// A channel's error, or NaN ("n/a") where the run recorded none.
+double channelValue(const std::vector<double>& values, int channel) {
+  return channel >= 0 && channel < int(values.size()) ? values[std::size_t(channel)] : std::nan("");
 }
 
 // Where row `row` sits on the chart. Rows past the end of the data sit at the dates the forecast
@@ -181,14 +190,37 @@ TextTable metricsTable(const RunOnDisk& run) {
                           number(poissonNll), QString(), QString(), QString()});
     return table;
   }
-  table.header = {QObject::tr("Forecaster"), QObject::tr("MSE"), QObject::tr("MAE"), QObject::tr("MSE (scaled)"),
-                  QObject::tr("MAE (scaled)")};
+  if (run.comparisons.empty()) return table;
+  const TimeSeriesTable& data = run.forecasts->models.front().data->table;
+  const int channels = int(data.channel_names.size());
+  const int target = data.target;
+  table.header << QObject::tr("Forecaster");
+  if (channels == 1) {
+    table.header << QObject::tr("MSE") << QObject::tr("MAE") << QObject::tr("MSE (scaled)") << QObject::tr("MAE (scaled)");
+  } else {
+    if (target >= 0) {
+      const QString name = QString::fromStdString(data.channel_names[std::size_t(target)]);
+      table.header << QObject::tr("%1 MSE").arg(name) << QObject::tr("%1 MAE").arg(name)
+                   << QObject::tr("%1 MSE (scaled)").arg(name) << QObject::tr("%1 MAE (scaled)").arg(name);
+    }
+    // Kilowatts and degrees do not add up: over every channel, only the scaled errors are averaged.
+    table.header << QObject::tr("Mean of %1 channels, MSE (scaled)").arg(channels)
+                 << QObject::tr("Mean of %1 channels, MAE (scaled)").arg(channels);
+  }
   auto addRow = [&](const QString& name, const UnitMetrics& metrics) {
-    table.rows.push_back({name, number(metrics.original.mse), number(metrics.original.mae), number(metrics.scaled.mse),
-                          number(metrics.scaled.mae)});
+    QStringList row{name};
+    if (channels == 1) {
+      row << number(metrics.original.mse) << number(metrics.original.mae) << number(metrics.scaled.mse)
+          << number(metrics.scaled.mae);
+    } else {
+      if (target >= 0)
+        row << number(channelValue(metrics.original.channel_mse, target)) << number(channelValue(metrics.original.channel_mae, target))
+            << number(channelValue(metrics.scaled.channel_mse, target)) << number(channelValue(metrics.scaled.channel_mae, target));
+      row << number(metrics.scaled.mse) << number(metrics.scaled.mae);
+    }
+    table.rows.push_back(row);
   };
   for (std::size_t i = 0; i < run.comparisons.size(); ++i) addRow(run.forecasts->models[i].modelName, run.comparisons[i].model);
-  if (run.comparisons.empty()) return table;
   // Every model of a run reads the same test windows, so the baselines are the same for each.
   const TestComparison& first = run.comparisons.front();
   addRow(QObject::tr("Last value repeated"), first.last_value);
@@ -201,21 +233,86 @@ TextTable channelMetricsTable(const RunOnDisk& run) {
   TextTable table;
   if (run.events() || run.comparisons.empty()) return table;
   const TimeSeriesTable& data = run.forecasts->models.front().data->table;
-  table.header << QObject::tr("Forecaster");
-  for (const std::string& channel : data.channel_names)
-    table.header << QObject::tr("%1 MSE").arg(QString::fromStdString(channel)) << QObject::tr("%1 MAE").arg(QString::fromStdString(channel));
-  auto addRow = [&](const QString& name, const EvalMetrics& metrics) {
-    QStringList row{name};
-    for (std::size_t c = 0; c < data.channel_names.size(); ++c)
-      row << (c < metrics.channel_mse.size() ? number(metrics.channel_mse[c]) : QString())
-          << (c < metrics.channel_mae.size() ? number(metrics.channel_mae[c]) : QString());
-    table.rows.push_back(row);
-  };
-  for (std::size_t i = 0; i < run.comparisons.size(); ++i)
-    addRow(run.forecasts->models[i].modelName, run.comparisons[i].model.original);
   const TestComparison& first = run.comparisons.front();
-  addRow(QObject::tr("Last value repeated"), first.last_value.original);
-  if (first.seasonal_naive) addRow(QObject::tr("Seasonal naive"), first.seasonal_naive->original);
+  std::vector<std::pair<QString, const EvalMetrics*>> forecasters;
+  for (std::size_t i = 0; i < run.comparisons.size(); ++i)
+    forecasters.emplace_back(run.forecasts->models[i].modelName, &run.comparisons[i].model.original);
+  forecasters.emplace_back(QObject::tr("Last value repeated"), &first.last_value.original);
+  if (first.seasonal_naive) forecasters.emplace_back(QObject::tr("Seasonal naive"), &first.seasonal_naive->original);
+  // A row per channel and a pair of columns per forecaster: as many channels as a file has, the
+  // table grows down the page, not off its edge.
+  table.header << QObject::tr("Channel");
+  for (const auto& [name, metrics] : forecasters) table.header << QObject::tr("%1 MSE").arg(name) << QObject::tr("%1 MAE").arg(name);
+  std::vector<int> order;
+  if (data.target >= 0) order.push_back(data.target);
+  for (int c = 0; c < int(data.channel_names.size()); ++c)
+    if (c != data.target) order.push_back(c);
+  for (const int c : order) {
+    const QString name = QString::fromStdString(data.channel_names[std::size_t(c)]);
+    QStringList row{c == data.target ? QObject::tr("%1 (target)").arg(name) : name};
+    for (const auto& [forecaster, metrics] : forecasters)
+      row << number(channelValue(metrics->channel_mse, c)) << number(channelValue(metrics->channel_mae, c));
+    table.rows.push_back(row);
+  }
+  return table;
+}
+
+namespace {
+
+// A setting as config.json holds it, to six significant digits (a learning rate, a channel's mean).
+QString settingNumber(double value) { return QString::number(value, 'g', 6); }
+
+// config.json flattened to "section.key" -> value, so that both models' files line up.
+QList<QPair<QString, QString>> configEntries(const QString& modelDir) {
+  QFile file(modelDir + QStringLiteral("/config.json"));
+  QList<QPair<QString, QString>> entries;
+  if (!file.open(QIODevice::ReadOnly)) return entries;
+  const QJsonObject root = QJsonDocument::fromJson(file.readAll()).object();
+  for (auto section = root.begin(); section != root.end(); ++section) {
+    if (!section.value().isObject()) continue;  // "format", "version": the file's, not the run's
+    const QJsonObject fields = section.value().toObject();
+    for (auto field = fields.begin(); field != fields.end(); ++field) {
+      const QJsonValue value = field.value();
+      QString shown;
+      if (value.isArray()) {
+        QStringList items;
+        for (const QJsonValue& item : value.toArray())
+          items << (item.isDouble() ? settingNumber(item.toDouble()) : item.toVariant().toString());
+        shown = items.join(QStringLiteral(", "));
+      } else {
+        shown = value.isDouble() ? settingNumber(value.toDouble()) : value.toVariant().toString();
+      }
+      entries.append({section.key() + QLatin1Char('.') + field.key(), shown});
+    }
+  }
+  return entries;
+}
+
+}  // namespace
+
+TextTable configurationTable(const RunOnDisk& run) {
+  TextTable table;
+  table.header << QObject::tr("Setting");
+  QList<QList<QPair<QString, QString>>> models;
+  for (const ModelRunEntry& model : run.entry.models) {
+    table.header << modelName(model);
+    models.append(configEntries(runPath(model.dir)));
+  }
+  QStringList keys;
+  for (const auto& entries : models)
+    for (const auto& [key, value] : entries)
+      if (!keys.contains(key)) keys << key;
+  for (const QString& key : keys) {
+    QStringList row{key};
+    for (const auto& entries : models) {
+      QString value;
+      for (const auto& entry : entries)
+        if (entry.first == key) value = entry.second;
+      // Whole, however long: the table wraps it (ReportLayout::table), never cuts it.
+      row << value;
+    }
+    table.rows.push_back(row);
+  }
   return table;
 }
 

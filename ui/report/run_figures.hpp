@@ -52,13 +52,19 @@ std::unique_ptr<ChartPanel> futureChart(const RunOnDisk& run);
 // The test windows worth showing: the first, the middle and the last (fewer when there are fewer).
 std::vector<int> sampleTestWindows(const RunOnDisk& run, int count = 3);
 
-// The test metrics, a row per model and per baseline: for forecasting the MSE and MAE in the data's
-// units and scaled, beside the last value repeated and the seasonal naive forecast on the same
-// windows; for events NLL per event, RMSE and accuracy beside the Poisson process fitted to the
-// training part.
+// The test metrics, a row per model and per baseline. For forecasting, beside the last value repeated
+// and the seasonal naive forecast on the same windows: with one channel its MSE and MAE in the data's
+// units and scaled; with several, the target's (when one is chosen) in both, then the mean over every
+// channel on the scaled data only, since channels in different units do not add up. For events NLL
+// per event, RMSE and accuracy beside the Poisson process fitted to the training part.
 TextTable metricsTable(const RunOnDisk& run);
-// Forecasting only: each channel's test MSE and MAE in the data's units, a row per model and baseline.
+// Forecasting only: a row per channel (the target first) with each forecaster's test MSE and MAE in
+// the channel's own units.
 TextTable channelMetricsTable(const RunOnDisk& run);
+
+// Every setting of each model's config.json, a row per "section.key" and a column per model, each
+// value whole (lists joined by ", "), for the report to wrap rather than cut.
+TextTable configurationTable(const RunOnDisk& run);
 
 // "forecast: Aaren + Transformer, look-back 24, horizon 12" and the like, for captions.
 QString runSummary(const RunOnDisk& run);

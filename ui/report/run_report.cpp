@@ -1,6 +1,7 @@
 #include "ui/report/run_report.hpp"
 
 #include <QDateTime>
+#include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
@@ -9,6 +10,7 @@
 #include <QPageSize>
 #include <QPdfWriter>
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 #include "core/data/date_continuation.hpp"
@@ -17,6 +19,7 @@
 #include "ui/atomic_write.hpp"
 #include "ui/chart_export.hpp"
 #include "ui/chart_panel.hpp"
+#include "ui/pages/future_forecast_csv.hpp"
 #include "ui/report/report_layout.hpp"
 #include "ui/report/run_figures.hpp"
 #include "ui/run_list.hpp"
@@ -26,6 +29,9 @@ namespace aaren::ui {
 namespace {
 
 constexpr int kPreviewRows = 6;
+// A forecast after the data of more steps than this is listed by an even sample of its steps.
+constexpr int kMostFutureRows = 24;
+constexpr int kSampledFutureRows = 12;
 constexpr int kReportDpi = 300;
 // Charts are drawn twice as wide as high, at a size whose text reads well on a page.
 const ImageOptions kWideChart{QSize(1600, 720), 200};
@@ -44,58 +50,6 @@ QString modelNames(const RunOnDisk& run) {
   QStringList names;
   for (const ModelRunEntry& model : run.entry.models) names << modelName(model);
   return names.join(QStringLiteral(" and "));
-}
-
-// config.json flattened to "section.key" -> value, so that both models' files line up.
-QList<QPair<QString, QString>> configEntries(const QString& modelDir) {
-  QFile file(modelDir + QStringLiteral("/config.json"));
-  QList<QPair<QString, QString>> entries;
-  if (!file.open(QIODevice::ReadOnly)) return entries;
-  const QJsonObject root = QJsonDocument::fromJson(file.readAll()).object();
-  for (auto section = root.begin(); section != root.end(); ++section) {
-    if (!section.value().isObject()) continue;  // "format", "version": the file's, not the run's
-    const QJsonObject fields = section.value().toObject();
-    for (auto field = fields.begin(); field != fields.end(); ++field) {
-      const QJsonValue value = field.value();
-      QString shown;
-      if (value.isArray()) {
-        QStringList items;
-        for (const QJsonValue& item : value.toArray())
-          items << (item.isDouble() ? number(item.toDouble()) : item.toVariant().toString());
-        shown = items.join(QStringLiteral(", "));
-      } else {
-        shown = value.isDouble() ? number(value.toDouble()) : value.toVariant().toString();
-      }
-      entries.append({section.key() + QLatin1Char('.') + field.key(), shown});
-    }
-  }
-  return entries;
-}
-
-TextTable configurationTable(const RunOnDisk& run) {
-  TextTable table;
-  table.header << QObject::tr("Setting");
-  QList<QList<QPair<QString, QString>>> models;
-  for (const ModelRunEntry& model : run.entry.models) {
-    table.header << modelName(model);
-    models.append(configEntries(runPath(model.dir)));
-  }
-  QStringList keys;
-  for (const auto& entries : models)
-    for (const auto& [key, value] : entries)
-      if (!keys.contains(key)) keys << key;
-  for (const QString& key : keys) {
-    QStringList row{key};
-    for (const auto& entries : models) {
-      QString value;
-      for (const auto& entry : entries)
-        if (entry.first == key) value = entry.second;
-      // Long lists (every mark name) are cut to what a cell can show.
-      row << (value.size() > 48 ? value.left(45) + QStringLiteral("…") : value);
-    }
-    table.rows.push_back(row);
-  }
-  return table;
 }
 
 void forecastingData(ReportLayout& layout, const RunOnDisk& run) {
@@ -127,8 +81,7 @@ void forecastingData(ReportLayout& layout, const RunOnDisk& run) {
     for (int c = 0; c < table.values.cols; ++c) row << number(table.values(r, c));
     preview.rows.push_back(row);
   }
-  layout.paragraph(QObject::tr("The first %1 rows, in the data's own units:").arg(preview.rows.size()));
-  layout.table(preview);
+  layout.table(preview, QObject::tr("The first %1 rows, in the data's own units:").arg(preview.rows.size()));
 
   TextTable split;
   split.header = {QObject::tr("Part"), QObject::tr("Rows"), QObject::tr("From"), QObject::tr("To"), QObject::tr("Windows")};
@@ -140,19 +93,17 @@ void forecastingData(ReportLayout& layout, const RunOnDisk& run) {
   addPart(QObject::tr("Training"), data.parts.train, data.train.sample_count());
   addPart(QObject::tr("Validation"), data.parts.validation, data.validation.sample_count());
   addPart(QObject::tr("Test"), data.parts.test, data.test.sample_count());
-  layout.paragraph(QObject::tr("The split, in time order (%1); a window reads %2 rows and forecasts the next %3:")
-                       .arg(text(to_string(data.options.split)))
-                       .arg(data.options.seq_len)
-                       .arg(data.options.horizon));
-  layout.table(split);
+  layout.table(split, QObject::tr("The split, in time order (%1); a window reads %2 rows and forecasts the next %3:")
+                          .arg(text(to_string(data.options.split)))
+                          .arg(data.options.seq_len)
+                          .arg(data.options.horizon));
 
   TextTable scaling;
   scaling.header = {QObject::tr("Channel"), QObject::tr("Mean"), QObject::tr("Standard deviation")};
   for (std::size_t c = 0; c < table.channel_names.size(); ++c)
     scaling.rows.push_back({text(table.channel_names[c]), number(data.scaler.mean[c]), number(data.scaler.stddev[c])});
-  layout.paragraph(QObject::tr("The models see z-scores, (value - mean) / standard deviation, with the mean and "
-                               "standard deviation of the training rows only, so nothing of the test part leaks in:"));
-  layout.table(scaling);
+  layout.table(scaling, QObject::tr("The models see z-scores, (value - mean) / standard deviation, with the mean and "
+                                    "standard deviation of the training rows only, so nothing of the test part leaks in:"));
   for (const std::string& warning : data.warnings) layout.paragraph(QObject::tr("Note: %1").arg(text(warning)));
 }
 
@@ -178,8 +129,7 @@ void eventData(ReportLayout& layout, const RunOnDisk& run) {
     }
     if (int(preview.rows.size()) >= kPreviewRows) break;
   }
-  layout.paragraph(QObject::tr("The first events:"));
-  layout.table(preview);
+  layout.table(preview, QObject::tr("The first events:"));
   TextTable split;
   split.header = {QObject::tr("Part"), QObject::tr("Sequences"), QObject::tr("Events")};
   auto addPart = [&](const QString& name, const std::vector<EventSequence>& part) {
@@ -190,16 +140,21 @@ void eventData(ReportLayout& layout, const RunOnDisk& run) {
   addPart(QObject::tr("Training"), data.split.train);
   addPart(QObject::tr("Validation"), data.split.validation);
   addPart(QObject::tr("Test"), data.split.test);
-  layout.paragraph(QObject::tr("The split (%1). The models measure time in units of the training part's mean gap, "
-                               "%2 %3; the gaps are scaled by it, nothing else is.")
-                       .arg(text(std::string(to_string(data.split.method))), number(data.split.train_mean_gap), unit));
-  layout.table(split);
+  layout.table(split, QObject::tr("The split (%1). The models measure time in units of the training part's mean gap, "
+                                  "%2 %3; the gaps are scaled by it, nothing else is.")
+                          .arg(text(std::string(to_string(data.split.method))), number(data.split.train_mean_gap), unit));
 }
 
 void training(ReportLayout& layout, const RunOnDisk& run) {
   layout.heading(QObject::tr("Training"), layout.pictureHeightPoints(kWideAspect));
   auto loss = lossChart(run);
-  layout.pictures({chartImage(*loss)}, {QObject::tr("Training and validation loss per epoch.")}, kWideAspect);
+  // The chart's title names it; a caption only says what the picture alone cannot.
+  std::size_t mostEpochs = 0;
+  for (const ModelRunEntry& model : run.entry.models) mostEpochs = std::max(mostEpochs, model.epochs().size());
+  layout.pictures({chartImage(*loss)},
+                  {mostEpochs == 1 ? QObject::tr("One epoch: each loss is a single point, so there is no curve to draw.")
+                                   : QString()},
+                  kWideAspect);
   for (const ModelRunEntry& model : run.entry.models) {
     const std::vector<EpochRecord>& epochs = model.epochs();
     const auto best = std::min_element(epochs.begin(), epochs.end(),
@@ -207,76 +162,104 @@ void training(ReportLayout& layout, const RunOnDisk& run) {
     double seconds = 0;
     for (const EpochRecord& epoch : epochs) seconds += epoch.seconds;
     if (best == epochs.end()) continue;
-    layout.paragraph(QObject::tr("%1: %2 epochs in %3 s; the best validation loss, %4, came at epoch %5, and those "
-                                 "weights are the ones evaluated.")
+    layout.paragraph(QObject::tr("%1: %n epoch(s) in %2 s; the best validation loss, %3, came at epoch %4, and "
+                                 "those weights are the ones evaluated.", nullptr, int(epochs.size()))
                          .arg(modelName(model))
-                         .arg(epochs.size())
                          .arg(seconds, 0, 'f', 1)
                          .arg(number(best->val_loss))
                          .arg(best->epoch));
   }
 }
 
-void forecasts(ReportLayout& layout, const RunOnDisk& run) {
+// Steps of the forecast after the data that the report's table lists: all of a short horizon, else
+// an even sample with the first and the last; the CSV beside the report has every step.
+std::vector<int> listedFutureSteps(int horizon) {
+  std::vector<int> steps;
+  if (horizon <= kMostFutureRows) {
+    for (int h = 0; h < horizon; ++h) steps.push_back(h);
+    return steps;
+  }
+  for (int i = 0; i < kSampledFutureRows; ++i) steps.push_back(int(std::lround(double(horizon - 1) * i / (kSampledFutureRows - 1))));
+  return steps;
+}
+
+void forecasts(ReportLayout& layout, const RunOnDisk& run, const QString& futureCsvName) {
   layout.heading(QObject::tr("Forecasts of test windows"), layout.pictureHeightPoints(kWideAspect) + 30);
   layout.paragraph(QObject::tr("Windows the models never trained on: the look-back (history), what happened (truth) "
                                "and each model's forecast, in the data's own units."));
   for (int window : sampleTestWindows(run)) {
     auto chart = testWindowChart(run, window);
-    layout.pictures({chartImage(*chart)}, {chart->title()}, kWideAspect);
+    layout.pictures({chartImage(*chart)}, {QString()}, kWideAspect);
   }
   layout.heading(QObject::tr("Forecast after the data"), layout.pictureHeightPoints(kWideAspect));
   auto future = futureChart(run);
-  layout.pictures({chartImage(*future)}, {QObject::tr("The last look-back and the horizon after the last row.")}, kWideAspect);
+  layout.pictures({chartImage(*future)}, {QString()}, kWideAspect);
   const RunForecastSet& set = *run.forecasts;
   const ForecastData& data = *set.models.front().data;
   const int channel = data.table.target >= 0 ? data.table.target : 0;
+  const QString channelName = text(data.table.channel_names[std::size_t(channel)]);
   TextTable table;
   table.header = {QObject::tr("Step"), QObject::tr("Date")};
-  std::vector<WindowForecast> after;
-  for (const ModelForecastSource& model : set.models) {
-    after.push_back(forecast_after_end(model.run, *model.data));
-    table.header << QObject::tr("%1 (%2)").arg(model.modelName, text(data.table.channel_names[std::size_t(channel)]));
-  }
-  for (int h = 0; h < after.front().forecast.rows; ++h) {
-    QStringList row{QString::number(h + 1), h < int(after.front().dates.size()) ? text(after.front().dates[std::size_t(h)]) : QString()};
-    for (const WindowForecast& forecast : after) row << number(forecast.forecast(h, channel));
+  for (const ModelForecastSource& model : set.models) table.header << QObject::tr("%1 (%2)").arg(model.modelName, channelName);
+  const WindowForecast& first = set.models.front().future;
+  const std::vector<int> steps = listedFutureSteps(first.forecast.rows);
+  for (const int h : steps) {
+    QStringList row{QString::number(h + 1), h < int(first.dates.size()) ? text(first.dates[std::size_t(h)]) : QString()};
+    for (const ModelForecastSource& model : set.models) row << number(model.future.forecast(h, channel));
     table.rows.push_back(row);
   }
-  layout.table(table);
+  layout.table(table, int(steps.size()) < first.forecast.rows
+                          ? QObject::tr("%1 of the %2 steps; every step of every channel is in %3, beside this report:")
+                                .arg(steps.size())
+                                .arg(first.forecast.rows)
+                                .arg(futureCsvName)
+                          : QObject::tr("Every step; with every channel, they are also in %1, beside this report:")
+                                .arg(futureCsvName));
 }
 
 void metrics(ReportLayout& layout, const RunOnDisk& run) {
   layout.heading(QObject::tr("Test metrics"));
   if (run.events()) {
     const EventRunData& data = *run.eventData;
-    layout.paragraph(QObject::tr("NLL is the negative log-likelihood per test event (lower is better); the Poisson "
-                                 "process, fitted to the training part, knows only the mean rate, so a model that "
-                                 "beats it has learned something about when events come. RMSE is the error of the "
-                                 "predicted next time in %1; for scale, the training part's mean gap is %2.")
-                         .arg(data.log.time_unit.empty() ? QObject::tr("the data's time unit") : text(data.log.time_unit),
-                              number(data.split.train_mean_gap)));
-    layout.table(metricsTable(run));
+    layout.table(metricsTable(run),
+                 QObject::tr("NLL is the negative log-likelihood per test event (lower is better); the Poisson "
+                             "process, fitted to the training part, knows only the mean rate, so a model that "
+                             "beats it has learned something about when events come. RMSE is the error of the "
+                             "predicted next time in %1; for scale, the training part's mean gap is %2.")
+                     .arg(data.log.time_unit.empty() ? QObject::tr("the data's time unit") : text(data.log.time_unit),
+                          number(data.split.train_mean_gap)));
     return;
   }
-  layout.paragraph(QObject::tr("Over every test window. MSE and MAE in the data's own units, and on the scaled data as "
-                               "the literature reports them, beside two forecasts that need no model: the last value "
-                               "repeated, and the value one season earlier."));
-  layout.table(metricsTable(run));
+  const TimeSeriesTable& table = run.forecasts->models.front().data->table;
+  QString about = QObject::tr("Over every test window. MSE and MAE in the data's own units, and on the scaled data as "
+                              "the literature reports them, beside two forecasts that need no model: the last value "
+                              "repeated, and the value one season earlier.");
+  if (table.channel_names.size() > 1)
+    about += table.target >= 0
+                 ? QObject::tr(" The target, %1, comes first; the mean over all channels is of the scaled errors only, "
+                               "since channels in different units do not add up.")
+                       .arg(text(table.channel_names[std::size_t(table.target)]))
+                 : QObject::tr(" The mean over all channels is of the scaled errors only, since channels in different "
+                               "units do not add up; no target was chosen.");
+  layout.table(metricsTable(run), about);
   const TestComparison& first = run.comparisons.front();
   layout.paragraph(first.period.found()
-                       ? QObject::tr("Seasonal period: %1 rows (%2).").arg(first.period.length).arg(text(first.period.note))
-                       : QObject::tr("No seasonal naive forecast: %1").arg(text(first.period.note)));
-  if (run.forecasts->models.front().data->table.channel_names.size() > 1) {
-    layout.paragraph(QObject::tr("Each channel in its own units:"));
-    layout.table(channelMetricsTable(run));
-  }
+                       ? QObject::tr("The seasonal naive forecast repeats the value one season earlier: %1.").arg(text(first.period.note))
+                       : QObject::tr("No seasonal naive forecast: %1.").arg(text(first.period.note)));
+  if (table.channel_names.size() > 1)
+    layout.table(channelMetricsTable(run), QObject::tr("Each channel in its own units, the target first:"));
 }
 
 }  // namespace
 
-int writeRunReport(const RunOnDisk& run, const QString& pdfPath) {
-  int pages = 0;
+QString futureCsvPathFor(const QString& pdfPath) {
+  const QFileInfo pdf(pdfPath);
+  return pdf.dir().filePath(pdf.completeBaseName() + QStringLiteral("-future.csv"));
+}
+
+WrittenReport writeRunReport(const RunOnDisk& run, const QString& pdfPath) {
+  WrittenReport written;
+  if (!run.events()) written.futureCsvPath = futureCsvPathFor(pdfPath);
   writeFileAtomically(pdfPath, [&](QIODevice& file) {
     QPdfWriter writer(&file);
     writer.setResolution(kReportDpi);
@@ -296,14 +279,17 @@ int writeRunReport(const RunOnDisk& run, const QString& pdfPath) {
     layout.heading(QObject::tr("Configuration"));
     layout.table(configurationTable(run));
     training(layout, run);
-    if (!run.events()) forecasts(layout, run);
+    if (!run.events()) forecasts(layout, run, QFileInfo(written.futureCsvPath).fileName());
     metrics(layout, run);
-    pages = layout.pageCount();
+    written.pages = layout.pageCount();
+    written.cellsThatDidNotFit = layout.cellsThatDidNotFit();
+    written.smallestTablePoints = layout.smallestTablePoints();
   });
-  return pages;
+  if (!run.events()) exportFutureForecastCsv(run.forecasts.get(), written.futureCsvPath);
+  return written;
 }
 
-int writeRunReport(const QString& runDir, const QString& preferredData, const QString& pdfPath) {
+WrittenReport writeRunReport(const QString& runDir, const QString& preferredData, const QString& pdfPath) {
   return writeRunReport(readRunOnDisk(runDir, preferredData), pdfPath);
 }
 

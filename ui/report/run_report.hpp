@@ -5,17 +5,29 @@
 // beside the baselines in the data's own units; for event runs NLL, RMSE and the Poisson process.
 // Everything is read from the run folder and its data file, never from what a page shows.
 #include <QString>
+#include <QStringList>
 
 namespace aaren::ui {
 
 struct RunOnDisk;
 
-// Writes the PDF whole or not at all and returns its number of pages. Throws std::runtime_error
-// naming the file and the reason when it cannot be written.
-int writeRunReport(const RunOnDisk& run, const QString& pdfPath);
+struct WrittenReport {
+  int pages = 0;
+  QString futureCsvPath;           // forecasting runs: every step of the forecast after the data
+  QStringList cellsThatDidNotFit;  // empty unless a table cell's text overflowed it (ReportLayout)
+  qreal smallestTablePoints = 0;   // the smallest text any table was set in
+};
+
+// Writes the PDF whole or not at all, and for a forecasting run the forecast after the data as a
+// CSV beside it ("report.pdf" and "report-future.csv"). Throws std::runtime_error naming the file
+// and the reason when one cannot be written.
+WrittenReport writeRunReport(const RunOnDisk& run, const QString& pdfPath);
 
 // Reads the run first (readRunOnDisk: a missing or broken run, or data that cannot be found or
 // read, throws naming the problem).
-int writeRunReport(const QString& runDir, const QString& preferredData, const QString& pdfPath);
+WrittenReport writeRunReport(const QString& runDir, const QString& preferredData, const QString& pdfPath);
+
+// Where writeRunReport puts the CSV of the forecast after the data: beside the PDF.
+QString futureCsvPathFor(const QString& pdfPath);
 
 }  // namespace aaren::ui
