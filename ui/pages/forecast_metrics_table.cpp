@@ -70,21 +70,28 @@ QString fillForecastMetrics(QTableWidget& table, const RunForecastSet& set, int 
     const auto value = [&](double overall, const std::vector<double>& perChannel) {
       return onlyChannel ? channelValue(perChannel, *onlyChannel) : std::optional<double>(overall);
     };
+    // Kilowatts and degrees do not add up: over several channels only the scaled errors are averaged.
+    const bool mixedUnits = several && !onlyChannel;
     const std::pair<int, std::optional<double>> values[] = {
         {kMetricsScaledMse, value(f.metrics->scaled.mse, f.metrics->scaled.channel_mse)},
         {kMetricsScaledMae, value(f.metrics->scaled.mae, f.metrics->scaled.channel_mae)},
-        {kMetricsMse, value(f.metrics->original.mse, f.metrics->original.channel_mse)},
-        {kMetricsMae, value(f.metrics->original.mae, f.metrics->original.channel_mae)}};
+        {kMetricsMse, mixedUnits ? std::nullopt : value(f.metrics->original.mse, f.metrics->original.channel_mse)},
+        {kMetricsMae, mixedUnits ? std::nullopt : value(f.metrics->original.mae, f.metrics->original.channel_mae)}};
     cell(kMetricsForecaster, f.name);
     cell(kMetricsChannel, scope);
-    for (const auto& [column, v] : values) cell(column, v ? number(*v) : tr("n/a"), v ? QVariant(*v) : QVariant());
+    for (const auto& [column, v] : values) {
+      const bool unitless = mixedUnits && (column == kMetricsMse || column == kMetricsMae);
+      cell(column, v ? number(*v) : unitless ? QStringLiteral("\u2014") : tr("n/a"), v ? QVariant(*v) : QVariant());
+      if (unitless) table.item(row, column)->setToolTip(tr("The channels are in different units, which do not add up: "
+                                                           "see each channel's row"));
+    }
     cell(kMetricsWindows, QString::number(f.metrics->scaled.windows), qlonglong(f.metrics->scaled.windows));
     ++row;
   };
   for (const Forecaster& f : forecasters) {
     if (several) {
+      addRow(f, channelName, channel);  // the channel chosen (the run's target) leads
       addRow(f, tr("all channels"), std::nullopt);
-      addRow(f, channelName, channel);
     } else {
       addRow(f, channelName, std::nullopt);
     }
