@@ -1,4 +1,5 @@
 // aaren attention: softmax attention of the user's own Q, K, V by any of the paper's methods.
+#include <algorithm>
 #include <cmath>
 #include <iostream>
 #include <limits>
@@ -6,6 +7,8 @@
 
 #include "app/cli_args.hpp"
 #include "app/commands.hpp"
+#include "core/attention/feature_map.hpp"
+#include "core/attention/linear_attention.hpp"
 #include "core/attention/multi_query.hpp"
 #include "core/attention/trace_json.hpp"
 #include "core/io/atomic_file.hpp"
@@ -28,9 +31,17 @@ Inputs (headerless, comma-separated numbers):
 Options:
   --prefixes           output attention over every prefix (N rows per query,
                        query-major) instead of one row per query
-  --method NAME        conventional | recurrent | block | sequential |
+  --attention KIND     softmax (default) | linear: linear attention
+                       (Katharopoulos et al. 2020), phi(q).phi(k) in place of
+                       exp(q.k), with eps 1e-6 in the denominator
+  --method NAME        softmax: conventional | recurrent | block | sequential |
                        hillis-steele | blelloch   (default: sequential)
                        block is many-to-one only (paper, Appendix A)
+                       linear: recurrent | parallel | chunked (default chunked)
+  --feature-map PHI    linear only: elu1 (default) | relu | favor
+  --features M         linear with favor only: random features (default 64)
+  --seed S             linear with favor only: the features' draw (default 1)
+  --chunk C            linear with --method chunked: tokens per chunk (default 64)
   --block-size B       tokens per block for --method block (default 64)
   --precision P        float | double (default double)
   --trace FILE.json    record every step (scan states, or the recurrent cell's
@@ -38,8 +49,9 @@ Options:
   --out FILE.csv       write the output there instead of standard output
   -h, --help           this help
 
-Example:
+Examples:
   aaren attention --q q.csv --k k.csv --v v.csv --prefixes --method blelloch
+  aaren attention --q q.csv --k k.csv --v v.csv --attention linear --feature-map favor --features 256
 )";
 
 template <class T>
@@ -68,6 +80,13 @@ std::string matrix_to_csv(const Matrix<T>& m) {
   return out;
 }
 
+void writeOutput(const Args& args, const std::string& csv) {
+  if (args.has("out"))
+    write_file_atomically(args.required("out"), csv);
+  else
+    std::cout << csv;
+}
+
 template <class T>
 void compute(const Args& args, const Matrix<double>& q64, const Matrix<double>& k64, const Matrix<double>& v64,
              const AttentionOptions& options) {
@@ -83,19 +102,92 @@ void compute(const Args& args, const Matrix<double>& q64, const Matrix<double>& 
     write_file_atomically(args.required("trace"),
                           attention_traces_to_json(traces, scores, options.method).dump(1) + "\n");
   }
-  const std::string csv = matrix_to_csv(out);
-  if (args.has("out"))
-    write_file_atomically(args.required("out"), csv);
+  writeOutput(args, matrix_to_csv(out));
+}
+
+// Linear attention of each query: over all tokens, or (--prefixes) over every prefix, which is the
+// causal form with the query's features on every row.
+template <class T>
+void computeLinear(const Args& args, const Matrix<double>& q64, const Matrix<double>& k64, const Matrix<double>& v64,
+                   const FeatureMapOptions& featureMap, LinearAttentionOptions options) {
+  const Matrix<T> q = to_precision<T>(q64, args.required("q"));
+  const Matrix<T> k = to_precision<T>(k64, args.required("k"));
+  const Matrix<T> v = to_precision<T>(v64, args.required("v"));
+  const FeatureMap phi(featureMap, q.cols);
+  const Matrix<T> phi_q = phi.queries(q), phi_k = phi.keys(k);
+  if (!args.flag("prefixes")) {
+    options.causal = false;
+    writeOutput(args, matrix_to_csv(linear_attention(phi_q, phi_k, v, options)));
+    return;
+  }
+  options.causal = true;
+  Matrix<T> out(q.rows * k.rows, v.cols);
+  for (int h = 0; h < q.rows; ++h) {
+    Matrix<T> repeated(k.rows, phi_q.cols);
+    for (int i = 0; i < k.rows; ++i) std::copy(phi_q.row(h).begin(), phi_q.row(h).end(), repeated.row(i).begin());
+    const Matrix<T> prefixes = linear_attention(repeated, phi_k, v, options);
+    std::copy(prefixes.data.begin(), prefixes.data.end(), out.data.begin() + std::ptrdiff_t(h) * std::ptrdiff_t(prefixes.data.size()));
+  }
+  writeOutput(args, matrix_to_csv(out));
+}
+
+int runLinearAttention(const Args& args) {
+  for (const char* softmaxOnly : {"block-size", "trace"})
+    if (args.has(softmaxOnly))
+      throw UsageError(std::string("--") + softmaxOnly + " applies only to --attention softmax");
+  LinearAttentionOptions options;
+  const std::string method_name = args.text("method", "chunked");
+  const auto method = linear_attention_method_from_string(method_name);
+  if (!method)
+    throw UsageError("unknown method '" + method_name + "' for --attention linear; choose one of: " +
+                     linear_attention_method_names());
+  options.method = *method;
+  options.chunk = int(args.integer("chunk", 64, 1, std::numeric_limits<int>::max()));
+  if (args.has("chunk") && options.method != LinearAttentionMethod::chunked)
+    throw UsageError("--chunk applies only to --method chunked");
+  FeatureMapOptions featureMap;
+  const std::string map_name = args.text("feature-map", "elu1");
+  const auto kind = feature_map_from_string(map_name);
+  if (!kind) throw UsageError("unknown feature map '" + map_name + "'; choose one of: " + feature_map_names());
+  featureMap.kind = *kind;
+  for (const char* favorOnly : {"features", "seed"})
+    if (args.has(favorOnly) && featureMap.kind != FeatureMapKind::favor)
+      throw UsageError(std::string("--") + favorOnly + " applies only to --feature-map favor");
+  featureMap.features = int(args.integer("features", 64, 1, 1 << 20));
+  featureMap.seed = std::uint64_t(args.integer("seed", 1, 0, std::numeric_limits<int>::max()));
+  const std::string precision = args.text("precision", "double");
+  if (precision != "float" && precision != "double")
+    throw UsageError("--precision must be float or double, got '" + precision + "'");
+
+  const Matrix<double> q = read_matrix_csv(args.required("q"));
+  const Matrix<double> k = read_matrix_csv(args.required("k"));
+  const Matrix<double> v = read_matrix_csv(args.required("v"));
+  try {
+    check_attention_shapes(q, k, v);
+  } catch (const std::invalid_argument& e) {
+    throw std::runtime_error(std::string(e.what()) + " (--q " + args.required("q") + ", --k " + args.required("k") +
+                             ", --v " + args.required("v") + ")");
+  }
+  if (precision == "float")
+    computeLinear<float>(args, q, k, v, featureMap, options);
   else
-    std::cout << csv;
+    computeLinear<double>(args, q, k, v, featureMap, options);
+  return 0;
 }
 
 }  // namespace
 
 int run_attention(const Arguments& arguments) {
-  const Args args(arguments, {"q", "k", "v", "method", "block-size", "precision", "trace", "out"}, {"prefixes"},
-                  "aaren attention");
+  const Args args(arguments,
+                  {"q", "k", "v", "method", "block-size", "precision", "trace", "out", "attention", "feature-map",
+                   "features", "seed", "chunk"},
+                  {"prefixes"}, "aaren attention");
   if (args.print_help(kHelp)) return 0;
+  const std::string attention = args.text("attention", "softmax");
+  if (attention == "linear") return runLinearAttention(args);
+  if (attention != "softmax") throw UsageError("--attention must be softmax or linear, got '" + attention + "'");
+  for (const char* linearOnly : {"feature-map", "features", "seed", "chunk"})
+    if (args.has(linearOnly)) throw UsageError(std::string("--") + linearOnly + " applies only to --attention linear");
   AttentionOptions options;
   const std::string method_name = args.text("method", "sequential");
   const auto method = attention_method_from_string(method_name);

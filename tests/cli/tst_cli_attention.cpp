@@ -4,6 +4,8 @@
 // line) and never in a crash.
 #include <QtTest>
 
+#include <tuple>
+
 #include "cli/cli_process.hpp"
 
 #include <QDir>
@@ -284,6 +286,66 @@ class TestCliAttention : public QObject {
     }
   }
 
+  void linear_methods_agree_data() {
+    QTest::addColumn<QStringList>("map");
+    QTest::addColumn<bool>("prefixes");
+    for (const bool prefixes : {false, true}) {
+      const char* tail = prefixes ? " --prefixes" : "";
+      QTest::addRow("elu1%s", tail) << QStringList{"--feature-map", "elu1"} << prefixes;
+      QTest::addRow("relu%s", tail) << QStringList{"--feature-map", "relu"} << prefixes;
+      QTest::addRow("favor 32%s", tail) << QStringList{"--feature-map", "favor", "--features", "32", "--seed", "3"} << prefixes;
+    }
+  }
+
+  // Linear attention by its three methods: the recurrent state and the chunked form (a chunk of 7
+  // does not divide the 50 tokens) against the quadratic parallel form, in double and in float.
+  void linear_methods_agree() {
+    QFETCH(QStringList, map);
+    QFETCH(bool, prefixes);
+    const QStringList linear = random_files() + QStringList{QStringLiteral("--attention"), QStringLiteral("linear")} + map +
+                               (prefixes ? QStringList{QStringLiteral("--prefixes")} : QStringList{});
+    Rows expected;
+    run_rows(linear + QStringList{QStringLiteral("--method"), QStringLiteral("parallel")}, expected);
+    if (QTest::currentTestFailed()) return;
+    QCOMPARE(int(expected.size()), int(random_q_.size()) * (prefixes ? int(random_k_.size()) : 1));
+    for (const QStringList& method : {QStringList{"--method", "recurrent"}, QStringList{"--method", "chunked", "--chunk", "7"}})
+      for (const char* precision : {"double", "float"}) {
+        Rows actual;
+        run_rows(linear + method + QStringList{QStringLiteral("--precision"), QString::fromLatin1(precision)}, actual);
+        if (QTest::currentTestFailed()) return;
+        const double limit = QByteArray(precision) == "double" ? 1e-12 : 1e-5;
+        const double error = relative_error(actual, expected);
+        QVERIFY2(error < limit, qPrintable(QStringLiteral("%1 %2: relative error %3").arg(method.join(' '), precision).arg(error)));
+      }
+  }
+
+  // FAVOR+ approximates softmax attention: more features, closer to it. Queries and keys of small
+  // norm, where the estimate's variance (which grows as exp(|q + k|^2)) lets the fall show.
+  void favor_approaches_softmax() {
+    std::mt19937 rng(7);
+    for (const auto& [name, rows, cols] : {std::tuple{"small_q.csv", 3, 4}, std::tuple{"small_k.csv", 50, 4}}) {
+      Rows small = random_rows(rows, cols, rng);
+      for (auto& row : small)
+        for (double& x : row) x *= 0.25;
+      write(QString::fromLatin1(name), rows_to_csv(small).toUtf8());
+    }
+    const QStringList files = attention(QStringLiteral("@small_q.csv"), QStringLiteral("@small_k.csv"), QStringLiteral("@random_v.csv"));
+    Rows softmax;
+    run_rows(files + QStringList{QStringLiteral("--method"), QStringLiteral("conventional")}, softmax);
+    std::vector<double> errors;
+    for (const char* m : {"8", "4096"}) {
+      double total = 0;
+      for (const char* seed : {"1", "2", "3"}) {
+        Rows favor;
+        run_rows(files + QStringList{"--attention", "linear", "--feature-map", "favor", "--features", m, "--seed", seed}, favor);
+        if (QTest::currentTestFailed()) return;
+        total += relative_error(favor, softmax);
+      }
+      errors.push_back(total / 3);
+    }
+    QVERIFY2(errors[1] < errors[0] / 4, qPrintable(QStringLiteral("M = 8: %1, M = 4096: %2").arg(errors[0]).arg(errors[1])));
+  }
+
   void out_writes_the_file() {
     const CliResult to_stdout = run_cli(expand(random_files()));
     QVERIFY2(to_stdout.exited() && to_stdout.exit_code == 0, qPrintable(to_stdout.describe()));
@@ -503,6 +565,24 @@ class TestCliAttention : public QObject {
     QTest::addRow("unknown precision") << good + QStringList{"--precision", "half"} << 2
                                        << QStringList{"--precision must be float or double", "'half'"};
     QTest::addRow("stray argument") << good + QStringList{"extra"} << 2 << QStringList{"unexpected argument 'extra'"};
+    QTest::addRow("unknown attention") << good + QStringList{"--attention", "cosine"} << 2
+                                       << QStringList{"--attention must be softmax or linear", "'cosine'"};
+    QTest::addRow("unknown feature map") << good + QStringList{"--attention", "linear", "--feature-map", "softplus"} << 2
+                                         << QStringList{"unknown feature map 'softplus'", "elu1, relu, favor"};
+    QTest::addRow("no features") << good + QStringList{"--attention", "linear", "--feature-map", "favor", "--features", "0"} << 2
+                                 << QStringList{"--features must be between 1 and", "got 0"};
+    QTest::addRow("negative features") << good + QStringList{"--attention", "linear", "--feature-map", "favor", "--features", "-4"}
+                                       << 2 << QStringList{"--features", "got -4"};
+    QTest::addRow("features without favor") << good + QStringList{"--attention", "linear", "--features", "8"} << 2
+                                            << QStringList{"--features applies only to --feature-map favor"};
+    QTest::addRow("feature map without linear") << good + QStringList{"--feature-map", "relu"} << 2
+                                                << QStringList{"--feature-map applies only to --attention linear"};
+    QTest::addRow("softmax method with linear") << good + QStringList{"--attention", "linear", "--method", "blelloch"} << 2
+                                                << QStringList{"unknown method 'blelloch' for --attention linear", "chunked"};
+    QTest::addRow("chunk without chunked") << good + QStringList{"--attention", "linear", "--method", "parallel", "--chunk", "4"}
+                                           << 2 << QStringList{"--chunk applies only to --method chunked"};
+    QTest::addRow("linear shapes differ") << with("@q3.csv", "@k.csv", "@v.csv") + QStringList{"--attention", "linear"} << 1
+                                          << QStringList{"Q has 3 columns but K has 2"};
     QTest::addRow("unknown command") << QStringList{"atention"} << 2 << QStringList{"unknown command 'atention'"};
     QTest::addRow("no command") << QStringList{} << 2 << QStringList{"usage: aaren"};
   }
