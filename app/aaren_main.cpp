@@ -26,6 +26,8 @@ Commands:
               (--task events: a temporal point process on an event log)
   forecast    forecast with a trained run, in the data's original units
               (--task events: the next event along each test sequence)
+  rl          reinforcement-learning environments: 'aaren rl replay' steps one
+              through given actions
 
 Options:
   -h, --help     this help ('aaren <command> --help' for a command's options)
@@ -65,6 +67,7 @@ int main(int argc, char** argv) {
     if (command == "params") return aaren::cli::run_params(rest);
     if (command == "train") return aaren::cli::run_train(rest);
     if (command == "forecast") return aaren::cli::run_forecast(rest);
+    if (command == "rl") return aaren::cli::run_rl(rest);
     throw aaren::cli::UsageError("unknown command '" + command + "'");
   } catch (const aaren::cli::UsageError& e) {
     std::cerr << "aaren: " << e.what() << "\n(see 'aaren --help')\n";

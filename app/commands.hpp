@@ -15,5 +15,6 @@ int run_device(const Arguments& args);
 int run_params(const Arguments& args);
 int run_train(const Arguments& args);
 int run_forecast(const Arguments& args);
+int run_rl(const Arguments& args);
 
 }  // namespace aaren::cli

@@ -1,0 +1,123 @@
+// aaren rl: the reinforcement-learning setting's environments from the command line. `replay` steps
+// an environment from a given state through given actions, so that anyone can check the dynamics
+// against their own.
+#include <algorithm>
+#include <iostream>
+#include <sstream>
+
+#include "app/cli_args.hpp"
+#include "app/commands.hpp"
+#include "core/io/atomic_file.hpp"
+#include "core/io/matrix_csv.hpp"
+#include "core/rl/environment.hpp"
+
+namespace aaren::cli {
+
+namespace {
+
+const char* const kHelp = R"(usage: aaren rl replay --env NAME --start S0,S1,... --actions A.csv [--out steps.csv]
+
+The reinforcement-learning environments, written from their published equations
+(docs/DESIGN.md, "Reinforcement learning").
+
+  replay     step NAME from the state S0,S1,... through the actions of A.csv
+             (headerless, one row per step, one column per action value) and
+             write every step as CSV: step,obs_0,...,action_0,...,reward,terminal,timeout
+             Row 0 holds the start's observation only; row t the observation
+             after the t-th action, that action as applied (clipped to the
+             range), its reward and the two flags (1 or 0). An episode that ends
+             before the actions do stops there, and says so on standard error.
+
+Options:
+  --env NAME         pendulum | cartpole | cartpole-swingup
+  --start VALUES     the state, comma-separated, in the environment's order:
+                     pendulum theta,thetadot; cartpole and cartpole-swingup
+                     x,xdot,theta,thetadot (theta from upright, radians)
+  --actions FILE     the actions, one row per step
+  --out FILE         write the steps there instead of standard output
+  -h, --help         this help
+)";
+
+std::vector<double> parse_start(const std::string& text) {
+  std::vector<double> values;
+  std::stringstream stream(text);
+  std::string item;
+  while (std::getline(stream, item, ',')) {
+    std::size_t used = 0;
+    double value = 0;
+    try {
+      value = std::stod(item, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used == 0 || item.find_first_not_of(" \t", used) != std::string::npos)
+      throw UsageError("--start: '" + item + "' is not a number");
+    values.push_back(value);
+  }
+  return values;
+}
+
+int run_replay(const Arguments& arguments) {
+  const Args args(arguments, {"env", "start", "actions", "out"}, {}, "aaren rl replay");
+  if (args.print_help(kHelp)) return 0;
+  std::unique_ptr<rl::Environment> environment;
+  try {
+    environment = rl::make_environment(args.required("env"));
+  } catch (const std::invalid_argument& error) {
+    throw UsageError(std::string("--env: ") + error.what());
+  }
+  const std::vector<double> start = parse_start(args.required("start"));
+  std::vector<double> observation;
+  try {
+    observation = environment->reset_to(start);
+  } catch (const std::invalid_argument& error) {
+    throw UsageError(std::string("--start: ") + error.what());
+  }
+  const rl::EnvironmentSpec& spec = environment->spec();
+  const Matrix<double> actions = read_matrix_csv(args.required("actions"));
+  if (actions.cols != spec.action_dim)
+    throw std::runtime_error(args.required("actions") + ": " + spec.name + " takes " + std::to_string(spec.action_dim) +
+                             " action value(s) a step, the file has " + std::to_string(actions.cols) + " per row");
+
+  std::string csv = "step";
+  for (std::size_t i = 0; i < observation.size(); ++i) csv += ",obs_" + std::to_string(i);
+  for (int i = 0; i < spec.action_dim; ++i) csv += ",action_" + std::to_string(i);
+  csv += ",reward,terminal,timeout\n0";
+  for (const double value : observation) csv += "," + format_number(value);
+  csv += std::string(std::size_t(spec.action_dim) + 3, ',') + "\n";
+  int taken = 0;
+  for (; taken < actions.rows; ++taken) {
+    const std::span<const double> action = actions.row(taken);
+    const rl::StepResult step = environment->step(action);
+    csv += std::to_string(taken + 1);
+    for (const double value : step.observation) csv += "," + format_number(value);
+    for (const double value : action) csv += "," + format_number(std::clamp(value, spec.action_low, spec.action_high));
+    csv += "," + format_number(step.reward) + (step.terminal ? ",1" : ",0") + (step.timeout ? ",1\n" : ",0\n");
+    if (step.terminal || step.timeout) {
+      ++taken;
+      if (taken < actions.rows)
+        std::cerr << "aaren: the episode ended at step " << taken << " (" << (step.terminal ? "terminal" : "time limit")
+                  << "); the remaining " << actions.rows - taken << " action(s) were not applied\n";
+      break;
+    }
+  }
+  if (args.has("out"))
+    write_file_atomically(args.required("out"), csv);
+  else
+    std::cout << csv;
+  return 0;
+}
+
+}  // namespace
+
+int run_rl(const Arguments& arguments) {
+  if (arguments.empty() || arguments[0] == "--help" || arguments[0] == "-h") {
+    (arguments.empty() ? std::cerr : std::cout) << kHelp;
+    return arguments.empty() ? 2 : 0;
+  }
+  const Arguments rest(arguments.begin() + 1, arguments.end());
+  if (arguments[0] == "replay") return run_replay(rest);
+  throw UsageError("unknown rl command '" + arguments[0] + "'; 'aaren rl --help' lists them");
+}
+
+}  // namespace aaren::cli
