@@ -26,8 +26,8 @@ Commands:
               (--task events: a temporal point process on an event log)
   forecast    forecast with a trained run, in the data's original units
               (--task events: the next event along each test sequence)
-  rl          reinforcement-learning environments: 'aaren rl replay' steps one
-              through given actions
+  rl          reinforcement learning: 'aaren rl replay' steps an environment
+              through given actions, 'aaren rl generate' writes an offline data set
 
 Options:
   -h, --help     this help ('aaren <command> --help' for a command's options)

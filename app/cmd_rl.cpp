@@ -2,7 +2,9 @@
 // an environment from a given state through given actions, so that anyone can check the dynamics
 // against their own.
 #include <algorithm>
+#include <cstdio>
 #include <iostream>
+#include <limits>
 #include <sstream>
 
 #include "app/cli_args.hpp"
@@ -10,12 +12,15 @@
 #include "core/io/atomic_file.hpp"
 #include "core/io/matrix_csv.hpp"
 #include "core/rl/environment.hpp"
+#include "core/rl/offline_dataset.hpp"
+#include "core/rl/reference_returns.hpp"
 
 namespace aaren::cli {
 
 namespace {
 
 const char* const kHelp = R"(usage: aaren rl replay --env NAME --start S0,S1,... --actions A.csv [--out steps.csv]
+       aaren rl generate --env NAME --policy POLICY --steps N --seed S --out FILE
 
 The reinforcement-learning environments, written from their published equations
 (docs/DESIGN.md, "Reinforcement learning").
@@ -28,13 +33,23 @@ The reinforcement-learning environments, written from their published equations
              range), its reward and the two flags (1 or 0). An episode that ends
              before the actions do stops there, and says so on standard error.
 
+  generate   write an offline data set of N steps in D4RL's layout
+             (observations, actions, rewards, terminals, timeouts) as
+             safetensors, from episodes of POLICY: random | medium |
+             medium-replay | medium-expert | expert (docs/DESIGN.md section 11);
+             prints its episodes and their normalized scores
+
 Options:
   --env NAME         pendulum | cartpole | cartpole-swingup
   --start VALUES     the state, comma-separated, in the environment's order:
                      pendulum theta,thetadot; cartpole and cartpole-swingup
                      x,xdot,theta,thetadot (theta from upright, radians)
   --actions FILE     the actions, one row per step
-  --out FILE         write the steps there instead of standard output
+  --out FILE         replay: write the steps there instead of standard output;
+                     generate: the data set's file (written whole or not at all)
+  --policy POLICY    generate: the behaviour policy
+  --steps N          generate: the number of steps (rows)
+  --seed S           generate: the seed of every start and random draw (default 1)
   -h, --help         this help
 )";
 
@@ -108,6 +123,50 @@ int run_replay(const Arguments& arguments) {
   return 0;
 }
 
+int run_generate(const Arguments& arguments) {
+  const Args args(arguments, {"env", "policy", "steps", "seed", "out"}, {}, "aaren rl generate");
+  if (args.print_help(kHelp)) return 0;
+  const std::string env = args.required("env");
+  try {
+    rl::make_environment(env);
+  } catch (const std::invalid_argument& error) {
+    throw UsageError(std::string("--env: ") + error.what());
+  }
+  const std::string policy_name = args.required("policy");
+  const auto policy = rl::dataset_policy_from_string(policy_name);
+  if (!policy) throw UsageError("--policy: unknown policy '" + policy_name + "'; choose one of: " + rl::dataset_policy_names());
+  const long steps = args.integer("steps", 0, 1, 100'000'000);
+  if (!args.has("steps")) throw UsageError("aaren rl generate needs --steps N");
+  const long seed = args.integer("seed", 1, 0, std::numeric_limits<int>::max());
+  const std::string out = args.required("out");
+  const rl::OfflineDataset dataset = rl::generate_dataset(env, *policy, steps, std::uint64_t(seed));
+  rl::write_dataset(out, dataset);
+  std::vector<double> returns = dataset.episode_returns();
+  // The last episode, cut short by the step budget, would score as if it had been finished.
+  long last_start = dataset.steps() - 1;
+  while (last_start > 0 && dataset.terminals[std::size_t(last_start - 1)] == 0 && dataset.timeouts[std::size_t(last_start - 1)] == 0)
+    --last_start;
+  const bool cut = dataset.terminals.back() == 0 && dataset.steps() - last_start < rl::make_environment(env)->spec().time_limit;
+  if (cut && returns.size() == 1) {
+    std::printf("%s: %ld steps of %s on %s: no whole episode (the only one was cut short by --steps), so no score\n",
+                out.c_str(), dataset.steps(), policy_name.c_str(), env.c_str());
+    return 0;
+  }
+  if (cut) returns.pop_back();
+  double mean = 0, low = returns.front(), high = returns.front();
+  for (const double r : returns) {
+    mean += r / double(returns.size());
+    low = std::min(low, r);
+    high = std::max(high, r);
+  }
+  std::printf("%s: %ld steps of %s on %s, %zu whole episode%s%s\n", out.c_str(), dataset.steps(), policy_name.c_str(),
+              env.c_str(), returns.size(), returns.size() == 1 ? "" : "s",
+              cut ? " and the last cut short by --steps (left out below)" : "");
+  std::printf("episode returns: mean %.2f, from %.2f to %.2f; normalized score: mean %.1f, from %.1f to %.1f\n", mean, low,
+              high, rl::normalized_score(env, mean), rl::normalized_score(env, low), rl::normalized_score(env, high));
+  return 0;
+}
+
 }  // namespace
 
 int run_rl(const Arguments& arguments) {
@@ -117,6 +176,7 @@ int run_rl(const Arguments& arguments) {
   }
   const Arguments rest(arguments.begin() + 1, arguments.end());
   if (arguments[0] == "replay") return run_replay(rest);
+  if (arguments[0] == "generate") return run_generate(rest);
   throw UsageError("unknown rl command '" + arguments[0] + "'; 'aaren rl --help' lists them");
 }
 

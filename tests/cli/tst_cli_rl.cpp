@@ -5,6 +5,7 @@
 
 #include "cli/cli_process.hpp"
 #include "core/rl/environment.hpp"
+#include "core/rl/offline_dataset.hpp"
 
 class TestCliRl : public QObject {
   Q_OBJECT
@@ -75,6 +76,17 @@ class TestCliRl : public QObject {
     QVERIFY(lines.last().endsWith(QStringLiteral(",1,0")));  // terminal, not a timeout
   }
 
+  void generateWritesTheCoresDataSet() {
+    const QString out = path(QStringLiteral("medium.safetensors"));
+    const CliResult r = run_cli({"rl", "generate", "--env", "cartpole", "--policy", "medium", "--steps", "3000", "--seed", "7", "--out", out});
+    QVERIFY2(r.exited_with(0), qPrintable(r.describe()));
+    QVERIFY2(r.out.contains(QStringLiteral("3000 steps")) && r.out.contains(QStringLiteral("normalized score: mean")), qPrintable(r.out));
+    const aaren::rl::OfflineDataset read = aaren::rl::read_dataset(out.toStdString());
+    const aaren::rl::OfflineDataset expected = aaren::rl::generate_dataset("cartpole", aaren::rl::DatasetPolicy::medium, 3000, 7);
+    QVERIFY(read.observations == expected.observations && read.actions == expected.actions && read.rewards == expected.rewards);
+    QCOMPARE(read.policy, std::string("medium"));
+  }
+
   void badInputIsRefused_data() {
     QTest::addColumn<QStringList>("args");
     QTest::addColumn<int>("exitCode");
@@ -86,6 +98,16 @@ class TestCliRl : public QObject {
     QTest::newRow("too few start values") << QStringList{"rl", "replay", "--env", "pendulum", "--start", "1", "--actions", "@actions.csv"}
                                           << 2 << "starts from 2 values (theta, thetadot), not 1";
     QTest::newRow("missing actions") << QStringList{"rl", "replay", "--env", "pendulum", "--start", "1,2"} << 2 << "needs --actions";
+    QTest::newRow("generate: unknown env") << QStringList{"rl", "generate", "--env", "moon", "--policy", "random", "--steps", "10", "--out", "@d.safetensors"}
+                                           << 2 << "unknown environment 'moon'";
+    QTest::newRow("generate: unknown policy") << QStringList{"rl", "generate", "--env", "cartpole", "--policy", "novice", "--steps", "10", "--out", "@d.safetensors"}
+                                              << 2 << "unknown policy 'novice'; choose one of: random, medium, medium-replay, medium-expert, expert";
+    QTest::newRow("generate: no steps") << QStringList{"rl", "generate", "--env", "cartpole", "--policy", "random", "--steps", "0", "--out", "@d.safetensors"}
+                                        << 2 << "--steps must be between 1 and";
+    QTest::newRow("generate: negative steps") << QStringList{"rl", "generate", "--env", "cartpole", "--policy", "random", "--steps", "-5", "--out", "@d.safetensors"}
+                                              << 2 << "--steps";
+    QTest::newRow("generate: into a missing folder") << QStringList{"rl", "generate", "--env", "cartpole", "--policy", "random", "--steps", "10", "--out", "@none/d.safetensors"}
+                                                     << 1 << "none/d.safetensors";
     QTest::newRow("unknown rl command") << QStringList{"rl", "fly"} << 2 << "unknown rl command 'fly'";
     QTest::newRow("no actions file") << QStringList{"rl", "replay", "--env", "pendulum", "--start", "1,2", "--actions", "@none.csv"}
                                      << 1 << "none.csv: cannot open";
