@@ -2,6 +2,7 @@
 
 #include <QCategoryAxis>
 #include <QDateTime>
+#include <QTimeZone>
 #include <QDateTimeAxis>
 #include <QLogValueAxis>
 #include <QFontMetricsF>
@@ -118,32 +119,84 @@ AxisRange ticksWithin(double min, double max, int maxTicks) {
   return range;
 }
 
-AxisRange dateAxisRange(double minMs, double maxMs, int maxTicks) {
+DateTicks dateTicks(double minMs, double maxMs, const std::function<int(const QString& format)>& ticksThatFit) {
   constexpr double kMinute = 60.0 * 1000.0, kHour = 60 * kMinute, kDay = 24 * kHour, kWeek = 7 * kDay;
-  constexpr double kSteps[] = {kMinute,    2 * kMinute, 5 * kMinute, 10 * kMinute, 15 * kMinute, 30 * kMinute,
-                               kHour,      2 * kHour,   3 * kHour,   6 * kHour,    12 * kHour,   kDay,
-                               2 * kDay,   kWeek,       2 * kWeek};
+  constexpr double kMonth = 30.436875 * kDay, kYear = 365.2425 * kDay;  // the Gregorian calendar's means
+  // Ticks a month or a year apart are spaced by the mean length and start two days into their
+  // month or year, so that the drift of unequal months (at most a day and a half either way over a
+  // chart's few ticks) never moves one across a month's border: each reads its own month.
+  constexpr double kCalendarOffset = 2 * kDay;
   constexpr double kFirstMonday = 4 * kDay;  // 1970-01-05, from the epoch, a Thursday
-  maxTicks = std::max(2, maxTicks);
-  AxisRange range;
-  range.min = minMs;
-  range.max = maxMs;
-  range.step = 0;
-  range.ticks = maxTicks;
-  if (!(maxMs > minMs) || !std::isfinite(maxMs - minMs)) return range;
-  for (const double step : kSteps) {
-    const double anchor = step >= kWeek ? kFirstMonday : 0.0;
-    const double low = anchor + std::floor((minMs - anchor) / step + kRoundingSlack) * step;
-    const double high = anchor + std::ceil((maxMs - anchor) / step - kRoundingSlack) * step;
-    const int ticks = std::max(2, int(std::lround((high - low) / step)) + 1);
-    if (ticks > maxTicks) continue;
-    range.min = low;
-    range.max = low + (ticks - 1) * step;
-    range.step = step;
-    range.ticks = ticks;
-    return range;
+  const QString minutes = QStringLiteral("yyyy-MM-dd HH:mm"), days = QStringLiteral("yyyy-MM-dd"),
+                months = QStringLiteral("yyyy-MM"), years = QStringLiteral("yyyy");
+  struct Candidate {
+    double step;
+    const QString* format;
+    int calendarMonths;  // 0 for a fixed step; else the step in months, aligned to the calendar
+  };
+  const Candidate candidates[] = {
+      {kMinute, &minutes, 0},     {2 * kMinute, &minutes, 0},  {5 * kMinute, &minutes, 0},  {10 * kMinute, &minutes, 0},
+      {15 * kMinute, &minutes, 0}, {30 * kMinute, &minutes, 0}, {kHour, &minutes, 0},        {2 * kHour, &minutes, 0},
+      {3 * kHour, &minutes, 0},   {6 * kHour, &minutes, 0},    {12 * kHour, &minutes, 0},   {kDay, &days, 0},
+      {2 * kDay, &days, 0},       {kWeek, &days, 0},           {2 * kWeek, &days, 0},       {kMonth, &months, 1},
+      {2 * kMonth, &months, 2},   {3 * kMonth, &months, 3},    {6 * kMonth, &months, 6},    {kYear, &years, 12},
+      {2 * kYear, &years, 24},    {5 * kYear, &years, 60},     {10 * kYear, &years, 120},   {20 * kYear, &years, 240},
+      {50 * kYear, &years, 600},  {100 * kYear, &years, 1200}};
+  constexpr double kMostEmptyShare = 0.25;
+  DateTicks ticks;
+  ticks.min = minMs;
+  ticks.max = maxMs;
+  ticks.count = std::max(2, ticksThatFit(minutes));
+  ticks.format = minutes;
+  if (!(maxMs > minMs) || !std::isfinite(maxMs - minMs)) return ticks;
+  // The fallback: the data's range, evenly spread ticks, labels no finer than their spacing, so that
+  // no two read alike.
+  auto spread = [&]() {
+    for (const QString* format : {&years, &months, &days, &minutes}) {
+      const int count = std::max(2, ticksThatFit(*format));
+      const double spacing = (maxMs - minMs) / (count - 1);
+      // A label per tick, none repeated: a year apart or more for years, a month for months, a day for days.
+      const double finest = format == &years ? 366 * kDay : format == &months ? 31 * kDay : format == &days ? kDay : 0.0;
+      if (spacing < finest) continue;
+      ticks.count = count;
+      ticks.step = spacing;
+      ticks.format = *format;
+      return ticks;
+    }
+    return ticks;
+  };
+  for (const Candidate& candidate : candidates) {
+    const int most = std::max(2, ticksThatFit(*candidate.format));
+    double low = 0;
+    if (candidate.calendarMonths == 0) {
+      const double anchor = candidate.step >= kWeek ? kFirstMonday : 0.0;
+      low = anchor + std::floor((minMs - anchor) / candidate.step + kRoundingSlack) * candidate.step;
+    } else {
+      // The first month (or year) on the step's grid at or before the data, two days in.
+      const QDate first = QDateTime::fromMSecsSinceEpoch(qint64(minMs), QTimeZone::utc()).date();
+      const int k = candidate.calendarMonths;
+      int index = first.year() * 12 + first.month() - 1;
+      index -= ((index % k) + k) % k;
+      auto startOf = [](int monthIndex) {
+        return double(QDateTime(QDate(monthIndex / 12, monthIndex % 12 + 1, 1), QTime(0, 0), QTimeZone::utc()).toMSecsSinceEpoch());
+      };
+      low = startOf(index) + kCalendarOffset;
+      if (low > minMs) low = startOf(index - k) + kCalendarOffset;
+    }
+    const int count = std::max(2, int(std::ceil((maxMs - low) / candidate.step - kRoundingSlack)) + 1);
+    if (count > most) continue;
+    // Rounding out by a coarse step can leave much of the plot empty (two years of data on an axis
+    // of two and a half): then the data's own range, its ticks spread evenly and labelled no finer
+    // than their spacing, reads better.
+    if ((count - 1) * candidate.step > (1 + kMostEmptyShare) * (maxMs - minMs)) break;
+    ticks.min = low;
+    ticks.max = low + (count - 1) * candidate.step;
+    ticks.step = candidate.step;
+    ticks.count = count;
+    ticks.format = *candidate.format;
+    return ticks;
   }
-  return range;
+  return spread();
 }
 
 AxisRange logAxisRange(ValueExtent positiveData, double headroom) {

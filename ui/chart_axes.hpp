@@ -4,6 +4,8 @@
 // loss, a memory size or a time below zero, and every tick sits on a round value.
 // Plain functions of numbers, so a data-driven test can check them without a screen.
 #include <QRectF>
+#include <QString>
+#include <functional>
 #include <limits>
 #include <utility>
 
@@ -54,12 +56,23 @@ AxisRange linearAxisRange(ValueExtent data, AxisOrigin origin, int maxTicks, dou
 // Ticks on a nice step inside a range the user zoomed or panned to; the range itself stays.
 AxisRange ticksWithin(double min, double max, int maxTicks);
 
-// A date axis over [minMs, maxMs] (milliseconds of local wall-clock time) with at most maxTicks
-// ticks, every one on a round step of the calendar: 1, 2, 5, 10, 15 or 30 minutes, 1, 2, 3, 6 or
-// 12 hours, 1 or 2 days, or 1 or 2 weeks from a Monday. The range grows out to whole steps, so no
-// tick reads "03:48". Spans too long for two-week steps keep the data's own range and evenly spread
-// ticks (step 0): months differ in length, and their labels name only the month or the year.
-AxisRange dateAxisRange(double minMs, double maxMs, int maxTicks);
+// Ticks of a date axis over [minMs, maxMs] (milliseconds of wall-clock time, read as UTC), every
+// one on a round step of the calendar: 1 to 30 minutes, 1 to 12 hours, 1 or 2 days, 1 or 2 weeks
+// from a Monday, 1, 2, 3 or 6 months, 1 to 100 years; the range grows out to whole steps, so no tick
+// reads "03:48". Labels name what the step resolves ("yyyy-MM-dd HH:mm", "yyyy-MM-dd", "yyyy-MM",
+// "yyyy"); `ticksThatFit` says how many labels of a format fit side by side. Month and year steps
+// are the calendar's mean lengths from two days into a month: each tick falls within the first
+// days of the month its label names. Where rounding out would leave more than a quarter of the axis
+// empty, the axis keeps the data's range with evenly spread ticks, labelled no finer than their
+// spacing (the day for a day apart or more, the month for 31 days, the year for 366), so no two
+// labels read alike and none shows the odd minutes of an even spread.
+struct DateTicks {
+  double min = 0, max = 0;
+  double step = 0;  // 0 when the range is too short to tick (min == max)
+  int count = 2;
+  QString format;
+};
+DateTicks dateTicks(double minMs, double maxMs, const std::function<int(const QString& format)>& ticksThatFit);
 
 // A base-10 log axis over the positive `data`, from the decade at or below its smallest value to the
 // decade above its largest, so that at least two decades are labelled; `headroom` as above, in

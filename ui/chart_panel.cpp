@@ -47,7 +47,6 @@ constexpr int kMaxDateTicks = 6;
 constexpr qreal kLegendEntryExtraLines = 2.5;
 constexpr qreal kMarkerSize = 7.0;
 constexpr qreal kHalfDayMs = 12.0 * 3600.0 * 1000.0;
-constexpr qreal kDayMs = 2 * kHalfDayMs;
 constexpr qreal kRowMargin = 0.5;         // above the top row and below the bottom one of labelled rows
 constexpr int kPlaceholderAlpha = 170;    // of the axis labels' colour: a hint, not data
 constexpr int kNoteDigits = 3;            // significant digits of a value a note names
@@ -206,7 +205,6 @@ void ChartPanel::setXAxisKind(XAxisKind kind, const QString& dateFormat) {
   if (kind == XAxisKind::dateTime) {
     auto* axis = new QDateTimeAxis;
     axis->setFormat(dateFormat);
-    dateFormat_ = dateFormat;
     axis->setTickCount(kMaxDateTicks);
     replaceAxis(xAxis_, axis, Qt::AlignBottom);
   } else if (xAxisKind_ != kind) {
@@ -382,19 +380,10 @@ void ChartPanel::fitAxes(qreal headroom) {
   } else if (auto* date = qobject_cast<QDateTimeAxis*>(xAxis_)) {
     // Round steps of the local calendar: the chart's milliseconds are local wall-clock time.
     const qreal offset = qreal(QDateTime::fromMSecsSinceEpoch(qint64(x.min)).offsetFromUtc()) * 1000.0;
-    AxisRange range = dateAxisRange(x.min + offset, x.max + offset, dateTicksFitting(dateFormat_));
-    // Ticks a day or more apart all read 00:00: the date alone is narrower, so more of them fit.
-    QString format = dateFormat_;
-    if (range.step >= kDayMs && format.contains(QStringLiteral("HH"))) {
-      const QString dayFormat = QStringLiteral("yyyy-MM-dd");
-      const AxisRange daily = dateAxisRange(x.min + offset, x.max + offset, dateTicksFitting(dayFormat));
-      if (daily.step >= kDayMs) {
-        range = daily;
-        format = dayFormat;
-      }
-    }
-    if (date->format() != format) date->setFormat(format);
-    date->setTickCount(range.ticks);
+    const DateTicks range =
+        dateTicks(x.min + offset, x.max + offset, [this](const QString& format) { return dateTicksFitting(format); });
+    if (date->format() != range.format) date->setFormat(range.format);
+    date->setTickCount(range.count);
     date->setRange(QDateTime::fromMSecsSinceEpoch(qint64(range.min - offset)),
                    QDateTime::fromMSecsSinceEpoch(qint64(range.max - offset)));
   } else if (QValueAxis* axis = numericAxis(xAxis_)) {

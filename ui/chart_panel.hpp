@@ -158,7 +158,6 @@ class ChartPanel : public QWidget {
   QAbstractAxis* xAxis_ = nullptr;
   QAbstractAxis* yAxis_ = nullptr;
   XAxisKind xAxisKind_ = XAxisKind::value;
-  QString dateFormat_;  // the labels' format asked for; fitAxes drops the time of day from daily ticks
   QList<QXYSeries*> dataSeries_;
   QList<QAreaSeries*> bands_;
   bool logScaleY_ = false;

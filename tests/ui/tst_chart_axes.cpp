@@ -152,38 +152,59 @@ void TestChartAxes::ticksInsideAZoomedRangeStayNice() {
   QCOMPARE(range.decimals, 1);
 }
 
-// Hourly test windows once read "2016-11-23 03:48": every tick now sits on a round step.
+// Hourly test windows once read "2016-11-23 03:48", and two years of hourly data "2017-02-27 22:20":
+// every tick now sits on a round step of the calendar, labelled to what the step resolves.
 void TestChartAxes::dateTicksFallOnRoundCalendarSteps_data() {
   constexpr double kMinute = 60e3, kHour = 60 * kMinute, kDay = 24 * kHour;
   const double start = QDateTime(QDate(2016, 11, 21), QTime(7, 0), QTimeZone::utc()).toMSecsSinceEpoch();
+  const double ett = QDateTime(QDate(2016, 7, 1), QTime(0, 0), QTimeZone::utc()).toMSecsSinceEpoch();
   QTest::addColumn<double>("min");
   QTest::addColumn<double>("max");
   QTest::addColumn<int>("maxTicks");
-  QTest::addColumn<double>("expectedStep");
-  QTest::newRow("192 hours, 6 ticks") << start << start + 191 * kHour << 6 << 2 * kDay;
-  QTest::newRow("96 hours, 6 ticks") << start << start + 95 * kHour << 6 << kDay;
-  QTest::newRow("24 hours, 6 ticks") << start << start + 23 * kHour << 6 << 6 * kHour;
-  QTest::newRow("40 minutes, 5 ticks") << start + 7 * kMinute << start + 47 * kMinute << 5 << 15 * kMinute;
-  QTest::newRow("8 weeks, 6 ticks") << start << start + 56 * kDay << 6 << 14 * kDay;
+  QTest::addColumn<QString>("format");
+  QTest::addColumn<QString>("unit");  // what every tick is a whole number of
+  QTest::newRow("192 hours, 12 ticks") << start << start + 191 * kHour << 12 << "yyyy-MM-dd" << "day";
+  QTest::newRow("192 hours, 6 ticks") << start << start + 191 * kHour << 6 << "yyyy-MM-dd" << "spread";
+  QTest::newRow("24 hours") << start << start + 23 * kHour << 6 << "yyyy-MM-dd HH:mm" << "hour";
+  QTest::newRow("40 minutes") << start + 7 * kMinute << start + 47 * kMinute << 5 << "yyyy-MM-dd HH:mm" << "minute";
+  QTest::newRow("8 weeks") << start << start + 56 * kDay << 6 << "yyyy-MM-dd" << "monday";
+  QTest::newRow("two years of hourly rows, 12 ticks") << ett << ett + 17419 * kHour << 12 << "yyyy-MM" << "month";
+  QTest::newRow("two years of hourly rows, 6 ticks") << ett << ett + 17419 * kHour << 6 << "yyyy-MM" << "spread";
+  QTest::newRow("eight months, 10 ticks") << ett << ett + 240 * kDay << 10 << "yyyy-MM" << "month";
+  QTest::newRow("eight months, 6 ticks") << ett << ett + 240 * kDay << 6 << "yyyy-MM" << "spread";
+  QTest::newRow("a century") << ett - 100 * 365.2425 * kDay << ett + 200 * kDay << 7 << "yyyy" << "year";
 }
 
 void TestChartAxes::dateTicksFallOnRoundCalendarSteps() {
   QFETCH(double, min);
   QFETCH(double, max);
   QFETCH(int, maxTicks);
-  QFETCH(double, expectedStep);
-  const AxisRange range = dateAxisRange(min, max, maxTicks);
-  QCOMPARE(range.step, expectedStep);
-  QVERIFY(range.min <= min && range.max >= max);
-  QVERIFY(range.ticks >= 2 && range.ticks <= maxTicks);
-  QCOMPARE(range.max - range.min, (range.ticks - 1) * range.step);
-  // Every tick on the step's grid: whole minutes, hours or days (weeks from a Monday).
-  const QDateTime first = QDateTime::fromMSecsSinceEpoch(qint64(range.min), QTimeZone::utc());
-  QCOMPARE(first.time().second(), 0);
-  if (range.step >= 60 * 60e3) QCOMPARE(first.time().minute(), 0);
-  if (range.step >= 24 * 60 * 60e3) QCOMPARE(first.time().hour(), 0);
-  if (range.step >= 7 * 24 * 60 * 60e3) QCOMPARE(first.date().dayOfWeek(), 1);
-  QVERIFY(isMultiple(range.min, range.step) || range.step >= 7 * 24 * 60 * 60e3);
+  QFETCH(QString, format);
+  QFETCH(QString, unit);
+  const DateTicks ticks = dateTicks(min, max, [&](const QString&) { return maxTicks; });
+  QCOMPARE(ticks.format, format);
+  QVERIFY(ticks.min <= min && ticks.max >= max);
+  // Never more than a quarter of the axis without data, nor the data's own range where spread.
+  QVERIFY(ticks.max - ticks.min <= 1.25 * (max - min) + 1);
+  if (unit == QLatin1String("spread")) QVERIFY(ticks.min == min && ticks.max == max);
+  QVERIFY(ticks.count >= 2 && ticks.count <= maxTicks);
+  QVERIFY(std::abs(ticks.max - ticks.min - (ticks.count - 1) * ticks.step) < 1.0);
+  QStringList labels;
+  for (int i = 0; i < ticks.count; ++i) {
+    const QDateTime tick = QDateTime::fromMSecsSinceEpoch(qint64(std::llround(ticks.min + i * ticks.step)), QTimeZone::utc());
+    labels << tick.toString(format);
+    const bool fixedStep = unit != QLatin1String("month") && unit != QLatin1String("year") && unit != QLatin1String("spread");
+    if (fixedStep) QCOMPARE(tick.time().second(), 0);
+    if (unit == QLatin1String("hour") || unit == QLatin1String("day") || unit == QLatin1String("monday")) QCOMPARE(tick.time().minute(), 0);
+    if (unit == QLatin1String("day") || unit == QLatin1String("monday")) QCOMPARE(tick.time().hour(), 0);
+    if (unit == QLatin1String("monday")) QCOMPARE(tick.date().dayOfWeek(), 1);
+    // Month and year ticks lie in the first days of the month or year their label names.
+    if (unit == QLatin1String("month")) QVERIFY2(tick.date().day() >= 1 && tick.date().day() <= 5, qPrintable(tick.toString()));
+    if (unit == QLatin1String("year"))
+      QVERIFY2(tick.date().month() == 1 && tick.date().day() <= 5, qPrintable(tick.toString()));
+  }
+  // No two ticks read the same.
+  QCOMPARE(QSet<QString>(labels.begin(), labels.end()).size(), labels.size());
 }
 
 void TestChartAxes::logRangeSpansWholeDecades_data() {
