@@ -88,6 +88,7 @@ class TestCliTrainWording : public QObject {
                                        << "aaren forecast --task classify --help";
     QTest::newRow("forecast") << QStringList{"forecast", "--window", "1", "--last"} << "aaren forecast --help";
     QTest::newRow("bench stream") << QStringList{"bench", "stream", "--frobnicate", "1"} << "aaren bench stream --help";
+    QTest::newRow("unknown benchmark") << QStringList{"bench", "frobnicate"} << "aaren bench --help";
     QTest::newRow("params") << QStringList{"params", "--heads", "many"} << "aaren params --help";
     QTest::newRow("unknown command") << QStringList{"frobnicate"} << "aaren --help";
   }
