@@ -2,10 +2,13 @@
 #include <csignal>
 #include <exception>
 #include <iostream>
+#include <set>
 #include <string>
+#include <vector>
 
 #include "app/cli_args.hpp"
 #include "app/commands.hpp"
+#include "app/events_commands.hpp"
 #include "app/train_cli.hpp"
 #include "core/data/decimal_mark.hpp"
 #include "gpu/device_info.hpp"
@@ -35,6 +38,27 @@ Options:
 
 Exit codes: 0 success, 1 error in the data or files, 2 error on the command line.
 )";
+
+// The help that explains a mistake on the command line: the subcommand's own, as precisely as the
+// arguments say ('aaren train --task events --help', 'aaren bench stream --help'); the list of
+// commands only when the command itself is unknown.
+std::string help_for(const std::vector<std::string>& args) {
+  static const std::set<std::string> commands = {"attention", "bench", "demo", "device", "params", "train", "forecast"};
+  static const std::set<std::string> benchmarks = {"attention", "train", "stream"};
+  if (args.empty() || !commands.count(args[0])) return "aaren --help";
+  std::string help = "aaren " + args[0];
+  if (args[0] == "bench" && args.size() > 1 && benchmarks.count(args[1])) help += " " + args[1];
+  if (args[0] == "train" || args[0] == "forecast") {
+    try {
+      const aaren::cli::Task task = aaren::cli::task_of(aaren::cli::Arguments(args.begin() + 1, args.end()));
+      if (task == aaren::cli::Task::events) help += " --task events";
+      if (task == aaren::cli::Task::classify) help += " --task classify";
+    } catch (const aaren::cli::UsageError&) {
+      // An unknown task: the command's help lists the tasks.
+    }
+  }
+  return help + " --help";
+}
 
 }  // namespace
 
@@ -70,7 +94,7 @@ int main(int argc, char** argv) {
     if (command == "rl") return aaren::cli::run_rl(rest);
     throw aaren::cli::UsageError("unknown command '" + command + "'");
   } catch (const aaren::cli::UsageError& e) {
-    std::cerr << "aaren: " << e.what() << "\n(see 'aaren --help')\n";
+    std::cerr << "aaren: " << e.what() << "\n(see '" << help_for(args) << "')\n";
     return 2;
   } catch (const aaren::AmbiguousDecimalMark& e) {
     std::cerr << "aaren: error: " << e.what() << " (--decimal-mark . or --decimal-mark ,)\n";

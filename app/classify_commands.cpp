@@ -15,6 +15,7 @@
 #include "app/device_choice.hpp"
 #include "app/train_cli.hpp"
 #include "core/classify/classify_run.hpp"
+#include "core/classify/prediction_warnings.hpp"
 #include "core/io/atomic_file.hpp"
 #include "core/io/matrix_csv.hpp"
 #include "core/runs/run_catalog.hpp"
@@ -208,6 +209,10 @@ int run_train_classify(const Arguments& arguments) {
     row("test accuracy", [](const ClassifyRunMetrics& m) { return m.test->overall.accuracy; });
     row("test macro F1", [](const ClassifyRunMetrics& m) { return m.test->macro_f1; });
     row("test NLL per case", [](const ClassifyRunMetrics& m) { return m.test->overall.nll; });
+    for (std::size_t i = 0; i < outcomes.size(); ++i) {
+      const std::string one_class = one_class_warning(*outcomes[i].metrics.test);
+      if (!one_class.empty()) std::printf("warning: the %s classifier %s\n", names[i].c_str(), one_class.c_str());
+    }
   }
   std::printf("run folder%s: %s\n", outcomes.size() > 1 ? "s" : "",
               outcomes.size() > 1 ? (out + " (" + names.front() + "/, " + names.back() + "/)").c_str() : out.c_str());

@@ -255,7 +255,7 @@ int run_bench(const Arguments& args) {
   if (args[0] == "attention") return bench_attention(rest);
   if (args[0] == "train") return bench_train(rest);
   if (args[0] == "stream") return bench_stream(rest);
-  throw UsageError("unknown benchmark '" + args[0] + "'; try 'aaren bench --help'");
+  throw UsageError("unknown benchmark '" + args[0] + "'");  // the help to read follows it
 }
 
 }  // namespace aaren::cli

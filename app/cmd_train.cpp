@@ -7,6 +7,8 @@
 #include <memory>
 #include <optional>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "app/cli_args.hpp"
 #include "app/commands.hpp"
@@ -17,6 +19,7 @@
 #include "app/train_cli.hpp"
 #include "core/io/atomic_file.hpp"
 #include "core/io/matrix_csv.hpp"
+#include "core/runs/run_catalog.hpp"
 #include "core/train/forecast_evaluation.hpp"
 #include "core/train/forecast_run.hpp"
 #include "gpu/forecast_device.hpp"
@@ -25,7 +28,7 @@ namespace aaren::cli {
 
 namespace {
 
-const char* const kTrainHelp = R"(usage: aaren train --data FILE --model aaren|transformer --out DIR [options]
+const char* const kTrainHelp = R"(usage: aaren train --data FILE --model aaren|transformer|both --out DIR [options]
        aaren train --task events ...  (an event-model run: 'aaren train --task events --help')
        aaren train --task classify ...  (a classifier: 'aaren train --task classify --help')
 
@@ -34,6 +37,8 @@ DIR/config.json, DIR/model.safetensors (the best weights, rewritten as validatio
 improves), DIR/metrics.json (per-epoch losses; test MSE and MAE on scaled data
 and in the data's units, beside the naive baselines) and DIR/loss.csv. Ctrl+C stops cleanly and keeps the best weights; even a killed
 run leaves its best model so far loadable, since every file is replaced whole.
+With --model both, the two models train one after the other on the same data,
+split and seed into DIR/aaren and DIR/transformer, compared side by side.
 Training is refused up front, with the estimate, when the memory it needs is more
 than the machine has.
 
@@ -50,6 +55,7 @@ Data:
                               from the dates, 12 monthly, 4 quarterly, 7 daily, 24
                               hourly, else the training rows' autocorrelation)
 Model:
+  --model aaren|transformer|both  the token mixer; both: the two side by side
 )";
 
 const char* const kForecastHelp = R"(usage: aaren forecast --run DIR --data FILE [--window K | --last] --out FILE.csv
@@ -135,12 +141,13 @@ int run_train(const Arguments& arguments) {
   options.insert(kTrainSettingsOptions.begin(), kTrainSettingsOptions.end());
   options.insert({"task", "data", "columns", "target", "date-column", "decimal-mark", "split", "out", "seasonal-period"});
   const Args args(arguments, options, {"interpolate"}, "aaren train");
-  if (args.print_help(kTrainHelp, kModelOptionsHelp, kTrainSettingsHelp)) return 0;
+  if (args.print_help(kTrainHelp, architecture_options_help(), kTrainSettingsHelp)) return 0;
   ForecastRunRequest request;
   request.data_path = args.required("data");
-  request.out_dir = args.required("out");
-  if (!args.has("model")) throw UsageError("'aaren train' needs --model aaren or --model transformer");
-  request.model = model_config_from(args, 1);
+  const std::string out = args.required("out");
+  if (!args.has("model")) throw UsageError("'aaren train' needs --model aaren, --model transformer or --model both");
+  const std::vector<ModelKind> kinds = model_kinds_from(args);
+  request.model = model_config_from(args, 1, kinds.front());
   request.csv.columns = split_names(args.text("columns", ""));
   request.csv.target = args.text("target", "");
   if (args.has("date-column")) request.csv.date_column = args.text("date-column", "");
@@ -172,15 +179,30 @@ int run_train(const Arguments& arguments) {
   TrainCallbacks callbacks;
   callbacks.cancel = &g_interrupted;
   callbacks.progress = [terminal](const TrainProgress& p) { print_train_progress(p, terminal); };
-  const ForecastRunOutcome outcome = train_forecast_run(request, callbacks);
-  const RunMetrics& m = outcome.metrics;
-  std::printf("%s%s (trained on %s)\n", terminal ? "\r\033[K" : "", m.message.c_str(), m.device.c_str());
-  std::printf("validation MSE %.4f MAE %.4f | test MSE %.4f MAE %.4f (scaled data, %ld test windows)\n",
-              m.validation.mse, m.validation.mae, m.test.mse, m.test.mae, m.test.windows);
-  if (m.test_comparison)
-    print_test_comparison(*m.test_comparison, std::string(to_string(outcome.config.model.kind)), outcome.config.channels);
-  std::printf("run folder: %s\n", request.out_dir.c_str());
-  return m.stop == "diverged" ? 1 : 0;
+  // Both models on the same data, split and seed, one after the other, as --task events and
+  // --task classify train them (docs/DESIGN.md section 9, "Side by side").
+  bool diverged = false;
+  for (const ModelKind kind : kinds) {
+    request.model.kind = kind;
+    request.out_dir = kinds.size() > 1 ? side_by_side_model_dir(out, kind) : out;
+    const ForecastRunOutcome outcome = train_forecast_run(request, callbacks);
+    const RunMetrics& m = outcome.metrics;
+    std::printf("%s%s (trained on %s)\n", terminal ? "\r\033[K" : "", m.message.c_str(), m.device.c_str());
+    if (kind == kinds.front())  // the data's, the same for every model
+      for (const std::string& warning : outcome.warnings) std::printf("warning: %s\n", warning.c_str());
+    std::printf("validation MSE %.4f MAE %.4f | test MSE %.4f MAE %.4f (scaled data, %ld test windows)\n",
+                m.validation.mse, m.validation.mae, m.test.mse, m.test.mae, m.test.windows);
+    if (m.test_comparison)
+      print_test_comparison(*m.test_comparison, std::string(to_string(kind)), outcome.config.channels);
+    diverged = diverged || m.stop == "diverged";
+    if (g_interrupted.load()) break;
+  }
+  if (kinds.size() > 1)
+    std::printf("run folders: %s (%s/, %s/)\n", out.c_str(), std::string(to_string(kinds.front())).c_str(),
+                std::string(to_string(kinds.back())).c_str());
+  else
+    std::printf("run folder: %s\n", out.c_str());
+  return diverged ? 1 : 0;
 }
 
 int run_forecast(const Arguments& arguments) {

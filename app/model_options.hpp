@@ -1,5 +1,6 @@
 #pragma once
 // The architecture options shared by `aaren params`, `aaren train` and the benchmarks.
+#include <optional>
 #include <set>
 #include <string>
 
@@ -19,13 +20,22 @@ inline const char* const kModelOptionsHelp =
     "  --layers L                  blocks (default 2)\n"
     "  --d-ff F                    hidden width of the feed-forward layer (default 256)\n";
 
-// Reads the options above; `channels` comes from the data.
-inline ModelConfig model_config_from(const Args& args, int channels) {
+// kModelOptionsHelp without its --model line, for a command that offers other models (--model both).
+inline std::string architecture_options_help() {
+  const std::string all = kModelOptionsHelp;
+  return all.substr(all.find('\n') + 1);
+}
+
+// Reads the options above; `channels` comes from the data. `kind`, when given, is the mixer instead
+// of --model's (a command that trains several, as --model both does, reads --model itself).
+inline ModelConfig model_config_from(const Args& args, int channels, std::optional<ModelKind> kind = std::nullopt) {
   ModelConfig c;
-  const std::string kind = args.text("model", "aaren");
-  const auto parsed = model_kind_from_string(kind);
-  if (!parsed) throw UsageError("--model must be aaren or transformer, got '" + kind + "'");
-  c.kind = *parsed;
+  if (!kind) {
+    const std::string text = args.text("model", "aaren");
+    kind = model_kind_from_string(text);
+    if (!kind) throw UsageError("--model must be aaren or transformer, got '" + text + "'");
+  }
+  c.kind = *kind;
   c.seq_len = int(args.integer("seq-len", c.seq_len, 1, 1 << 20));
   c.horizon = int(args.integer("horizon", c.horizon, 1, 1 << 16));
   c.d_model = int(args.integer("d-model", c.d_model, 1, 8192));

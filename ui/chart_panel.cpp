@@ -40,6 +40,9 @@ namespace {
 
 // A colour chosen by the page, kept on the series so theme changes do not replace it.
 constexpr char kColorProperty[] = "aarenColor";
+// Set on a series before addSeries() to draw its line this many times the usual width (the Data
+// page's target among its channels, ui/pages/series_split_chart.cpp).
+constexpr char kWidthFactorProperty[] = "aarenWidthFactor";
 
 constexpr int kBandAlpha = 64;
 constexpr int kMaxDateTicks = 6;
@@ -593,7 +596,8 @@ void ChartPanel::styleSeries(QXYSeries* series) const {
     return;
   }
   QPen pen = series->pen();
-  pen.setWidthF(appearance.chartLineWidth());
+  const QVariant factor = series->property(kWidthFactorProperty);
+  pen.setWidthF(appearance.chartLineWidth() * (factor.isValid() ? factor.toReal() : 1.0));
   if (color.isValid()) pen.setColor(color);
   series->setPen(pen);
 }

@@ -275,6 +275,11 @@ void require_clear_decimal_mark(const CsvDetection& detection, const std::string
     throw AmbiguousDecimalMark(name + ": " + detection.decimal_mark_ambiguity + "; say which decimal mark the file uses");
 }
 
+void require_data_rows(const CsvDetection& detection, const std::string& name) {
+  if (detection.has_header && detection.preview_rows.empty())
+    throw std::runtime_error(name + ": the file has a header but no data rows");
+}
+
 bool header_names_a_date(std::string_view name) {
   // With the words of European spreadsheets' exports: Datum (German, Dutch, Swedish), fecha, Zeit.
   static const std::set<std::string> date_words = {"date",  "time",  "timestamp", "datetime", "period",

@@ -56,6 +56,10 @@ CsvDetection detect_csv_file(const std::string& path, const CsvDialectOverrides&
 // detection left the mark open: the readers refuse to guess.
 void require_clear_decimal_mark(const CsvDetection& detection, const std::string& name);
 
+// Throws std::runtime_error "NAME: the file has a header but no data rows" for such a file: one
+// message wherever it is read (the readers, the Data page before it reads).
+void require_data_rows(const CsvDetection& detection, const std::string& name);
+
 // True for headers such as "date", "Time", "timestamp", "period", "YEAR", "date_approx", "Datum",
 // "Fecha", and "ds" (Prophet's name for the date column).
 bool header_names_a_date(std::string_view name);

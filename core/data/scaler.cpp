@@ -4,6 +4,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "core/io/matrix_csv.hpp"
+
 namespace aaren {
 
 namespace {
@@ -41,8 +43,11 @@ StandardScaler fit_standard_scaler(const Matrix<double>& values, RowRange rows,
     scaler.stddev[c] = std::sqrt(scaler.stddev[c] / double(rows.size()));
     if (scaler.stddev[c] <= 1e-12 * std::max(1.0, std::abs(scaler.mean[c]))) {
       scaler.stddev[c] = 1.0;
-      warnings.push_back("channel '" + channel_names[c] +
-                         "' is constant over the training rows; it is only shifted, not scaled");
+      // Said plainly: a student who keeps such a column trains on a number that never changes.
+      warnings.push_back("channel '" + channel_names[c] + "' is constant over the training rows (every value is " +
+                         format_number(scaler.mean[c]) +
+                         "): the models learn nothing from it, and its errors say little; leave it out unless it "
+                         "changes later");
     }
   }
   return scaler;

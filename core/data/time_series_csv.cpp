@@ -119,7 +119,7 @@ TimeSeriesTable read_table(CsvRecordReader& reader, const CsvDetection& d, const
   TimeSeriesTable table;
   table.source = source;
   table.warnings = d.warnings;
-  if (d.has_header && d.preview_rows.empty()) throw std::runtime_error(name + ": the file has a header but no data rows");
+  require_data_rows(d, name);
   require_clear_decimal_mark(d, name);
   table.decimal_mark = d.decimal_mark;
   const ColumnPlan plan = plan_columns(d, options, name, table);

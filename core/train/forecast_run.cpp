@@ -25,7 +25,10 @@ ForecastRunOutcome train_forecast_run(const ForecastRunRequest& request, const T
   config.interpolate_missing = request.csv.missing == CsvReadOptions::Missing::interpolate;
   config.decimal_mark = table.decimal_mark;
   config.split = request.data.split;
+  const std::size_t read_warnings = table.warnings.size();  // the reader's come first; the caller saw them
   const ForecastData data = prepare_forecast_data(std::move(table), request.data);
+  outcome.warnings.assign(data.warnings.begin() + std::ptrdiff_t(std::min(read_warnings, data.warnings.size())),
+                          data.warnings.end());
   config.scaler = data.scaler;
   config.model = request.model;
   config.model.channels = data.scaled.cols;

@@ -44,6 +44,9 @@ struct ForecastRunRequest {
 struct ForecastRunOutcome {
   RunConfig config;
   RunMetrics metrics;
+  // What preparing the data for training found beyond the file's own remarks (which its reader
+  // returns): a channel constant over the training rows, which the models cannot learn from.
+  std::vector<std::string> warnings;
 };
 
 // Trains one model and writes its run folder. The checkpoint is rewritten each time the

@@ -11,6 +11,13 @@
 
 namespace aaren {
 
+namespace {
+
+// "1 epoch", "3 epochs": the messages end up in a student's report.
+std::string epochs_text(int epochs) { return std::to_string(epochs) + (epochs == 1 ? " epoch" : " epochs"); }
+
+}  // namespace
+
 std::string to_string(TrainStop stop) {
   switch (stop) {
     case TrainStop::completed: return "completed";
@@ -231,13 +238,12 @@ TrainResult Trainer::train(const TrainingTask& train_set, const TrainingTask& va
     } else if (settings_.patience > 0 && ++since_best >= settings_.patience) {
       return finish(TrainStop::early_stopped, (callbacks.validation_score ? callbacks.validation_score_name
                                                                            : std::string("validation loss")) +
-                                                  " did not improve for " +
-                                                  std::to_string(settings_.patience) + " epochs; best epoch " +
-                                                  std::to_string(result.best_epoch));
+                                                  " did not improve for " + epochs_text(settings_.patience) +
+                                                  "; best epoch " + std::to_string(result.best_epoch));
     }
   }
-  return finish(TrainStop::completed, "trained " + std::to_string(settings_.epochs) + " epochs; best epoch " +
-                                          std::to_string(result.best_epoch));
+  return finish(TrainStop::completed,
+                "trained " + epochs_text(settings_.epochs) + "; best epoch " + std::to_string(result.best_epoch));
 }
 
 }  // namespace aaren

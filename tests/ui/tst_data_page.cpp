@@ -1,7 +1,8 @@
 // The Data page: a bundled CSV fills the preview, the channel list and the chart with the split
 // shaded; every problem of a malformed file reaches the message bar with its line and column; a
 // failed read keeps the data set loaded before it (chart, data set, source bar and status bar say
-// so) and highlights the offending line in the preview; the user's overrides of the detection
+// so, and the settings are its own again) and highlights the offending line in the preview, loading
+// the rows around it when it lies past the first rows; the user's overrides of the detection
 // (delimiter, decimal mark, gaps) read the file again; a large file shows its progress and a
 // cancelled read keeps the data set loaded before it.
 #include <QtTest>
@@ -18,7 +19,9 @@
 #include <QStandardItemModel>
 #include <QTableView>
 #include <QXYSeries>
+#include <cmath>
 
+#include "ui/appearance.hpp"
 #include "ui/chart_panel.hpp"
 #include "ui/pages/current_dataset.hpp"
 #include "ui/pages/data_page.hpp"
@@ -71,6 +74,9 @@ class TestDataPage : public QObject {
   void malformedCsvShowsLineAndColumn();
   void failedReadKeepsTheLoadedDataSet_data();
   void failedReadKeepsTheLoadedDataSet();
+  void aRefusedFileGivesTheSettingsBack_data();
+  void aRefusedFileGivesTheSettingsBack();
+  void channelsHaveColoursOfTheirOwnAndTheTargetStandsOut();
   void decimalMarkIsDetectedAndCanBeChosen();
   void unclearDecimalMarkAsksForTheControl();
   void overridingTheDelimiterReadsTheFileAgain();
@@ -151,6 +157,9 @@ void TestDataPage::malformedCsvShowsLineAndColumn_data() {
   QTest::newRow("short line") << QByteArray("date,a,b\n2020-01-01,1,2\n2020-01-02,1\n2020-01-03,1,2\n")
                               << QStringLiteral("bad.csv, line 3: 2 fields, the header has 3");
   QTest::newRow("empty file") << QByteArray() << QStringLiteral("bad.csv");
+  // As the command line says it, not as a file whose columns hold no numbers.
+  QTest::newRow("header only") << QByteArray("date,value\n")
+                               << QStringLiteral("Could not open bad.csv: bad.csv: the file has a header but no data rows.");
 }
 
 void TestDataPage::malformedCsvShowsLineAndColumn() {
@@ -177,8 +186,14 @@ void TestDataPage::failedReadKeepsTheLoadedDataSet_data() {
   QTest::newRow("not a number on line 7") << seriesWithBadCell(20, 7)
                                           << QStringLiteral("bad.csv, line 7, column 'value': 'n/a' is not a number") << 7
                                           << QStringLiteral("Line 7 is highlighted in the first rows below.");
-  QTest::newRow("beyond the preview") << seriesWithBadCell(400, 350) << QStringLiteral("line 350") << 0
-                                      << QStringLiteral("Line 350 is beyond the first 100 rows shown below.");
+  // The README's promise: the preview scrolls to the failing line, wherever it is.
+  QTest::newRow("beyond the first rows") << seriesWithBadCell(400, 350) << QStringLiteral("line 350") << 350
+                                         << QStringLiteral("Line 350 is highlighted in the rows around it below.");
+  QTest::newRow("near the end of a long file")
+      << seriesWithBadCell(5000, 4990) << QStringLiteral("line 4990") << 4990
+      << QStringLiteral("Line 4990 is highlighted in the rows around it below.");
+  QTest::newRow("header only") << QByteArray("date,value,other\n")
+                               << QStringLiteral("bad.csv: the file has a header but no data rows") << 0 << QString();
   QTest::newRow("a PNG image") << QByteArray("\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x10", 20)
                                << QStringLiteral("is not a text file (it starts like a PNG image)") << 0 << QString();
 }
@@ -193,6 +208,9 @@ void TestDataPage::failedReadKeepsTheLoadedDataSet() {
   QFETCH(QString, detail);
   CurrentDataset dataset;
   DataPage page(&dataset);
+  page.resize(1280, 800);  // shown, so that the preview scrolls as a user sees it
+  page.show();
+  QVERIFY(QTest::qWaitForWindowExposed(&page));
   QSignalSpy finished(&page, &DataPage::loadFinished);
   QSignalSpy status(&page, &DataPage::statusMessage);
   const QString seatbelts = QFileInfo(bundled("R_Seatbelts.csv")).absoluteFilePath();
@@ -223,18 +241,21 @@ void TestDataPage::failedReadKeepsTheLoadedDataSet() {
 
   auto* preview = page.findChild<QTableView*>(QStringLiteral("previewTable"));
   QVERIFY(preview);
+  // The settings are the loaded data set's; the preview shows the refused file where it can.
+  QCOMPARE(page.filePath(), seatbelts);
   if (content.startsWith("\x89PNG")) {
     // Nothing of the file can be shown: the page shows the loaded data set again.
-    QCOMPARE(page.filePath(), seatbelts);
+    QCOMPARE(page.previewPath(), seatbelts);
     QCOMPARE(page.previewModel()->columnCount(), 9);
     QCOMPARE(page.previewModel()->item(0, 0)->text(), QStringLiteral("1969-01"));
   } else {
-    QCOMPARE(page.filePath(), bad);
+    QCOMPARE(page.previewPath(), bad);
     QCOMPARE(page.previewModel()->columnCount(), 3);
   }
   QVERIFY(qobject_cast<QGroupBox*>(preview->parentWidget()));
   QCOMPARE(qobject_cast<QGroupBox*>(preview->parentWidget())->title(),
-           QStringLiteral("First rows of %1, as read").arg(QFileInfo(page.filePath()).fileName()));
+           highlightedLine > 100 ? QStringLiteral("Rows around line %1 of bad.csv, as read").arg(highlightedLine)
+                                 : QStringLiteral("First rows of %1, as read").arg(QFileInfo(page.previewPath()).fileName()));
   if (highlightedLine == 0) {
     QCOMPARE(page.highlightedPreviewRow(), -1);
     return;
@@ -250,6 +271,14 @@ void TestDataPage::failedReadKeepsTheLoadedDataSet() {
   }
   QVERIFY2(page.previewModel()->item(row, 0)->toolTip().contains(QStringLiteral("'n/a' is not a number")),
            qPrintable(page.previewModel()->item(row, 0)->toolTip()));
+  if (highlightedLine > 100) {
+    // Rows on both sides of the line, numbered by their file lines, and the line in view.
+    QVERIFY2(row >= 10 && page.previewModel()->rowCount() - row > 5, qPrintable(QString::number(row)));
+    QCOMPARE(page.previewModel()->headerData(0, Qt::Vertical).toString(), QString::number(highlightedLine - row));
+    QCoreApplication::processEvents();
+    const QRect shown = preview->visualRect(page.previewModel()->index(row, 0));
+    QVERIFY2(preview->viewport()->rect().intersects(shown), "the failing line is not scrolled into view");
+  }
 
   // Read again with the line fixed, the file replaces the data set and the highlight goes.
   writeFile(bad, seriesWithBadCell(20, 0));
@@ -258,6 +287,126 @@ void TestDataPage::failedReadKeepsTheLoadedDataSet() {
   QCOMPARE(dataset.path(), bad);
   QCOMPARE(page.highlightedPreviewRow(), -1);
   QCOMPARE(page.sourceTitle(), QStringLiteral("bad.csv"));
+}
+
+void TestDataPage::aRefusedFileGivesTheSettingsBack_data() {
+  QTest::addColumn<QByteArray>("content");
+  QTest::newRow("a bad cell in the first rows") << seriesWithBadCell(20, 7);
+  QTest::newRow("a bad cell past the first rows") << seriesWithBadCell(400, 350);
+  QTest::newRow("header only") << QByteArray("date,value,other\n");
+  QTest::newRow("not a text file") << QByteArray("\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x10", 20);
+}
+
+// After a refused file, the channel list, the target and the reading controls are those of the data
+// set still loaded (the chart and the Train page hold it), and editing them reads that data set.
+void TestDataPage::aRefusedFileGivesTheSettingsBack() {
+  QFETCH(QByteArray, content);
+  CurrentDataset dataset;
+  DataPage page(&dataset);
+  QSignalSpy finished(&page, &DataPage::loadFinished);
+  const QString seatbelts = QFileInfo(bundled("R_Seatbelts.csv")).absoluteFilePath();
+  page.openCsv(seatbelts);
+  QVERIFY(waitForLoad(finished));
+  auto* target = page.findChild<QComboBox*>(QStringLiteral("targetCombo"));
+  auto* channels = page.findChild<QListWidget*>(QStringLiteral("channelList"));
+  auto* interpolate = page.findChild<QCheckBox*>(QStringLiteral("interpolateCheck"));
+  QVERIFY(target && channels && interpolate);
+  channels->item(7)->setCheckState(Qt::Unchecked);  // law
+  QVERIFY(waitForLoad(finished));
+  target->setCurrentIndex(target->findData(QStringLiteral("front")));
+  QVERIFY(waitForLoad(finished));
+  QCOMPARE(dataset.readOptions().target, std::string("front"));
+  const QStringList names = page.channelNames();
+  const QStringList checked = page.checkedChannels();
+  QCOMPARE(checked.size(), 7);
+
+  page.openCsv(writeFile(folder_.filePath(QStringLiteral("refused.csv")), content));
+  QVERIFY(!waitForLoad(finished));
+  QCOMPARE(dataset.path(), seatbelts);
+  QCOMPARE(page.filePath(), seatbelts);
+  QCOMPARE(page.channelNames(), names);
+  QCOMPARE(page.checkedChannels(), checked);
+  QCOMPARE(target->currentData().toString(), QStringLiteral("front"));
+  QVERIFY(!interpolate->isChecked());
+  QCOMPARE(page.sourceTitle(), QStringLiteral("refused.csv could not be read"));
+
+  // Unticking a channel reads the loaded data set again without it.
+  channels->item(0)->setCheckState(Qt::Unchecked);  // DriversKilled
+  QVERIFY(waitForLoad(finished));
+  QCOMPARE(dataset.path(), seatbelts);
+  QCOMPARE(dataset.table()->values.cols, 6);
+  QCOMPARE(page.seriesChart()->dataSeries().size(), 6);
+  QCOMPARE(dataset.readOptions().target, std::string("front"));
+  QCOMPARE(page.sourceTitle(), QStringLiteral("R_Seatbelts.csv"));
+  QCOMPARE(page.previewPath(), seatbelts);
+  QCOMPARE(page.previewModel()->columnCount(), 9);
+}
+
+namespace {
+
+// WCAG's relative luminance and contrast ratio.
+double luminance(const QColor& color) {
+  const auto linear = [](double c) { return c <= 0.03928 ? c / 12.92 : std::pow((c + 0.055) / 1.055, 2.4); };
+  return 0.2126 * linear(color.redF()) + 0.7152 * linear(color.greenF()) + 0.0722 * linear(color.blueF());
+}
+
+double contrast(const QColor& a, const QColor& b) {
+  const double la = luminance(a), lb = luminance(b);
+  return (std::max(la, lb) + 0.05) / (std::min(la, lb) + 0.05);
+}
+
+}  // namespace
+
+// Ten channels get ten colours a reader tells apart, each readable on the light and the dark chart;
+// the target is drawn wider, over the others.
+void TestDataPage::channelsHaveColoursOfTheirOwnAndTheTargetStandsOut() {
+  QByteArray csv("date");
+  for (int c = 0; c < 10; ++c) csv += ",c" + QByteArray::number(c);
+  csv += '\n';
+  for (int row = 0; row < 60; ++row) {
+    csv += QDate(2020, 1, 1).addDays(row).toString(Qt::ISODate).toLatin1();
+    for (int c = 0; c < 10; ++c) csv += ',' + QByteArray::number(c * 10 + (row * (c + 3)) % 7);
+    csv += '\n';
+  }
+  CurrentDataset dataset;
+  DataPage page(&dataset);
+  QSignalSpy finished(&page, &DataPage::loadFinished);
+  page.openCsv(writeFile(folder_.filePath(QStringLiteral("ten.csv")), csv));
+  QVERIFY(waitForLoad(finished));
+  auto* target = page.findChild<QComboBox*>(QStringLiteral("targetCombo"));
+  QVERIFY(target);
+  target->setCurrentIndex(target->findData(QStringLiteral("c3")));
+  QVERIFY(waitForLoad(finished));
+  QCOMPARE(dataset.table()->target, 3);
+
+  for (const Theme theme : {Theme::light, Theme::dark}) {
+    Appearance::instance().setTheme(theme);
+    QCoreApplication::processEvents();
+    const QList<QXYSeries*> series = page.seriesChart()->dataSeries();
+    QCOMPARE(series.size(), 10);
+    const QBrush background = page.seriesChart()->chart()->backgroundBrush();
+    const QColor paper = background.gradient() && !background.gradient()->stops().isEmpty()
+                             ? background.gradient()->stops().first().second
+                             : background.color();
+    QSet<QRgb> colours;
+    qreal otherWidth = -1;
+    for (const QXYSeries* one : series) {
+      const QColor colour = one->pen().color();
+      colours.insert(colour.rgb());
+      QVERIFY2(contrast(colour, paper) >= 2.5, qPrintable(QStringLiteral("%1 (%2) on %3: contrast %4")
+                                                                 .arg(one->name(), colour.name(), paper.name())
+                                                                 .arg(contrast(colour, paper))));
+      if (one->name() != QStringLiteral("c3")) {
+        if (otherWidth < 0) otherWidth = one->pen().widthF();
+        QCOMPARE(one->pen().widthF(), otherWidth);
+      }
+    }
+    QCOMPARE(colours.size(), 10);
+    // The target: wider, and drawn last, over the others.
+    QCOMPARE(series.last()->name(), QStringLiteral("c3"));
+    QCOMPARE(series.last()->pen().widthF(), 2 * otherWidth);
+  }
+  Appearance::instance().setTheme(Theme::light);
 }
 
 void TestDataPage::decimalMarkIsDetectedAndCanBeChosen() {
@@ -291,14 +440,14 @@ void TestDataPage::decimalMarkIsDetectedAndCanBeChosen() {
   QCOMPARE(dataset.table()->values(0, 0), 1.5);
   QVERIFY2(page.messageBar()->text().contains(QStringLiteral("commas.csv is still loaded as it was read before")),
            qPrintable(page.messageBar()->text()));
+  // The controls show the reading that is loaded again, not the one that failed.
   QPushButton* useDetected = nullptr;
   for (QPushButton* button : page.findChildren<QPushButton*>())
     if (button->text() == QStringLiteral("Use Detected")) useDetected = button;
-  QVERIFY(useDetected && useDetected->isEnabled());
-  useDetected->click();
-  QVERIFY(waitForLoad(finished));
+  QVERIFY(useDetected);
   QCOMPARE(mark->currentText(), QStringLiteral("Detect"));
   QVERIFY(!useDetected->isEnabled());
+  QVERIFY2(summary->text().contains(QStringLiteral("decimal comma")), qPrintable(summary->text()));
   QCOMPARE(dataset.table()->values(0, 0), 1.5);
 }
 

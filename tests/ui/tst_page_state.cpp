@@ -95,6 +95,10 @@ class TestPageState : public QObject {
   void eventsAreNumberedFromOneAlike();
   void densityRangeFollowsTheData();
   void largeRmseIsExplained();
+  void trainPageExplainsALargeEventRmse();
+  void eventMarkersAreNotReadAsConstantValues();
+  void studentsAreWarned_data();
+  void studentsAreWarned();
 
  private:
   QTemporaryDir folder_;
@@ -324,6 +328,103 @@ void TestPageState::largeRmseIsExplained() {
     const bool flagged = view.captionText().contains(QStringLiteral("%1's RMSE").arg(model.modelName));
     QCOMPARE(flagged, isLargeRmse(metrics.test.rmse, set->testMeanGap));
   }
+}
+
+// The Train page explains an event model's RMSE many mean gaps long as the Forecast page does, and
+// gives the RMSE its unit.
+void TestPageState::trainPageExplainsALargeEventRmse() {
+  ModelOutcome outcome;
+  outcome.modelName = QStringLiteral("Aaren");
+  aaren::EventRunMetrics events;
+  events.best_epoch = 2;
+  events.epochs.resize(2);
+  events.stop = "completed";
+  events.test.rmse = 56.0;
+  events.test.nll_per_event = 1.21;
+  events.test.events = 40;
+  events.poisson_test_nll_per_event = 1.35;
+  outcome.eventMetrics = events;
+  outcome.meanGap = 1.1;
+  outcome.timeUnit = QStringLiteral("years");
+  QVERIFY2(describeOutcome(outcome).contains(QStringLiteral("next-time RMSE 56 years over 40 events")),
+           qPrintable(describeOutcome(outcome)));
+  const QStringList notes = outcomeNotes(outcome);
+  QCOMPARE(notes.size(), 1);
+  QVERIFY2(notes.first().contains(QStringLiteral("Aaren's RMSE of 56 years is 51 times the mean gap between training "
+                                                 "events (1.1 years)")),
+           qPrintable(notes.first()));
+  QVERIFY2(notes.first().contains(QStringLiteral("NLL per event instead: 1.210, against 1.350 for a Poisson process")),
+           qPrintable(notes.first()));
+  // An RMSE of about the gap needs no note.
+  outcome.eventMetrics->test.rmse = 2.0;
+  QVERIFY(outcomeNotes(outcome).isEmpty());
+}
+
+// The density chart's events sit on its time axis by design: they are not values to be spelled out
+// as "events so far: 0, constant".
+void TestPageState::eventMarkersAreNotReadAsConstantValues() {
+  EventViewOfRun shown;
+  QVERIFY(shown.open(eventRun_));
+  shown.view.resize(1100, 700);
+  shown.view.show();
+  QVERIFY(QTest::qWaitForWindowExposed(&shown.view));
+  QCoreApplication::processEvents();
+  const ChartPanel* density = shown.view.densityChart();
+  QVERIFY(seriesNamed(*density, QStringLiteral("events so far")));
+  const QString note = density->annotationShown();
+  QVERIFY2(!note.contains(QStringLiteral("events so far")) && !note.contains(QStringLiteral("actual next event")) &&
+               !note.contains(QStringLiteral("constant")),
+           qPrintable(note));
+}
+
+void TestPageState::studentsAreWarned_data() {
+  QTest::addColumn<QStringList>("predictedColumns");  // each test case's predicted class, by true class rows
+  QTest::addColumn<QString>("warning");               // empty: none
+  // Three classes of 10, 6 and 4 test cases; the confusion matrix's columns are the predictions.
+  QTest::newRow("one class for every case") << QStringList{"B", "B", "B"}
+                                            << QStringLiteral("Warning: Aaren predicts 'B' for all 20 cases: it does not "
+                                                              "tell the classes apart, and its accuracy (30%) is that "
+                                                              "class's share of the cases.");
+  QTest::newRow("two classes") << QStringList{"A", "B", "B"} << QString();
+  QTest::newRow("each its own") << QStringList{"A", "B", "C"} << QString();
+}
+
+// A classifier that gives one class to every test case, and a channel that never changes over the
+// training rows, are said beside the metrics, as warnings.
+void TestPageState::studentsAreWarned() {
+  QFETCH(QStringList, predictedColumns);
+  QFETCH(QString, warning);
+  const QStringList names{"A", "B", "C"};
+  const std::vector<long> support{10, 6, 4};
+  aaren::ClassificationReport report;
+  report.confusion.assign(9, 0);
+  long correct = 0;
+  for (int row = 0; row < 3; ++row) {
+    report.classes.push_back({names[row].toStdString(), 0, 0, 0, support[std::size_t(row)]});
+    const int column = int(names.indexOf(predictedColumns[row]));
+    report.confusion[std::size_t(row * 3 + column)] = support[std::size_t(row)];
+    if (column == row) correct += support[std::size_t(row)];
+  }
+  report.overall.cases = 20;
+  report.overall.accuracy = double(correct) / 20.0;
+  aaren::ClassifyRunMetrics metrics;
+  metrics.best_epoch = 1;
+  metrics.epochs.resize(1);
+  metrics.stop = "completed";
+  metrics.test = report;
+  ModelOutcome outcome;
+  outcome.modelName = QStringLiteral("Aaren");
+  outcome.classifyMetrics = metrics;
+  QCOMPARE(outcomeNotes(outcome), warning.isEmpty() ? QStringList() : QStringList{warning});
+
+  ModelOutcome series;
+  series.modelName = QStringLiteral("Aaren");
+  series.dataWarnings = {"channel 'station' is constant over the training rows (every value is 42): the models learn "
+                         "nothing from it, and its errors say little; leave it out unless it changes later"};
+  QCOMPARE(outcomeNotes(series), QStringList{QStringLiteral("Warning: channel 'station' is constant over the training "
+                                                            "rows (every value is 42): the models learn nothing from it, "
+                                                            "and its errors say little; leave it out unless it changes "
+                                                            "later.")});
 }
 
 QTEST_MAIN(TestPageState)

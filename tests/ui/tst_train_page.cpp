@@ -22,12 +22,14 @@
 #include "ui/chart_panel.hpp"
 #include "ui/main_window.hpp"
 #include "ui/pages/current_dataset.hpp"
+#include "ui/pages/forecast_page.hpp"
 #include "ui/pages/message_bar.hpp"
 #include "ui/pages/model_settings_form.hpp"
 #include "ui/pages/plan_wording.hpp"
 #include "ui/pages/run_list_view.hpp"
 #include "ui/pages/studio_pages.hpp"
 #include "ui/pages/train_page.hpp"
+#include "ui/pages/training_wording.hpp"
 
 using namespace aaren::ui;
 
@@ -81,6 +83,10 @@ class TestTrainPage : public QObject {
   void continueNeedsARunAndTheSameChannels();
   void windowsAreFittedToShortDataOrExplainedInThePagesWords();
   void memoryRefusalNamesThePagesFields();
+  void forecastPageOpensOnTheNewestRun();
+  void aConstantChannelIsAWarning();
+  void timeLeftCoversTheWholeJob_data();
+  void timeLeftCoversTheWholeJob();
 
  private:
   QTemporaryDir folder_;
@@ -398,6 +404,89 @@ void TestTrainPage::windowsAreFittedToShortDataOrExplainedInThePagesWords() {
                                            "least 160; lower the look-back or the horizon in the Train page")),
            qPrintable(message));
   QVERIFY2(!message.contains(QStringLiteral("--")), qPrintable(message));
+}
+
+// Each run the Train page writes is the one the Forecast page shows next, the newest after later
+// runs too, without the user picking it.
+void TestTrainPage::forecastPageOpensOnTheNewestRun() {
+  MainWindow window;
+  const StudioPages pages = addStudioPages(window);
+  loadInto(*pages.dataset, csv_);
+  pages.train->setRunsFolder(folder_.filePath(QStringLiteral("runs-newest")));
+  QSignalSpy finished(pages.train, &TrainPage::trainingFinished);
+  QSignalSpy shown(pages.forecast, &ForecastPage::runLoaded);
+  const std::vector<std::vector<aaren::ModelKind>> jobs = {
+      {aaren::ModelKind::aaren}, {aaren::ModelKind::transformer}, {aaren::ModelKind::aaren, aaren::ModelKind::transformer}};
+  for (const std::vector<aaren::ModelKind>& models : jobs) {
+    pages.train->settingsForm()->setChoice(tinyChoice(1, models));
+    finished.clear();
+    shown.clear();
+    QVERIFY(pages.train->startTraining());
+    QVERIFY(finished.wait(kTrainingTimeoutMs));
+    const QString run = pages.train->currentRun();
+    QVERIFY(!shown.isEmpty() || shown.wait(kTrainingTimeoutMs));
+    QVERIFY2(shown.last().at(0).toBool(), qPrintable(pages.forecast->messageBar()->text()));
+    QVERIFY(pages.forecast->forecastSet());
+    QCOMPARE(QFileInfo(pages.forecast->forecastSet()->runDir).canonicalFilePath(), QFileInfo(run).canonicalFilePath());
+    QCOMPARE(int(pages.forecast->forecastSet()->models.size()), int(models.size()));
+  }
+  waitUntilIdle(pages);
+}
+
+// Trained on a channel that never changes, the models finish with a warning that names it.
+void TestTrainPage::aConstantChannelIsAWarning() {
+  QFile file(folder_.filePath(QStringLiteral("constant.csv")));
+  QVERIFY(file.open(QIODevice::WriteOnly));
+  QByteArray csv("date,load,station\n");
+  for (int day = 0; day < 240; ++day)
+    csv += QDate(2020, 1, 1).addDays(day).toString(Qt::ISODate).toLatin1() + ',' +
+           QByteArray::number(10 + (day * 7) % 13) + ",42\n";
+  file.write(csv);
+  file.close();
+  CurrentDataset dataset;
+  loadInto(dataset, file.fileName());
+  TrainPage page(&dataset);
+  page.setRunsFolder(folder_.filePath(QStringLiteral("runs-constant")));
+  page.settingsForm()->setChoice(tinyChoice(1, {aaren::ModelKind::aaren, aaren::ModelKind::transformer}));
+  QSignalSpy finished(&page, &TrainPage::trainingFinished);
+  QVERIFY(page.startTraining());
+  QVERIFY(finished.wait(kTrainingTimeoutMs));
+  QCOMPARE(finished.first().at(2).toString(), QString());
+  QCOMPARE(page.messageBar()->level(), MessageBar::Level::warning);
+  QVERIFY2(page.messageBar()->text().startsWith(QStringLiteral("Training finished")), qPrintable(page.messageBar()->text()));
+  const QStringList warnings = page.messageBar()->details().filter(QStringLiteral("'station' is constant"));
+  QCOMPARE(warnings.size(), 1);  // said once, not once per model
+  QVERIFY2(warnings.first().startsWith(QStringLiteral("Warning: channel 'station' is constant over the training rows")),
+           qPrintable(warnings.first()));
+  QVERIFY(page.messageBar()->details().filter(QStringLiteral("'load' is constant")).isEmpty());
+}
+
+void TestTrainPage::timeLeftCoversTheWholeJob_data() {
+  QTest::addColumn<int>("model");
+  QTest::addColumn<int>("models");
+  QTest::addColumn<QString>("left");
+  // Epoch 1 of 2, step 5 of 10: 15 steps of this model left, estimated at 15 s (1 s a step).
+  QTest::newRow("the first of two") << 0 << 2 << QStringLiteral("35 s left for all 2 models");  // + 20 steps
+  QTest::newRow("the second of two") << 1 << 2 << QStringLiteral("15 s left for all 2 models");
+  QTest::newRow("one model") << 0 << 1 << QStringLiteral("15 s left");
+}
+
+void TestTrainPage::timeLeftCoversTheWholeJob() {
+  QFETCH(int, model);
+  QFETCH(int, models);
+  QFETCH(QString, left);
+  TrainingProgress report;
+  report.model = model;
+  report.models = models;
+  report.modelName = model == 0 ? QStringLiteral("Aaren") : QStringLiteral("Transformer");
+  report.progress.epoch = 1;
+  report.progress.epochs = 2;
+  report.progress.step = 5;
+  report.progress.steps_per_epoch = 10;
+  report.progress.samples_per_second = 16;
+  report.progress.eta_seconds = 15;
+  const QString text = describeProgress(report);
+  QVERIFY2(text.endsWith(QStringLiteral(" · ") + left), qPrintable(text));
 }
 
 QTEST_MAIN(TestTrainPage)

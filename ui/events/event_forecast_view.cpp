@@ -44,6 +44,9 @@ EventForecastView::EventForecastView(MessageBar* messages, QWidget* parent)
   density_->setObjectName(QStringLiteral("nextEventChart"));
   density_->setAxisTitles(tr("time"), tr("density of the next event"));
   density_->setYAxisOrigin(AxisOrigin::zero);
+  // The events are marked on the time axis on purpose: "events so far: 0, constant" would read as
+  // a value of theirs.
+  density_->setFlatSeriesNoted(false);
   density_->setPlaceholderText(tr("Open an event run to see its next-event density"));
   marks_->setObjectName(QStringLiteral("nextMarkChart"));
   marks_->setAxisTitles(tr("mark"), tr("probability"));

@@ -22,13 +22,13 @@ bool isLargeRmse(double rmse, double meanGap) {
 
 QString largeRmseNote(const RmseContext& c) {
   if (!isLargeRmse(c.rmse, c.meanGap)) return {};
-  return tr("%1's RMSE of %2 is %3 times the mean gap between test events (%4). The RMSE takes the mean of the "
+  return tr("%1's RMSE of %2 is %3 times the mean gap between %7 events (%4). The RMSE takes the mean of the "
             "predicted density as the predicted time; a density with a long tail has its mean far out, and a squared "
             "error lets those few predictions dominate. Judge the model by its NLL per event instead: %5, against "
             "%6 for a Poisson process (lower is better).")
       .arg(c.modelName, withUnit(c.rmse, c.timeUnit), QString::number(c.rmse / c.meanGap, 'f', 0),
            withUnit(c.meanGap, c.timeUnit), QString::number(c.nllPerEvent, 'f', 3),
-           QString::number(c.poissonNll, 'f', 3));
+           QString::number(c.poissonNll, 'f', 3), c.gapOfTraining ? tr("training") : tr("test"));
 }
 
 }  // namespace aaren::ui

@@ -18,6 +18,7 @@ struct RmseContext {
   QString timeUnit;        // "years"; empty when the log names none
   double nllPerEvent = 0;  // the model's test NLL per event
   double poissonNll = 0;   // a Poisson process's, fitted to the training part
+  bool gapOfTraining = false;  // meanGap is the training part's (the model's time scale), not the test part's
 };
 
 bool isLargeRmse(double rmse, double meanGap);

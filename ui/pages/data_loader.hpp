@@ -4,12 +4,14 @@
 // what the page needs to go back to when a read fails or is cancelled: how the file that is loaded
 // now was shown. Only a finished read replaces the loaded data set, so a failed or cancelled read
 // costs nothing.
+#include <QMetaType>
 #include <QObject>
 #include <QString>
 #include <memory>
 #include <optional>
 
 #include "core/data/csv_dialect.hpp"
+#include "core/data/csv_excerpt.hpp"
 #include "core/data/time_series_csv.hpp"
 
 namespace aaren::ui {
@@ -38,6 +40,9 @@ class DataLoader : public QObject {
   bool isRunning() const;
 
   const CsvReadOptions& loadingOptions() const { return loadingOptions_; }  // of the newest read
+  // When the newest read failed at a line: the records around that line, read before failed() was
+  // sent, so that the page can show a line past the first rows it previews; null otherwise.
+  std::shared_ptr<const CsvExcerpt> failedLines() const { return failedLines_; }
   // How the loaded table was shown, once one is; forget() when something else replaced it.
   const std::optional<DialectView>& loadedView() const { return loadedView_; }
   void forget() { loadedView_.reset(); }
@@ -55,7 +60,10 @@ class DataLoader : public QObject {
   CsvReadOptions loadingOptions_;
   DialectView loadingView_;
   std::optional<DialectView> loadedView_;
+  std::shared_ptr<const CsvExcerpt> failedLines_;
   bool cancelledByUser_ = false;
 };
 
 }  // namespace aaren::ui
+
+Q_DECLARE_METATYPE(std::shared_ptr<const aaren::CsvExcerpt>)

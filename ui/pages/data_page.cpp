@@ -292,10 +292,21 @@ void DataPage::showDetection(bool keepChoices) {
 }
 
 void DataPage::fillPreview() {
+  const int rows = std::min(int(detection_.preview_rows.size()), kPreviewRows);
+  const std::vector<std::vector<std::string>> first(detection_.preview_rows.begin(), detection_.preview_rows.begin() + rows);
+  std::vector<int> lines(detection_.preview_lines.begin(),
+                         detection_.preview_lines.begin() + std::min(rows, int(detection_.preview_lines.size())));
+  // Named, since after a failed read it shows another file than the chart.
+  showPreviewRows(tr("First rows of %1, as read").arg(QFileInfo(path_).fileName()), first, lines);
+}
+
+void DataPage::showPreviewRows(const QString& title, const std::vector<std::vector<std::string>>& rows,
+                               const std::vector<int>& lines) {
   preview_->clear();
   highlightedRow_ = -1;
-  // Named, since after a failed read it shows another file than the chart.
-  previewBox_->setTitle(tr("First rows of %1, as read").arg(QFileInfo(path_).fileName()));
+  previewPath_ = path_;
+  previewLines_ = int(lines.size()) == int(rows.size()) ? lines : std::vector<int>();
+  previewBox_->setTitle(title);
   const int columns = int(detection_.column_names.size());
   preview_->setColumnCount(columns);
   for (int j = 0; j < columns; ++j) {
@@ -304,19 +315,17 @@ void DataPage::fillPreview() {
     header->setToolTip(tr("Detected kind: %1").arg(kindName(detection_.column_kinds[std::size_t(j)])));
     preview_->setHorizontalHeaderItem(j, header);
   }
-  const int rows = std::min(int(detection_.preview_rows.size()), kPreviewRows);
-  for (int i = 0; i < rows; ++i) {
+  for (const std::vector<std::string>& cells : rows) {
     QList<QStandardItem*> items;
-    const std::vector<std::string>& cells = detection_.preview_rows[std::size_t(i)];
     for (int j = 0; j < columns; ++j)
       items << new QStandardItem(j < int(cells.size()) ? QString::fromStdString(cells[std::size_t(j)]) : QString());
     preview_->appendRow(items);
   }
   // Rows are numbered by their line in the file, as the reader's messages number them.
-  if (int(detection_.preview_lines.size()) >= rows) {
-    QStringList lines;
-    for (int i = 0; i < rows; ++i) lines << QString::number(detection_.preview_lines[std::size_t(i)]);
-    preview_->setVerticalHeaderLabels(lines);
+  if (!previewLines_.empty()) {
+    QStringList labels;
+    for (const int line : previewLines_) labels << QString::number(line);
+    preview_->setVerticalHeaderLabels(labels);
   }
   previewView_->resizeColumnsToContents();
 }
@@ -325,6 +334,14 @@ void DataPage::startLoading() {
   if (!detected_) return;
   clearHighlight();
   const QString file = QFileInfo(path_).fileName();
+  try {
+    // Worded by the core, as the command line words it, rather than as a file without numbers.
+    require_data_rows(detection_, file.toStdString());
+  } catch (const std::exception& error) {
+    loader_->stop();
+    refuseFile(QString::fromUtf8(error.what()), 0);
+    return;
+  }
   if (dialect_->checkedChannels().isEmpty()) {
     loader_->stop();
     reportFailure(path_, MessageBar::Level::warning,
@@ -352,6 +369,8 @@ void DataPage::onLoaded(std::shared_ptr<const TimeSeriesTable> table) {
   dataset_->setData(path_, loader_->loadingOptions(), table);
   loadedReadAs_ = sourceBar_->readAs();
   failedPath_.clear();
+  // The preview may still show a file that failed before this one was read again.
+  if (previewPath_ != path_) fillPreview();
   describeSource();
   QStringList remarks;
   for (const std::string& warning : table->warnings) remarks << QString::fromStdString(warning);
@@ -378,14 +397,48 @@ void DataPage::onLoadCancelled() {
   emit loadFinished(false);
 }
 
-void DataPage::onLoadFailed(const QString& message, int line) {
+void DataPage::onLoadFailed(const QString& message, int line) { refuseFile(message, line); }
+
+void DataPage::refuseFile(const QString& message, int line) {
+  const QString refused = path_;
+  const QString text = couldNotOpen(refused, message, *dataset_);
   QStringList details;
   if (line > 0) {
-    const QString shown = countOf(preview_->rowCount(), tr("row"), tr("rows"));
-    details << (highlightLine(line, message) >= 0 ? tr("Line %1 is highlighted in the first rows below.").arg(line)
-                                                  : tr("Line %1 is beyond the first %2 shown below.").arg(line).arg(shown));
+    if (highlightLine(line, message) >= 0) {
+      details << tr("Line %1 is highlighted in the first rows below.").arg(line);
+    } else if (showFailedLines(line) && highlightLine(line, message) >= 0) {
+      details << tr("Line %1 is highlighted in the rows around it below.").arg(line);
+    } else {
+      details << tr("Line %1 is not among the rows shown below.").arg(line);
+    }
   }
-  reportFailure(path_, MessageBar::Level::error, couldNotOpen(path_, message, *dataset_), details);
+  restoreKeptSettings();
+  reportFailure(refused, MessageBar::Level::error, text, details);
+}
+
+bool DataPage::showFailedLines(int line) {
+  const std::shared_ptr<const CsvExcerpt> excerpt = loader_->failedLines();
+  if (!excerpt || excerpt->rows.empty()) return false;
+  showPreviewRows(tr("Rows around line %1 of %2, as read").arg(line).arg(QFileInfo(path_).fileName()), excerpt->rows,
+                  excerpt->lines);
+  return true;
+}
+
+// The preview keeps showing the refused file, its failing line highlighted; everything else (the
+// reading controls, the channels, the target, what an edit reads again) is the loaded data set's,
+// as the chart and the Train page are.
+void DataPage::restoreKeptSettings() {
+  if (!dataset_->table() || !loader_->loadedView()) return;
+  const DialectView view = *loader_->loadedView();
+  path_ = view.path;
+  overrides_ = view.overrides;
+  detection_ = view.detection;
+  autoDetection_ = view.autoDetection;
+  detected_ = true;
+  const CsvReadOptions& options = dataset_->readOptions();
+  dialect_->showDetection(detection_, autoDetection_, overrides_, false);
+  dialect_->setInterpolate(options.missing == CsvReadOptions::Missing::interpolate);
+  dialect_->applyChannelChoices(options.columns, options.target);
 }
 
 void DataPage::reportFailure(const QString& file, MessageBar::Level level, const QString& text, const QStringList& details) {
@@ -397,7 +450,7 @@ void DataPage::reportFailure(const QString& file, MessageBar::Level level, const
 }
 
 int DataPage::highlightLine(int line, const QString& why) {
-  const std::vector<int>& lines = detection_.preview_lines;
+  const std::vector<int>& lines = previewLines_;
   const auto found = std::find(lines.begin(), lines.end(), line);
   const int row = found == lines.end() ? -1 : int(found - lines.begin());
   if (row < 0 || row >= preview_->rowCount()) return -1;
@@ -443,16 +496,8 @@ void DataPage::restorePanel() {
 // The settings panel and the preview go back to the table that is loaded (the chart still shows
 // it: only a finished read replaces it).
 void DataPage::restoreLoadedView() {
-  const DialectView view = *loader_->loadedView();
-  path_ = view.path;
-  overrides_ = view.overrides;
-  detection_ = view.detection;
-  autoDetection_ = view.autoDetection;
-  detected_ = true;
-  const CsvReadOptions& options = dataset_->readOptions();
-  showDetection(false);
-  dialect_->setInterpolate(options.missing == CsvReadOptions::Missing::interpolate);
-  dialect_->applyChannelChoices(options.columns, options.target);
+  restoreKeptSettings();
+  fillPreview();
 }
 
 void DataPage::describeSource() {
@@ -527,6 +572,8 @@ void DataPage::clearTablePanel() {
   overrides_ = {};
   loader_->forget();
   preview_->clear();
+  previewPath_.clear();
+  previewLines_.clear();
   dialect_->clear();
   previewBox_->setTitle(tr("First rows, as read"));
   highlightedRow_ = -1;

@@ -58,7 +58,8 @@ class DataPage : public Page {
   QString subtitle() const override;
   QIcon icon() const override;
 
-  QString filePath() const { return path_; }
+  QString filePath() const { return path_; }  // the file the settings show: after a failed read, the loaded one
+  QString previewPath() const { return previewPath_; }  // after a failed read, the refused file
   bool isLoading() const;
   MessageBar* messageBar() const { return messageBar_; }
   ChartPanel* seriesChart() const;
@@ -102,11 +103,21 @@ class DataPage : public Page {
   // False, with the reason shown, when the file cannot be read with these overrides.
   bool detect(const CsvDialectOverrides& overrides, bool keepChoices);
   void showDetection(bool keepChoices);
-  void fillPreview();
+  void fillPreview();  // the detection's first rows
+  // `rows` of path_ under `title`, numbered by their file `lines` (unnumbered when they do not match).
+  void showPreviewRows(const QString& title, const std::vector<std::vector<std::string>>& rows,
+                       const std::vector<int>& lines);
+  // The rows around a failing line past the preview, as the loader read them; false when it has none.
+  bool showFailedLines(int line);
   void startLoading();
   void onLoaded(std::shared_ptr<const TimeSeriesTable> table);
   void onLoadCancelled();
   void onLoadFailed(const QString& message, int line);
+  // path_ could not be read (`line`: where, 0 when no line is at fault): says why, shows the line,
+  // and gives the settings back to the data set that stays loaded.
+  void refuseFile(const QString& message, int line);
+  // The reading controls, channels and target of the loaded table, without touching the preview.
+  void restoreKeptSettings();
   // Says why `file` was not loaded, in the message bar and the status bar, and marks it as failed
   // in the source bar.
   void reportFailure(const QString& file, MessageBar::Level level, const QString& text, const QStringList& details = {});
@@ -140,6 +151,8 @@ class DataPage : public Page {
   bool restoring_ = false;       // the last session's data set is being read; its settings stay
   ImportKind loadedReadAs_ = ImportKind::automatic;  // the kind chosen when the loaded data set was read
   int highlightedRow_ = -1;
+  QString previewPath_;            // the file the preview shows
+  std::vector<int> previewLines_;  // (preview rows) the file line of each; empty when unknown
   DataLoader* loader_;
 
   MessageBar* messageBar_ = nullptr;

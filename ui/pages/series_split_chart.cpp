@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <exception>
 
+#include "ui/pages/channel_palette.hpp"
 #include "ui/pages/row_axis.hpp"
 #include "ui/pages/series_envelope.hpp"
 
@@ -37,9 +38,18 @@ SeriesSplitChart::SplitOutcome SeriesSplitChart::showTable(std::shared_ptr<const
   // One channel's axis is in its units and bears its name; several share only "value".
   applyRowAxis(*this, axis, table_->channel_names.size() == 1 ? QString::fromStdString(table_->channel_names.front()) : tr("value"));
   setTitle(name);
+  const auto draw = [this](int c) {
+    auto* series = new QLineSeries;
+    series->setName(QString::fromStdString(table_->channel_names[std::size_t(c)]));
+    // ChartPanel draws a line with this property that many times wider, in every theme and size.
+    if (c == table_->target) series->setProperty("aarenWidthFactor", kTargetLineWidthFactor);
+    addSeries(series, channelColor(c));
+    setSeriesData(series, seriesEnvelope(rowX_, table_->values, c, kChartBuckets));
+  };
+  // The target last, so that it is drawn over the others rather than hidden under them.
   for (int c = 0; c < table_->values.cols; ++c)
-    setSeriesData(addLineSeries(QString::fromStdString(table_->channel_names[std::size_t(c)])),
-                  seriesEnvelope(rowX_, table_->values, c, kChartBuckets));
+    if (c != table_->target) draw(c);
+  if (table_->target >= 0 && table_->target < table_->values.cols) draw(table_->target);
   return showSplit(split);
 }
 

@@ -1,6 +1,7 @@
 #pragma once
-// The Data page's chart: every channel of the loaded table over its dates (or rows), with the
-// chronological split's training, validation and test parts shaded.
+// The Data page's chart: every channel of the loaded table over its dates (or rows), each in a colour
+// of its own (channel_palette.hpp) and the target wider, with the chronological split's training,
+// validation and test parts shaded.
 #include <QString>
 #include <memory>
 #include <vector>

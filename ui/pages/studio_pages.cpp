@@ -2,6 +2,7 @@
 
 #include <QCoreApplication>
 #include <QEventLoop>
+#include <QFileInfo>
 
 #include "ui/main_window.hpp"
 #include "ui/pages/data_page.hpp"
@@ -38,6 +39,12 @@ StudioPages addStudioPages(MainWindow& window) {
     window.showPage(forecast->id());
     forecast->openRun(runDir);
   });
+  // The Forecast page follows the Train page: each run it writes (finished, or stopped with its best
+  // weights) is the one the Forecast page shows next, without a click on the run list.
+  QObject::connect(train, &TrainPage::trainingFinished, forecast,
+                   [forecast](const QString& runDir, bool, const QString& error) {
+                     if (error.isEmpty() && QFileInfo(runDir).isDir()) forecast->openRun(runDir);
+                   });
   // The Train page lists the runs (when its folder changes, and once when training ends); the
   // Forecast page offers that same listing rather than reading the runs again.
   RunListView* runList = train->runList();

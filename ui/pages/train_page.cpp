@@ -14,6 +14,7 @@
 #include <QSignalBlocker>
 #include <QSplitter>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <exception>
 #include <optional>
 
@@ -159,6 +160,7 @@ void TrainPage::forgetRunOfOtherData() {
   currentRun_.clear();
   currentRunOnDisk_ = false;
   finishedSummaries_.clear();
+  finishedNotes_.clear();
   lossChart_->reset({}, dataset_->isEventLog());
   messageBar_->clear();
   progress_->setValue(0);
@@ -448,6 +450,7 @@ bool TrainPage::startJob(TrainingJob& job, const std::vector<ModelKind>& models,
   currentRunClassify_ = job.classify.has_value();
   currentRunOnDisk_ = false;
   finishedSummaries_.clear();
+  finishedNotes_.clear();
   messageBar_->clear();
   progress_->setValue(0);
   session_->start(job);
@@ -519,6 +522,8 @@ void TrainPage::onProgress(const TrainingProgress& report) {
 
 void TrainPage::onModelFinished(const ModelOutcome& outcome) {
   finishedSummaries_ << describeOutcome(outcome);
+  for (const QString& note : outcomeNotes(outcome))
+    if (!finishedNotes_.contains(note)) finishedNotes_ << note;  // the data's warnings come with every model
   if (const std::optional<ClassifyRunMetrics>& metrics = outcome.classifyMetrics)
     accuracyChart_->showAccuracies(accuracyChart_->modelIndex(outcome.modelName), metrics->train_accuracy,
                                    metrics->val_accuracy);
@@ -535,13 +540,16 @@ void TrainPage::onFinished(bool stopped, const QString& error) {
   } else if (stopped) {
     messageBar_->showMessage(MessageBar::Level::warning,
                              tr("Training was stopped; the best weights so far are kept in %1.").arg(folder),
-                             finishedSummaries_);
+                             finishedSummaries_ + finishedNotes_);
     progressText_->setText(tr("Stopped."));
     emit statusMessage(tr("Training stopped; the run is in %1").arg(folder));
   } else {
     progress_->setValue(kProgressSteps);
-    messageBar_->showMessage(MessageBar::Level::information, tr("Training finished; the run is in %1.").arg(folder),
-                             finishedSummaries_);
+    // A warning about the data or the predictions makes the whole message one, so it is not missed.
+    const bool warned = std::any_of(finishedNotes_.begin(), finishedNotes_.end(),
+                                    [](const QString& note) { return note.startsWith(tr("Warning: ")); });
+    messageBar_->showMessage(warned ? MessageBar::Level::warning : MessageBar::Level::information,
+                             tr("Training finished; the run is in %1.").arg(folder), finishedSummaries_ + finishedNotes_);
     progressText_->setText(tr("Finished."));
     emit statusMessage(tr("Training finished; the run is in %1").arg(folder));
   }

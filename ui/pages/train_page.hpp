@@ -150,6 +150,7 @@ class TrainPage : public Page {
   bool currentRunOnDisk_ = false;  // currentRun_ has finished (or was opened), so it can be continued
   bool closeWhenStopped_ = false;  // the window asked to close: it does once the run folder is written
   QStringList finishedSummaries_;   // one line per model of the running job
+  QStringList finishedNotes_;       // its warnings and explanations, each once (outcomeNotes)
 };
 
 }  // namespace aaren::ui

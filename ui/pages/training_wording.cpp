@@ -2,6 +2,10 @@
 
 #include <QCoreApplication>
 #include <QLocale>
+#include <algorithm>
+
+#include "core/classify/prediction_warnings.hpp"
+#include "ui/events/event_rmse_note.hpp"
 
 namespace aaren::ui {
 
@@ -18,14 +22,43 @@ QString duration(double seconds) {
 
 }  // namespace
 
+double jobSecondsLeft(const TrainingProgress& report) {
+  const TrainProgress& p = report.progress;
+  const int later = std::max(0, report.models - report.model - 1);
+  const double stepsPerModel = double(p.epochs) * double(p.steps_per_epoch);
+  const double stepsLeft = stepsPerModel - (double(p.epoch - 1) * double(p.steps_per_epoch) + double(p.step));
+  if (later == 0 || !(stepsLeft > 0) || !(p.eta_seconds > 0)) return p.eta_seconds;
+  // The models still to come train on the same data, windows and epochs: at this model's pace.
+  return p.eta_seconds + double(later) * stepsPerModel * (p.eta_seconds / stepsLeft);
+}
+
 QString describeProgress(const TrainingProgress& report) {
   const TrainProgress& p = report.progress;
   QString text = report.models > 1 ? tr("%1 (%2 of %3)").arg(report.modelName).arg(report.model + 1).arg(report.models)
                                    : report.modelName;
   text += tr(" · epoch %1 of %2 · step %3 of %4").arg(p.epoch).arg(p.epochs).arg(p.step).arg(p.steps_per_epoch);
-  text += tr(" · %1 samples/s · %2 left").arg(QLocale().toString(p.samples_per_second, 'f', 0), duration(p.eta_seconds));
+  text += tr(" · %1 samples/s").arg(QLocale().toString(p.samples_per_second, 'f', 0));
+  text += report.models > 1 ? tr(" · %1 left for all %2 models").arg(duration(jobSecondsLeft(report))).arg(report.models)
+                            : tr(" · %1 left").arg(duration(p.eta_seconds));
   if (p.epoch_end) text += tr(" · validation loss %1").arg(p.val_loss, 0, 'f', 4);
   return text;
+}
+
+QStringList outcomeNotes(const ModelOutcome& outcome) {
+  QStringList notes;
+  for (const std::string& warning : outcome.dataWarnings) notes << tr("Warning: %1.").arg(QString::fromStdString(warning));
+  if (const std::optional<ClassifyRunMetrics>& c = outcome.classifyMetrics; c && c->test) {
+    const std::string oneClass = one_class_warning(*c->test);
+    if (!oneClass.empty())
+      notes << tr("Warning: %1 %2.").arg(outcome.modelName, QString::fromStdString(oneClass));
+  }
+  if (const std::optional<EventRunMetrics>& e = outcome.eventMetrics) {
+    // As the Forecast page explains it, so that the number is not read as a failure here.
+    const QString rmse = largeRmseNote({outcome.modelName, e->test.rmse, outcome.meanGap, outcome.timeUnit,
+                                        e->test.nll_per_event, e->poisson_test_nll_per_event, true});
+    if (!rmse.isEmpty()) notes << rmse;
+  }
+  return notes;
 }
 
 QString describeStop(const std::string& stop) {
@@ -42,11 +75,12 @@ QString describeOutcome(const ModelOutcome& outcome) {
     return tr(" · best epoch %1 of %2 · %3").arg(h.best_epoch).arg(h.epochs.size()).arg(describeStop(h.stop));
   };
   if (const std::optional<EventRunMetrics>& e = outcome.eventMetrics)
-    return tr("%1: test NLL %2 per event (a Poisson process: %3), next-time RMSE %4 over %5 events")
+    return tr("%1: test NLL %2 per event (a Poisson process: %3), next-time RMSE %4%5 over %6 events")
                .arg(outcome.modelName)
                .arg(e->test.nll_per_event, 0, 'f', 4)
                .arg(e->poisson_test_nll_per_event, 0, 'f', 4)
                .arg(e->test.rmse, 0, 'g', 4)
+               .arg(outcome.timeUnit.isEmpty() ? QString() : QLatin1Char(' ') + outcome.timeUnit)
                .arg(e->test.events) +
            history(*e);
   if (const std::optional<ClassifyRunMetrics>& c = outcome.classifyMetrics) {

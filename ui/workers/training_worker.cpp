@@ -91,7 +91,7 @@ TrainingResult TrainingWorker::run(const TrainingJob& job, JobContext& context) 
       };
       // Event models and classifiers: runs of their own task, always from fresh weights.
       const auto trainFresh = [&](auto request, const std::string& whose, const std::string& plural, auto train,
-                                  auto keepMetrics) {
+                                  auto keepOutcome) {
         if (!model.continue_from.empty())
           throw std::invalid_argument(model.continue_from + " is " + whose + " run; " + plural +
                                       " always start from fresh weights, so start a new run");
@@ -100,17 +100,21 @@ TrainingResult TrainingWorker::run(const TrainingJob& job, JobContext& context) 
         TrainingEvent finished;  // member by member: GCC 12 misreads a braced RunMetrics{} as uninitialized
         finished.kind = TrainingEvent::Kind::modelFinished;
         finished.outcome.modelName = name;
-        keepMetrics(finished.outcome, train(request, callbacks).metrics);
+        keepOutcome(finished.outcome, train(request, callbacks));
         report(context, finished);
       };
       if (job.classify) {
         trainFresh(*job.classify, "a classifier's", "classifiers", train_classify_run,
-                   [](ModelOutcome& outcome, const ClassifyRunMetrics& metrics) { outcome.classifyMetrics = metrics; });
+                   [](ModelOutcome& outcome, const ClassifyRunOutcome& run) { outcome.classifyMetrics = run.metrics; });
         continue;
       }
       if (job.events) {
         trainFresh(*job.events, "an event model's", "event models", train_event_run,
-                   [](ModelOutcome& outcome, const EventRunMetrics& metrics) { outcome.eventMetrics = metrics; });
+                   [](ModelOutcome& outcome, const EventRunOutcome& run) {
+                     outcome.eventMetrics = run.metrics;
+                     outcome.meanGap = run.config.model.time_scale;
+                     outcome.timeUnit = QString::fromStdString(run.config.data.time_unit);
+                   });
         continue;
       }
       ForecastRunRequest request = job.request;
@@ -127,7 +131,9 @@ TrainingResult TrainingWorker::run(const TrainingJob& job, JobContext& context) 
       const ForecastRunOutcome outcome = train_forecast_run(request, callbacks);
       TrainingEvent finished;
       finished.kind = TrainingEvent::Kind::modelFinished;
-      finished.outcome = {name, outcome.metrics, std::nullopt, std::nullopt};
+      finished.outcome.modelName = name;
+      finished.outcome.metrics = outcome.metrics;
+      finished.outcome.dataWarnings = outcome.warnings;
       report(context, finished);
     }
     return {stop_.load(), {}};

@@ -59,6 +59,10 @@ struct ModelOutcome {
   RunMetrics metrics;  // as written to the model's metrics.json (of a time series)
   std::optional<EventRunMetrics> eventMetrics;  // instead, for an event log
   std::optional<ClassifyRunMetrics> classifyMetrics;  // instead, for labelled series
+  std::vector<std::string> dataWarnings;  // preparing a time series': a channel constant over the training rows
+  // An event log's: the training part's mean gap between events (the model's time scale) and its unit.
+  double meanGap = 0;
+  QString timeUnit;
 };
 
 QString displayName(ModelKind kind);  // "Aaren", "Transformer"
