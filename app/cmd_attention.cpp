@@ -29,7 +29,7 @@ Options:
   --prefixes           output attention over every prefix (N rows per query,
                        query-major) instead of one row per query
   --method NAME        conventional | recurrent | block | sequential |
-                       hillis-steele | blelloch   (default: sequential)
+                       hillis-steele | brent-kung (default: sequential)
                        block is many-to-one only (paper, Appendix A)
   --block-size B       tokens per block for --method block (default 64)
   --precision P        float | double (default double)
@@ -39,7 +39,7 @@ Options:
   -h, --help           this help
 
 Example:
-  aaren attention --q q.csv --k k.csv --v v.csv --prefixes --method blelloch
+  aaren attention --q q.csv --k k.csv --v v.csv --prefixes --method brent-kung
 )";
 
 template <class T>
@@ -99,15 +99,18 @@ int run_attention(const Arguments& arguments) {
   AttentionOptions options;
   const std::string method_name = args.text("method", "sequential");
   const auto method = attention_method_from_string(method_name);
-  if (!method)
-    throw UsageError("unknown method '" + method_name + "'; choose one of: " + attention_method_names());
+  if (!method) {
+    const std::string renamed = renamed_scan_note(method_name);
+    throw UsageError("unknown method '" + method_name + "'; " + (renamed.empty() ? "" : renamed + "; ") +
+                     "choose one of: " + attention_method_names());
+  }
   options.method = *method;
   options.block_size = int(args.integer("block-size", 64, 1, std::numeric_limits<int>::max()));
   if (args.has("block-size") && options.method != AttentionMethod::block)
     throw UsageError("--block-size applies only to --method block");
   if (args.flag("prefixes") && !supports_prefixes(options.method))
     throw UsageError("--method block computes one output per query (paper, Appendix A) and cannot give every "
-                     "prefix; drop --prefixes or use sequential, hillis-steele, blelloch, recurrent or conventional");
+                     "prefix; drop --prefixes or use sequential, hillis-steele, brent-kung, recurrent or conventional");
   const std::string precision = args.text("precision", "double");
   if (precision != "float" && precision != "double")
     throw UsageError("--precision must be float or double, got '" + precision + "'");

@@ -52,7 +52,7 @@ ScanTab::ScanTab(QWidget* parent)
   displayBox_->setObjectName(QStringLiteral("scanAlgorithm"));
   displayBox_->addItem(tr("Sequential"), int(ScanDisplay::sequential));
   displayBox_->addItem(tr("Hillis\u2013Steele"), int(ScanDisplay::hillisSteele));
-  displayBox_->addItem(tr("Blelloch"), int(ScanDisplay::blelloch));
+  displayBox_->addItem(tr("Brent\u2013Kung"), int(ScanDisplay::brentKung));
   displayBox_->addItem(tr("All three side by side"), int(ScanDisplay::sideBySide));
   displayBox_->setCurrentIndex(displayBox_->findData(int(display_)));
   connect(displayBox_, &QComboBox::currentIndexChanged, this,
