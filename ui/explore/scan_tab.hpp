@@ -34,6 +34,7 @@ class ScanTab : public ExploreView {
 
   void setDisplay(ScanDisplay display);
   ScanDisplay display() const { return display_; }
+  QString displayName() const;  // as the algorithm box names it: "Brent–Kung"
   void setErrata(bool on);  // the printed Algorithm 1 beside the corrected loop
   bool errata() const { return errata_; }
   // Scan tree boxes lit for a question's answer or a formula term; cleared by any other change.
