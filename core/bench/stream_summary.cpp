@@ -83,8 +83,10 @@ void summarize_model(const std::vector<std::vector<float>>& passes, const std::v
     }
     sample.latency_low_seconds[model] = quantile(window, 0.25);
     sample.latency_high_seconds[model] = quantile(window, 0.75);
-    sample.cumulative_low_seconds[model] = *std::min_element(cumulative.begin(), cumulative.end());
-    sample.cumulative_high_seconds[model] = *std::max_element(cumulative.begin(), cumulative.end());
+    // The band spans the passes and the median curve itself (a sum of per-token medians can lie
+    // just outside every single pass), so the line never leaves its band.
+    sample.cumulative_low_seconds[model] = std::min(sum, *std::min_element(cumulative.begin(), cumulative.end()));
+    sample.cumulative_high_seconds[model] = std::max(sum, *std::max_element(cumulative.begin(), cumulative.end()));
     sample.wall_seconds[model] = median(wall);
     sample.passes = int(cumulative.size());
     for (std::size_t f = 0; f < full.size(); ++f) pass_cumulative[f][s] = pass_sum[full[f]];

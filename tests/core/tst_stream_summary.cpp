@@ -102,7 +102,8 @@ class TestStreamSummary : public QObject {
                               .arg(sample.tokens).arg(perToken).arg(low).arg(high)));
       QVERIFY(sample.latency_low_seconds[0] <= sample.latency_seconds[0] * 1.05);
       QVERIFY(sample.latency_high_seconds[0] >= sample.latency_seconds[0] * 0.95);
-      QVERIFY(sample.cumulative_low_seconds[0] <= sample.cumulative_high_seconds[0]);
+      QVERIFY(sample.cumulative_low_seconds[0] <= sample.cumulative_seconds[0]);
+      QVERIFY(sample.cumulative_seconds[0] <= sample.cumulative_high_seconds[0]);
       QCOMPARE(sample.passes, 3);
       previous = sample.cumulative_seconds[0];
       previousTokens = sample.tokens;

@@ -49,14 +49,39 @@ QString growthSentence(const bench::GrowthFit& fit, int model) {
   return {};
 }
 
+namespace {
+
+// The shape in a few words, for the answer under a question, where room is short.
+QString shortShape(const bench::GrowthFit& fit, int model) {
+  switch (bench::growth_shape(fit)) {
+    case bench::GrowthShape::unmeasured: return tr("too few samples above the noise to fit; stream more tokens");
+    case bench::GrowthShape::single_pass: return tr("from one run: repeat it to know how far to trust it");
+    case bench::GrowthShape::straight:
+      return model == 0 ? tr("a straight line") : tr("still straight at this N; a longer run shows the bend");
+    case bench::GrowthShape::bends_upward:
+      return model == 0 ? tr("bending upward: something else slowed it; run it again") : tr("bending upward");
+    case bench::GrowthShape::uncertain:
+      return tr("the runs disagree too much to tell; close other programs or raise Repeats");
+  }
+  return {};
+}
+
+QString shortModel(const bench::GrowthFit& fit, int model) {
+  if (bench::growth_shape(fit) == bench::GrowthShape::unmeasured)
+    return tr("%1 %2").arg(modelName(model), shortShape(fit, model));
+  return tr("%1 N^%2, %3").arg(modelName(model), exponentWithRange(fit), shortShape(fit, model));
+}
+
+}  // namespace
+
 QString measuredGrowthAnswer(const bench::StreamBenchResult& result) {
   if (result.samples.empty()) return tr("Measured here: nothing yet; the run stopped before its first sample.");
   const bench::GrowthFit& reference = result.fit[0].fit_points > 0 ? result.fit[0] : result.fit[1];
   const QString range = reference.fit_points > 0
-                            ? tr(" (N = %1\u2013%2)").arg(QLocale().toString(qlonglong(reference.fit_from_tokens)),
+                            ? tr(", N = %1\u2013%2").arg(QLocale().toString(qlonglong(reference.fit_from_tokens)),
                                                           QLocale().toString(qlonglong(reference.fit_to_tokens)))
                             : QString();
-  return tr("Measured here%1: %2 %3").arg(range, growthSentence(result.fit[0], 0), growthSentence(result.fit[1], 1));
+  return tr("Measured here%1: %2; %3.").arg(range, shortModel(result.fit[0], 0), shortModel(result.fit[1], 1));
 }
 
 }  // namespace aaren::ui

@@ -14,7 +14,8 @@ QString exponentWithRange(const bench::GrowthFit& fit);
 // One sentence on one model's cumulative-time curve: its exponent, its range and its shape.
 // model: 0 = Aaren, 1 = Transformer.
 QString growthSentence(const bench::GrowthFit& fit, int model);
-// The measured half of the Figure 5 scene's answer: the fitted range of N and both sentences.
+// The measured half of the Figure 5 scene's answer, short: the fitted range of N, each model's
+// exponent with its range and its shape in a few words.
 QString measuredGrowthAnswer(const bench::StreamBenchResult& result);
 
 }  // namespace aaren::ui
