@@ -35,7 +35,7 @@ Options:
                        (Katharopoulos et al. 2020), phi(q).phi(k) in place of
                        exp(q.k), with eps 1e-6 in the denominator
   --method NAME        softmax: conventional | recurrent | block | sequential |
-                       hillis-steele | blelloch   (default: sequential)
+                       hillis-steele | brent-kung (default: sequential)
                        block is many-to-one only (paper, Appendix A)
                        linear: recurrent | parallel | chunked (default chunked)
   --feature-map PHI    linear only: elu1 (default) | relu | favor
@@ -50,7 +50,7 @@ Options:
   -h, --help           this help
 
 Examples:
-  aaren attention --q q.csv --k k.csv --v v.csv --prefixes --method blelloch
+  aaren attention --q q.csv --k k.csv --v v.csv --prefixes --method brent-kung
   aaren attention --q q.csv --k k.csv --v v.csv --attention linear --feature-map favor --features 256
 )";
 
@@ -191,15 +191,18 @@ int run_attention(const Arguments& arguments) {
   AttentionOptions options;
   const std::string method_name = args.text("method", "sequential");
   const auto method = attention_method_from_string(method_name);
-  if (!method)
-    throw UsageError("unknown method '" + method_name + "'; choose one of: " + attention_method_names());
+  if (!method) {
+    const std::string renamed = renamed_scan_note(method_name);
+    throw UsageError("unknown method '" + method_name + "'; " + (renamed.empty() ? "" : renamed + "; ") +
+                     "choose one of: " + attention_method_names());
+  }
   options.method = *method;
   options.block_size = int(args.integer("block-size", 64, 1, std::numeric_limits<int>::max()));
   if (args.has("block-size") && options.method != AttentionMethod::block)
     throw UsageError("--block-size applies only to --method block");
   if (args.flag("prefixes") && !supports_prefixes(options.method))
     throw UsageError("--method block computes one output per query (paper, Appendix A) and cannot give every "
-                     "prefix; drop --prefixes or use sequential, hillis-steele, blelloch, recurrent or conventional");
+                     "prefix; drop --prefixes or use sequential, hillis-steele, brent-kung, recurrent or conventional");
   const std::string precision = args.text("precision", "double");
   if (precision != "float" && precision != "double")
     throw UsageError("--precision must be float or double, got '" + precision + "'");

@@ -37,7 +37,7 @@ const char* const kAttentionHelp = R"(usage: aaren bench attention [--device cpu
 Times many-to-many attention (the output for every prefix) of one query over N
 tokens, N = 2^min-log2 .. 2^max-log2, key and value dimension --dim, float32:
   sequential     the fused single-pass scan, scores computed on the fly
-  blelloch       work-efficient up-sweep/down-sweep scan of (m, u, w) states
+  brent-kung     work-efficient inclusive up-sweep/down-sweep scan of (m, u, w) states
   hillis-steele  the corrected Algorithm 1 scan, N log N combines
   naive          causal softmax recomputing every prefix, O(N^2); skipped
                  above --naive-max
@@ -81,8 +81,8 @@ int bench_attention(const Arguments& arguments) {
       std::snprintf(naive_ratio, sizeof naive_ratio, "%.0f", r.naive / r.sequential);
     }
     std::printf("%9ld %12.2f %12.2f %12.2f %12s %10.1f %10.1f %10s %9.2f %8.0f%%\n", r.n,
-                r.sequential * per_token, r.blelloch * per_token, r.hillis_steele * per_token, naive,
-                r.blelloch / r.sequential, r.hillis_steele / r.sequential, naive_ratio, r.bytes / r.sequential / 1e9,
+                r.sequential * per_token, r.brent_kung * per_token, r.hillis_steele * per_token, naive,
+                r.brent_kung / r.sequential, r.hillis_steele / r.sequential, naive_ratio, r.bytes / r.sequential / 1e9,
                 100.0 * r.stream / r.sequential);
     std::fflush(stdout);
   });

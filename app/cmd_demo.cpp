@@ -106,7 +106,7 @@ int run_demo(const Arguments& arguments) {
 
   const AttentionMethod all[] = {AttentionMethod::conventional, AttentionMethod::recurrent, AttentionMethod::block,
                                  AttentionMethod::sequential,   AttentionMethod::hillis_steele,
-                                 AttentionMethod::blelloch};
+                                 AttentionMethod::brent_kung};
   double worst = 0;
   for (const bool prefixes : {false, true}) {
     std::printf("\n%s\n", prefixes ? "Many-to-many: the output for every prefix (last prefix of each query shown)"

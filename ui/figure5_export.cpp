@@ -18,6 +18,7 @@
 
 #include "ui/atomic_write.hpp"
 #include "ui/chart_panel.hpp"
+#include "ui/pages/growth_wording.hpp"
 #include "ui/chart_view.hpp"
 #include "ui/stream_charts.hpp"
 
@@ -90,11 +91,12 @@ QString figure5Caption(const bench::StreamBenchOptions& options, const bench::St
   if (result.samples.empty()) return caption;
   const bench::StreamSample& last = result.samples.back();
   caption += QLatin1Char(' ') +
-             QObject::tr("Left: the state each keeps; right: cumulative time. Fitted over the upper half of N: Aaren "
-                         "time ∝ N^%1 and %2 bytes per token; Transformer time ∝ N^%3 and %4 bytes per token. At "
-                         "N = %5 the Transformer took %6× as long. Compare Feng et al. (2024), Figure 5.")
-                 .arg(fixed(result.fit[0].time_exponent, 2), fixed(result.fit[0].memory_bytes_per_token, 0),
-                      fixed(result.fit[1].time_exponent, 2), fixed(result.fit[1].memory_bytes_per_token, 0),
+             QObject::tr("Left: the state each keeps; right: cumulative time, shaded from the fastest to the slowest "
+                         "run. Fitted over the upper half of N: Aaren time ∝ N^%1 and %2 bytes per token; Transformer "
+                         "time ∝ N^%3 and %4 bytes per token. At N = %5 the Transformer took %6× as long. Compare "
+                         "Feng et al. (2024), Figure 5.")
+                 .arg(exponentWithRange(result.fit[0]), fixed(result.fit[0].memory_bytes_per_token, 0),
+                      exponentWithRange(result.fit[1]), fixed(result.fit[1].memory_bytes_per_token, 0),
                       tokens(last.tokens),
                       last.cumulative_seconds[0] > 0
                           ? fixed(last.cumulative_seconds[1] / last.cumulative_seconds[0], 1)

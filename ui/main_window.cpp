@@ -38,6 +38,7 @@
 #include "ui/lesson/lesson_parser.hpp"
 #include "ui/lesson/lesson_player.hpp"
 #include "ui/lesson/lesson_stage.hpp"
+#include "ui/lesson/screen_blank.hpp"
 #include "ui/page.hpp"
 #include "ui/report/report_export.hpp"
 
@@ -277,6 +278,11 @@ void MainWindow::buildMenusAndToolBar() {
   sidebarAction_->setStatusTip(tr("The list of pages and the page titles; folded away in presenter mode"));
   connect(sidebarAction_, &QAction::toggled, this, &MainWindow::setSidebarShown);
   viewMenu_->addAction(sidebarAction_);
+  // The lecturer's: a black screen (B or '.'), and the notes for a second screen (N).
+  viewMenu_->addSeparator();
+  viewMenu_->addAction(ScreenBlank::action(this));
+  viewMenu_->addAction(lessonPlayer_->presenterNotesAction());
+  addAction(lessonPlayer_->presenterNotesAction());  // its key works with the menu bar hidden
 
   QMenu* helpMenu = menuBar()->addMenu(tr("&Help"));
   QAction* shortcutsAction = helpMenu->addAction(tr("&Keyboard Shortcuts"), this, &MainWindow::showShortcuts);

@@ -1,10 +1,15 @@
 #include "ui/stream_charts.hpp"
 
+#include <QAreaSeries>
+#include <QChart>
+#include <QLegend>
+#include <QLegendMarker>
 #include <QLineSeries>
 #include <QLocale>
 #include <cmath>
 
 #include "ui/chart_panel.hpp"
+#include "ui/pages/growth_wording.hpp"
 
 namespace aaren::ui {
 
@@ -35,6 +40,42 @@ void addModelSeries(ChartPanel* panel) {
   panel->addLineSeries(transformerName(), kTransformerColor);
 }
 
+constexpr int kBandAlpha = 60;
+
+// A translucent band between two lines, behind the data and out of the legend; it follows the
+// chart's Y axis when Log Y replaces it.
+QAreaSeries* addSpreadBand(ChartPanel* panel, const QColor& color) {
+  auto* upper = new QLineSeries;
+  auto* lower = new QLineSeries;
+  auto* band = new QAreaSeries(upper, lower);
+  upper->setParent(band);
+  lower->setParent(band);
+  QColor fill = color;
+  fill.setAlpha(kBandAlpha);
+  band->setBrush(fill);
+  band->setPen(Qt::NoPen);
+  QChart* chart = panel->chart();
+  chart->addSeries(band);
+  // Series are drawn in the order they were added: the data goes back on top.
+  for (QXYSeries* series : panel->dataSeries()) {
+    chart->removeSeries(series);
+    chart->addSeries(series);
+  }
+  const auto attach = [panel, band] {
+    for (QAbstractAxis* axis : band->attachedAxes()) band->detachAxis(axis);
+    band->attachAxis(panel->xAxis());
+    band->attachAxis(panel->yAxis());
+    for (QXYSeries* series : panel->dataSeries()) {
+      if (!series->attachedAxes().contains(panel->xAxis())) series->attachAxis(panel->xAxis());
+      if (!series->attachedAxes().contains(panel->yAxis())) series->attachAxis(panel->yAxis());
+    }
+    for (QLegendMarker* marker : panel->chart()->legend()->markers(band)) marker->setVisible(false);
+  };
+  attach();
+  QObject::connect(panel, &ChartPanel::logScaleYChanged, band, attach);
+  return band;
+}
+
 QString tokens(long n) { return QLocale().toString(qlonglong(n)); }
 QString fixed(double value, int decimals) { return QLocale().toString(value, 'f', decimals); }
 
@@ -59,18 +100,33 @@ StreamCharts::StreamCharts(QWidget* parent)
   latency_->setLogScaleAvailable(true);
   latency_->setLogScaleY(true);
   ratio_->addLineSeries(QObject::tr("Transformer / Aaren"), kRatioColor);
+  for (const QColor& color : {kAarenColor, kTransformerColor}) {
+    cumulativeBands_ << addSpreadBand(cumulativeTime_, color);
+    latencyBands_ << addSpreadBand(latency_, color);
+  }
   // Aaren's state is a few kilobytes beside megabytes of KV cache: its note names the size.
   memory_->setValueText([](qreal megabytes) { return byteSize(megabytes * kBytesPerMegabyte); });
 }
 
+QList<QAreaSeries*> StreamCharts::spreadBands(const ChartPanel* panel) const {
+  if (panel == cumulativeTime_) return cumulativeBands_;
+  if (panel == latency_) return latencyBands_;
+  return {};
+}
+
 void StreamCharts::showSamples(const std::vector<bench::StreamSample>& samples) {
   QList<QPointF> memory[2], cumulative[2], latency[2], ratio;
+  QList<QPointF> cumulativeLow[2], cumulativeHigh[2], latencyLow[2], latencyHigh[2];
   for (const bench::StreamSample& s : samples) {
     const qreal n = qreal(s.tokens);
     for (int k = 0; k < 2; ++k) {
       memory[k].append({n, s.state_bytes[k] / kBytesPerMegabyte});
       cumulative[k].append({n, s.cumulative_seconds[k]});
       latency[k].append({n, s.latency_seconds[k] * kMicrosecondsPerSecond});
+      cumulativeLow[k].append({n, s.cumulative_low_seconds[k]});
+      cumulativeHigh[k].append({n, s.cumulative_high_seconds[k]});
+      latencyLow[k].append({n, s.latency_low_seconds[k] * kMicrosecondsPerSecond});
+      latencyHigh[k].append({n, s.latency_high_seconds[k] * kMicrosecondsPerSecond});
     }
     if (s.cumulative_seconds[0] > 0) ratio.append({n, s.cumulative_seconds[1] / s.cumulative_seconds[0]});
   }
@@ -78,6 +134,10 @@ void StreamCharts::showSamples(const std::vector<bench::StreamSample>& samples) 
     setSeriesData(memory_->dataSeries().at(k), memory[k]);
     setSeriesData(cumulativeTime_->dataSeries().at(k), cumulative[k]);
     setSeriesData(latency_->dataSeries().at(k), latency[k]);
+    setSeriesData(cumulativeBands_.at(k)->lowerSeries(), cumulativeLow[k]);
+    setSeriesData(cumulativeBands_.at(k)->upperSeries(), cumulativeHigh[k]);
+    setSeriesData(latencyBands_.at(k)->lowerSeries(), latencyLow[k]);
+    setSeriesData(latencyBands_.at(k)->upperSeries(), latencyHigh[k]);
   }
   setSeriesData(ratio_->dataSeries().at(0), ratio);
 }
@@ -93,12 +153,20 @@ void StreamCharts::showFit(const bench::StreamBenchOptions& options, const bench
   memory_->setAnnotation(QObject::tr("bytes per token (fitted): %1 %2, %3 %4\npredicted 2 × layers × d_model × 4 = %5")
                              .arg(aarenName(), fixed(result.fit[0].memory_bytes_per_token, 0), QObject::tr("Transformer"),
                                   fixed(result.fit[1].memory_bytes_per_token, 0), tokens(predictedSlope)));
-  cumulativeTime_->setAnnotation(QObject::tr("time ∝ N^k (upper half of N)\n%1: k = %2, %3: k = %4")
-                                     .arg(aarenName(), fixed(result.fit[0].time_exponent, 2), QObject::tr("Transformer"),
-                                          fixed(result.fit[1].time_exponent, 2)));
-  latency_->setAnnotation(QObject::tr("at N = %1\n%2: %3 µs, %4: %5 µs")
-                              .arg(tokens(last.tokens), aarenName(), microseconds(last.latency_seconds[0]),
-                                   QObject::tr("Transformer"), microseconds(last.latency_seconds[1])));
+  // The exponent with its range over the runs, and where it was fitted (core/bench/stream_summary.hpp).
+  const bench::GrowthFit& reference = result.fit[0].fit_points > 0 ? result.fit[0] : result.fit[1];
+  cumulativeTime_->setAnnotation(
+      QObject::tr("time ∝ N^k, N = %1–%2\n%3: k = %4\n%5: k = %6")
+          .arg(tokens(reference.fit_from_tokens), tokens(reference.fit_to_tokens), aarenName(),
+               exponentWithRange(result.fit[0]), QObject::tr("Transformer"), exponentWithRange(result.fit[1])));
+  // The median step and the quartiles of the raw steps around it.
+  const auto spread = [&last](int k) {
+    return QObject::tr("%1 µs (%2–%3)")
+        .arg(microseconds(last.latency_seconds[k]), microseconds(last.latency_low_seconds[k]),
+             microseconds(last.latency_high_seconds[k]));
+  };
+  latency_->setAnnotation(QObject::tr("at N = %1, median (quartiles)\n%2: %3\n%4: %5")
+                              .arg(tokens(last.tokens), aarenName(), spread(0), QObject::tr("Transformer"), spread(1)));
   ratio_->setAnnotation(last.cumulative_seconds[0] > 0
                             ? QObject::tr("at N = %1: %2×")
                                   .arg(tokens(last.tokens),

@@ -2,7 +2,9 @@
 // The four charts of a streaming measurement (core/bench/stream_bench.hpp), built one way for the
 // Efficiency page and for `aaren bench stream --chart`: state memory, cumulative time, per-token
 // latency (log scale available) and the Transformer / Aaren ratio of cumulative time, all against
-// the number of tokens streamed. When a run ends, each chart carries its fitted numbers in its note
+// the number of tokens streamed. The cumulative time carries a band from the fastest to the slowest
+// run, the latency one over the quartiles of the raw steps around each sample: the spread a busy
+// machine puts on the medians (core/bench/stream_summary.hpp). When a run ends, each chart carries its fitted numbers in its note
 // (ChartPanel::setAnnotation); every quantity is non-negative, so every axis starts at zero.
 #include <QList>
 #include <QString>
@@ -10,6 +12,7 @@
 
 #include "core/bench/stream_bench.hpp"
 
+class QAreaSeries;
 class QWidget;
 
 namespace aaren::ui {
@@ -32,12 +35,16 @@ class StreamCharts {
   // The fitted growth, written on the charts; `options` gives the predicted KV-cache slope.
   void showFit(const bench::StreamBenchOptions& options, const bench::StreamBenchResult& result);
   void clear();  // samples and fitted text
+  // The spread bands of a chart, one per model (empty for the memory and ratio charts).
+  QList<QAreaSeries*> spreadBands(const ChartPanel* panel) const;
 
  private:
   ChartPanel* memory_;
   ChartPanel* cumulativeTime_;
   ChartPanel* latency_;
   ChartPanel* ratio_;
+  QList<QAreaSeries*> cumulativeBands_;
+  QList<QAreaSeries*> latencyBands_;
 };
 
 // A number of bytes as people read it: "576 B", "2.18 kB", "4.19 MB" (decimal prefixes).

@@ -89,7 +89,7 @@ WelcomePage::WelcomePage(QWidget* parent) : Page(parent) {
       makeCard(tr("2 · Every prefix by a scan"),
                tr("A run of tokens is summarised by (m, u, w): its largest score, the sum of "
                   "e<sup>s−m</sup> and the weighted sum of values. Two summaries combine by an associative "
-                  "operator, so a parallel prefix scan (Hillis–Steele or Blelloch) gives the attention output of "
+                  "operator, so a parallel prefix scan (Hillis–Steele or Brent–Kung) gives the attention output of "
                   "all N prefixes in about log<sub>2</sub> N steps. The Explore page runs each algorithm step by "
                   "step, including the erratum in the paper's printed Algorithm 1."),
                content),

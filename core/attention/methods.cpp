@@ -22,7 +22,7 @@ constexpr std::array<MethodName, 6> kMethodNames{{
     {AttentionMethod::block, "block"},
     {AttentionMethod::sequential, "sequential"},
     {AttentionMethod::hillis_steele, "hillis-steele"},
-    {AttentionMethod::blelloch, "blelloch"},
+    {AttentionMethod::brent_kung, "brent-kung"},
 }};
 
 template <class T>
@@ -127,7 +127,7 @@ bool supports_prefixes(AttentionMethod method) { return method != AttentionMetho
 ScanMethod scan_method_of(AttentionMethod method) {
   switch (method) {
     case AttentionMethod::hillis_steele: return ScanMethod::hillis_steele;
-    case AttentionMethod::blelloch: return ScanMethod::blelloch;
+    case AttentionMethod::brent_kung: return ScanMethod::brent_kung;
     case AttentionMethod::sequential: return ScanMethod::sequential;
     default:
       throw std::invalid_argument("method '" + std::string(to_string(method)) + "' is not a scan");
@@ -159,7 +159,7 @@ void attend_one(std::span<T> o, std::span<const T> s, std::span<const T> v, int 
     }
     case AttentionMethod::sequential:
     case AttentionMethod::hillis_steele:
-    case AttentionMethod::blelloch: {
+    case AttentionMethod::brent_kung: {
       const StateArray<T> x = scanned_states(s, v, dv, options.method, trace);
       const int last = x.n - 1;
       const auto w = x.w_at(last);
@@ -178,7 +178,7 @@ void attend_prefixes(std::span<T> o, std::span<const T> s, std::span<const T> v,
     case AttentionMethod::block:
       throw std::invalid_argument(
           "method 'block' computes one output per query (paper, Appendix A); for every prefix use "
-          "sequential, hillis-steele, blelloch, recurrent or conventional");
+          "sequential, hillis-steele, brent-kung, recurrent or conventional");
     case AttentionMethod::conventional:
       // The naive causal softmax: every prefix from scratch, O(N^2).
       for (std::size_t k = 0; k < n; ++k)
@@ -197,7 +197,7 @@ void attend_prefixes(std::span<T> o, std::span<const T> s, std::span<const T> v,
     }
     case AttentionMethod::sequential:
     case AttentionMethod::hillis_steele:
-    case AttentionMethod::blelloch:
+    case AttentionMethod::brent_kung:
       scanned_states(s, v, dv, options.method, trace).write_outputs(o);
       return;
   }

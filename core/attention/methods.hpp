@@ -11,13 +11,13 @@
 
 namespace aaren {
 
-enum class AttentionMethod { conventional, recurrent, block, sequential, hillis_steele, blelloch };
+enum class AttentionMethod { conventional, recurrent, block, sequential, hillis_steele, brent_kung };
 
 std::string_view to_string(AttentionMethod method);
 std::optional<AttentionMethod> attention_method_from_string(std::string_view name);
 std::string attention_method_names();  // "conventional, recurrent, ..." for messages and --help
 bool supports_prefixes(AttentionMethod method);
-ScanMethod scan_method_of(AttentionMethod method);  // for sequential, hillis-steele, blelloch
+ScanMethod scan_method_of(AttentionMethod method);  // for sequential, hillis-steele, brent-kung
 
 // What the recurrent cell held after each token: a_k (dv), c_k, m_k, o_k (dv).
 template <class T>

@@ -60,7 +60,7 @@ std::vector<AttentionBenchRow> run_attention_bench(const AttentionBenchOptions& 
           },
           repeats);
     };
-    row.blelloch = time_scan(AttentionMethod::blelloch);
+    row.brent_kung = time_scan(AttentionMethod::brent_kung);
     row.hillis_steele = time_scan(AttentionMethod::hillis_steele);
     if (n <= options.naive_max_n) {
       AttentionOptions naive;

@@ -19,7 +19,7 @@ struct AttentionBenchRow {
   long n = 0;
   // Seconds per call (median); a negative value means the method was skipped at this N.
   double sequential = 0;     // fused single pass, scores on the fly
-  double blelloch = 0;       // scan of (m, u, w) states, work-efficient
+  double brent_kung = 0;     // scan of (m, u, w) states, work-efficient
   double hillis_steele = 0;  // scan of (m, u, w) states, N log N work
   double naive = -1;         // causal softmax, every prefix from scratch
   double stream = 0;         // o[i] = k[i] + v[i] over the same bytes (read K, V; write O)

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "core/bench/memory_bandwidth.hpp"
+#include "core/bench/stream_summary.hpp"
 #include "core/bench/timing.hpp"
 #include "core/io/matrix_csv.hpp"
 #include "core/model/forecast_model.hpp"
@@ -18,7 +19,6 @@ namespace aaren::bench {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-constexpr int kLatencyWindow = 16;  // a sample's latency is the median of its last steps
 
 std::vector<long> sample_points(long tokens, int samples) {
   std::vector<long> points;
@@ -98,29 +98,7 @@ double fitted_slope(const std::vector<double>& x, const std::vector<double>& y) 
   return sxx > 0 ? sxy / sxx : 0;
 }
 
-GrowthFit fit_growth(const std::vector<StreamSample>& samples, int model) {
-  GrowthFit fit;
-  if (samples.empty()) return fit;
-  const double last = double(samples.back().tokens);
-  std::vector<double> log_n, log_t, log_n_latency, log_latency, n, bytes;
-  for (const StreamSample& s : samples) {
-    n.push_back(double(s.tokens));
-    bytes.push_back(s.state_bytes[model]);
-    if (double(s.tokens) < last / 2) continue;
-    if (s.cumulative_seconds[model] > 0) {
-      log_n.push_back(std::log(double(s.tokens)));
-      log_t.push_back(std::log(s.cumulative_seconds[model]));
-    }
-    if (s.latency_seconds[model] > 0) {
-      log_n_latency.push_back(std::log(double(s.tokens)));
-      log_latency.push_back(std::log(s.latency_seconds[model]));
-    }
-  }
-  fit.time_exponent = fitted_slope(log_n, log_t);
-  fit.latency_exponent = fitted_slope(log_n_latency, log_latency);
-  fit.memory_bytes_per_token = fitted_slope(n, bytes);
-  return fit;
-}
+GrowthFit fit_growth(const std::vector<StreamSample>& samples, int model) { return fit_growth(samples, model, {}); }
 
 StreamBenchResult run_stream_bench(const StreamBenchOptions& options,
                                    const std::function<void(const StreamSample&)>& progress,
@@ -157,60 +135,54 @@ StreamBenchResult run_stream_bench(const StreamBenchOptions& options,
 
   const std::vector<long> points = sample_points(options.tokens, options.samples);
   const int repeats = std::max(1, options.repeats);
-  // passes[r][s]: what pass r measured at sample s.
-  std::vector<std::vector<StreamSample>> passes(std::size_t(repeats), std::vector<StreamSample>(points.size()));
-  std::vector<double> latency(std::size_t(options.tokens));
-  long reached = 0;
+  // steps[k][r][t]: the raw time of step t of model k in pass r (a stopped pass is shorter).
+  std::vector<std::vector<float>> steps[2];
+  for (auto& model_steps : steps) model_steps.reserve(std::size_t(repeats));
+  double live_cumulative[2] = {0, 0};
   for (int r = 0; r < repeats && !result.stopped_early; ++r) {
     for (Model* m : models) m->stream->reset();
-    double cumulative[2] = {0, 0};
+    for (auto& model_steps : steps) {
+      model_steps.emplace_back();
+      model_steps.back().reserve(std::size_t(options.tokens));
+    }
     long done = 0;
     for (std::size_t s = 0; s < points.size(); ++s) {
       if (stop && stop->load()) {
         result.stopped_early = true;
         break;
       }
-      StreamSample& sample = passes[std::size_t(r)][s];
+      StreamSample sample;
       sample.tokens = points[s];
       for (int k = 0; k < 2; ++k) {
         TokenStepper& stream = *models[k]->stream;
+        std::vector<float>& pass = steps[k].back();
         for (long t = done; t < points[s]; ++t) {
           const auto start = Clock::now();
           stream.step(&inputs[std::size_t(t)]);
-          const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
-          latency[std::size_t(t)] = seconds;
-          cumulative[k] += seconds;
+          pass.push_back(float(std::chrono::duration<double>(Clock::now() - start).count()));
         }
-        const long first = std::max(0L, points[s] - kLatencyWindow);
-        sample.latency_seconds[k] = median(std::vector<double>(latency.begin() + first, latency.begin() + points[s]));
-        sample.cumulative_seconds[k] = cumulative[k];
+        if (r > 0) continue;
+        // The first pass is shown as it comes, with the same typical step times as the result.
+        for (long t = done; t < points[s]; ++t) live_cumulative[k] += typical_step_seconds(pass, t);
+        sample.latency_seconds[k] = sample.latency_low_seconds[k] = sample.latency_high_seconds[k] =
+            typical_step_seconds(pass, points[s] - 1);
+        sample.cumulative_seconds[k] = sample.cumulative_low_seconds[k] = sample.cumulative_high_seconds[k] =
+            live_cumulative[k];
         sample.state_bytes[k] = double(stream.state_bytes());
         sample.bytes_read[k] = double(stream_step_bytes(models[k]->config, points[s]));
         sample.resident_bytes[k] = double(resident_bytes());
       }
       done = points[s];
       if (r == 0) {
-        reached = long(s) + 1;
+        result.samples.push_back(sample);
         if (progress) progress(sample);
       }
     }
   }
-  // Each sample keeps the median over the passes that reached it.
-  for (long s = 0; s < reached; ++s) {
-    StreamSample merged = passes[0][std::size_t(s)];
-    for (int k = 0; k < 2; ++k) {
-      std::vector<double> lat, cum;
-      for (const auto& pass : passes)
-        if (pass[std::size_t(s)].tokens == merged.tokens) {
-          lat.push_back(pass[std::size_t(s)].latency_seconds[k]);
-          cum.push_back(pass[std::size_t(s)].cumulative_seconds[k]);
-        }
-      merged.latency_seconds[k] = median(lat);
-      merged.cumulative_seconds[k] = median(cum);
-    }
-    result.samples.push_back(merged);
-  }
-  for (int k = 0; k < 2; ++k) result.fit[k] = fit_growth(result.samples, k);
+  // The samples the first pass reached, robust over every pass (core/bench/stream_summary.hpp).
+  std::vector<std::vector<double>> pass_cumulative[2];
+  for (int k = 0; k < 2; ++k) summarize_model(steps[k], points, k, result.samples, pass_cumulative[k]);
+  for (int k = 0; k < 2; ++k) result.fit[k] = fit_growth(result.samples, k, pass_cumulative[k]);
 
   if (options.parallel && options.stepper && !result.samples.empty())
     result.parallel_note = "the parallel forward is timed on the CPU only, so it was skipped for this device";

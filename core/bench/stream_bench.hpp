@@ -91,11 +91,20 @@ struct StreamBenchOptions {
   TokenStepperFactory stepper;
 };
 
+// One sampled token count. The times are robust to a busy machine (core/bench/stream_summary.hpp):
+// each step's typical time, the median over the passes; the cumulative time is the sum of exactly
+// those per-token times, so the two agree.
 struct StreamSample {
   long tokens = 0;  // tokens seen (1-based)
   // per model: 0 = Aaren, 1 = Transformer
   double latency_seconds[2] = {0, 0};     // the step that took in token `tokens` (median of a short window)
-  double cumulative_seconds[2] = {0, 0};  // all steps up to and including it
+  double cumulative_seconds[2] = {0, 0};  // all steps up to and including it: the sum of their latencies
+  double latency_low_seconds[2] = {0, 0};      // quartiles of the raw steps around it, every pass
+  double latency_high_seconds[2] = {0, 0};
+  double cumulative_low_seconds[2] = {0, 0};   // the fastest and the slowest pass
+  double cumulative_high_seconds[2] = {0, 0};
+  double wall_seconds[2] = {0, 0};             // the raw steps summed, interruptions included (median pass)
+  int passes = 1;                              // passes that reached it
   double state_bytes[2] = {0, 0};
   double bytes_read[2] = {0, 0};          // what the step at `tokens` reads (stream_step_bytes)
   double resident_bytes[2] = {0, 0};
@@ -105,6 +114,13 @@ struct GrowthFit {
   double time_exponent = 0;         // slope of log cumulative time against log N, upper half of N
   double latency_exponent = 0;      // slope of log per-token latency against log N, upper half of N
   double memory_bytes_per_token = 0;  // least-squares slope of state bytes against N
+  // The time exponent of each pass fitted alone: its range (both time_exponent for one pass).
+  double time_exponent_low = 0;
+  double time_exponent_high = 0;
+  long fit_from_tokens = 0;  // the samples fitted: upper half of N, passes in agreement
+  long fit_to_tokens = 0;
+  int fit_points = 0;
+  int passes = 1;            // passes fitted alone
 };
 
 struct StreamBenchResult {
@@ -126,7 +142,8 @@ StepBound step_bound(const StreamBenchResult& result, int model);
 
 // Least squares slope of y against x.
 double fitted_slope(const std::vector<double>& x, const std::vector<double>& y);
-// The fits of DESIGN: exponents from the upper half of the token counts.
+// The fits of DESIGN: exponents from the upper half of the token counts, without the passes'
+// range (core/bench/stream_summary.hpp fits with it).
 GrowthFit fit_growth(const std::vector<StreamSample>& samples, int model);
 
 // Streams both models. `progress` gets each sample as soon as both models have reached it (for

@@ -6,10 +6,16 @@ std::string_view to_string(ScanMethod method) {
   switch (method) {
     case ScanMethod::sequential: return "sequential";
     case ScanMethod::hillis_steele: return "hillis-steele";
-    case ScanMethod::blelloch: return "blelloch";
+    case ScanMethod::brent_kung: return "brent-kung";
     case ScanMethod::hillis_steele_as_printed: return "hillis-steele-as-printed";
   }
   return "unknown";
+}
+
+std::string renamed_scan_note(std::string_view name) {
+  if (name != "blelloch") return {};
+  return "the work-efficient scan is named brent-kung: it is Brent and Kung's inclusive up-sweep/down-sweep, "
+         "not Blelloch's published exclusive scan (root set to the identity, down-sweep with swaps)";
 }
 
 int ceil_log2(long n) {
@@ -66,13 +72,13 @@ void hillis_steele_steps(StepRunner<T>& run, int n, int first_exponent, int last
   }
 }
 
-// Work-efficient scan for any n. Up-sweep (Blelloch's reduce): at offset off, position
+// Brent-Kung's work-efficient inclusive scan, for any n. Up-sweep (a reduce): at offset off, position
 // i = 2*off*k + 2*off - 1 absorbs the block ending at i - off, so positions 2^j - 1 end up
 // holding complete prefixes. Down-sweep (the inclusive form, which needs no final pass):
 // at offset off, position 3*off - 1 + 2*off*k takes in the complete prefix ending at i - off.
 // Each step touches disjoint positions; in all fewer than 2n combines.
 template <class T>
-void blelloch_steps(StepRunner<T>& run, int n) {
+void brent_kung_steps(StepRunner<T>& run, int n) {
   long top = 1;
   for (long off = 1; off < n; off *= 2) {
     for (long i = 2 * off - 1; i < n; i += 2 * off) run.combine(int(i - off), int(i));
@@ -110,8 +116,8 @@ ScanCounts inclusive_scan(StateArray<T>& x, ScanMethod method, ScanTrace<T>* tra
       // Algorithm 1 as printed: for i = 1 .. ceil(log N), offset 2^i. Offset 1 never runs.
       hillis_steele_steps(run, n, 1, ceil_log2(n));
       break;
-    case ScanMethod::blelloch:
-      blelloch_steps(run, n);
+    case ScanMethod::brent_kung:
+      brent_kung_steps(run, n);
       break;
   }
   if (trace) trace->counts = run.counts();

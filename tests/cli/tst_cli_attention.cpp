@@ -76,7 +76,7 @@ double relative_error(const Rows& actual, const Rows& reference) {
 }
 
 const QStringList kPrefixMethods{QStringLiteral("conventional"), QStringLiteral("recurrent"), QStringLiteral("sequential"),
-                                 QStringLiteral("hillis-steele"), QStringLiteral("blelloch")};
+                                 QStringLiteral("hillis-steele"), QStringLiteral("brent-kung")};
 
 std::vector<double> json_numbers(const QJsonValue& value) {
   std::vector<double> xs;
@@ -363,10 +363,10 @@ class TestCliAttention : public QObject {
     QTest::addColumn<QString>("method");
     QTest::addColumn<bool>("prefixes");
     QTest::addColumn<int>("n");
-    QTest::addRow("blelloch, prefixes, N=50") << "blelloch" << true << 50;
+    QTest::addRow("brent-kung, prefixes, N=50") << "brent-kung" << true << 50;
     QTest::addRow("hillis-steele, prefixes, N=7") << "hillis-steele" << true << 7;
     QTest::addRow("sequential, one output, N=5") << "sequential" << false << 5;
-    QTest::addRow("blelloch, one token") << "blelloch" << true << 1;
+    QTest::addRow("brent-kung, one token") << "brent-kung" << true << 1;
     QTest::addRow("recurrent, prefixes, N=20") << "recurrent" << true << 20;
     QTest::addRow("recurrent, one output, N=6") << "recurrent" << false << 6;
     QTest::addRow("conventional, N=4") << "conventional" << true << 4;
@@ -554,7 +554,10 @@ class TestCliAttention : public QObject {
     QTest::addRow("block size without block") << good + QStringList{"--block-size", "4"} << 2
                                               << QStringList{"--block-size applies only to --method block"};
     QTest::addRow("unknown method") << good + QStringList{"--method", "fastest"} << 2
-                                    << QStringList{"unknown method 'fastest'", "blelloch", "hillis-steele"};
+                                    << QStringList{"unknown method 'fastest'", "brent-kung", "hillis-steele"};
+    QTest::addRow("the old name of the Brent-Kung scan") << good + QStringList{"--method", "blelloch"} << 2
+                                                         << QStringList{"unknown method 'blelloch'", "named brent-kung",
+                                                                        "Blelloch's published exclusive scan"};
     QTest::addRow("--prefixes with block") << good + QStringList{"--method", "block", "--prefixes"} << 2
                                            << QStringList{"--method block", "--prefixes"};
     QTest::addRow("unknown option") << good + QStringList{"--bogus", "1"} << 2 << QStringList{"unknown option --bogus"};

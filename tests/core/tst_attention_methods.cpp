@@ -126,7 +126,7 @@ struct MethodVariant {
 std::vector<MethodVariant> method_variants(int n) {
   std::vector<MethodVariant> variants;
   for (AttentionMethod method : {AttentionMethod::conventional, AttentionMethod::recurrent, AttentionMethod::sequential,
-                                 AttentionMethod::hillis_steele, AttentionMethod::blelloch})
+                                 AttentionMethod::hillis_steele, AttentionMethod::brent_kung})
     variants.push_back({QString::fromUtf8(to_string(method).data(), qsizetype(to_string(method).size())),
                         AttentionOptions{method, 64}});
   std::vector<int> block_sizes{1, 7, n, n + 1};
@@ -473,18 +473,18 @@ class TestAttentionMethods : public QObject {
     const Matrix<double> q = random_matrix<double>(3, 4, rng), k = random_matrix<double>(9, 4, rng),
                          v = random_matrix<double>(9, 2, rng);
     std::vector<AttentionTrace<double>> traces;
-    attend_queries(q, k, v, true, AttentionOptions{AttentionMethod::blelloch, 64}, &traces);
+    attend_queries(q, k, v, true, AttentionOptions{AttentionMethod::brent_kung, 64}, &traces);
     QCOMPARE(int(traces.size()), 3);
     for (int h = 0; h < 3; ++h) {
       QVERIFY(traces[std::size_t(h)].scan.has_value());
-      QCOMPARE(traces[std::size_t(h)].scan->method, ScanMethod::blelloch);
+      QCOMPARE(traces[std::size_t(h)].scan->method, ScanMethod::brent_kung);
       QCOMPARE(traces[std::size_t(h)].scan->initial.m, query_scores(q.row(h), k));
     }
   }
 
   void method_names_round_trip() {
     for (AttentionMethod method : {AttentionMethod::conventional, AttentionMethod::recurrent, AttentionMethod::block,
-                                   AttentionMethod::sequential, AttentionMethod::hillis_steele, AttentionMethod::blelloch}) {
+                                   AttentionMethod::sequential, AttentionMethod::hillis_steele, AttentionMethod::brent_kung}) {
       const auto parsed = attention_method_from_string(to_string(method));
       QVERIFY(parsed.has_value());
       QCOMPARE(*parsed, method);

@@ -77,8 +77,8 @@ void TestAttentionProbe::aarenPrefixOutputsAreTheModelsAttention_data() {
       << 0 << 0 << QList<int>{0} << 0 << int(AttentionMethod::sequential);
   QTest::newRow("layer 1, head 3, three dims, Hillis-Steele")
       << 1 << 3 << QList<int>{3, 0, 2} << 0 << int(AttentionMethod::hillis_steele);
-  QTest::newRow("layer 1, head 2, two dims, first 7 tokens, Blelloch")
-      << 1 << 2 << QList<int>{1, 2} << 7 << int(AttentionMethod::blelloch);
+  QTest::newRow("layer 1, head 2, two dims, first 7 tokens, Brent-Kung")
+      << 1 << 2 << QList<int>{1, 2} << 7 << int(AttentionMethod::brent_kung);
   QTest::newRow("layer 0, head 1, first 2 tokens, recurrent")
       << 0 << 1 << QList<int>{2} << 2 << int(AttentionMethod::recurrent);
 }

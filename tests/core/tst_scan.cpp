@@ -101,8 +101,8 @@ long hillis_steele_work(long n) {
   return work;
 }
 
-const std::vector<ScanMethod> kCorrectMethods{ScanMethod::sequential, ScanMethod::hillis_steele, ScanMethod::blelloch};
-const std::vector<ScanMethod> kAllMethods{ScanMethod::sequential, ScanMethod::hillis_steele, ScanMethod::blelloch,
+const std::vector<ScanMethod> kCorrectMethods{ScanMethod::sequential, ScanMethod::hillis_steele, ScanMethod::brent_kung};
+const std::vector<ScanMethod> kAllMethods{ScanMethod::sequential, ScanMethod::hillis_steele, ScanMethod::brent_kung,
                                           ScanMethod::hillis_steele_as_printed};
 
 QString name_of(ScanMethod method) {
@@ -121,7 +121,7 @@ QString check_counts(ScanMethod method, long n, ScanCounts counts) {
       if (counts.depth != log_n || counts.work != hillis_steele_work(n))
         return got + QStringLiteral(", expected %1 and %2").arg(log_n).arg(hillis_steele_work(n));
       break;
-    case ScanMethod::blelloch:
+    case ScanMethod::brent_kung:
       // Any inclusive scan needs at least N - 1 combines and ceil(log2 N) steps.
       if (counts.work >= 2 * n && n > 0) return got + QStringLiteral(", expected fewer than 2N combines");
       if (counts.work < n - 1) return got + QStringLiteral(", fewer than N - 1 combines cannot scan");
@@ -229,14 +229,14 @@ class TestScan : public QObject {
     }
   }
 
-  // Hillis-Steele and Blelloch give the sequential prefixes for every length 1..300.
+  // Hillis-Steele and Brent-Kung give the sequential prefixes for every length 1..300.
   void every_scan_equals_sequential() {
     std::mt19937 rng(77);
     for (int n = 1; n <= 300; ++n) {
       const StateArray<double> tokens = random_tokens(n, 2, rng);
       StateArray<double> expected = tokens;
       inclusive_scan(expected, ScanMethod::sequential);
-      for (ScanMethod method : {ScanMethod::hillis_steele, ScanMethod::blelloch}) {
+      for (ScanMethod method : {ScanMethod::hillis_steele, ScanMethod::brent_kung}) {
         StateArray<double> x = tokens;
         inclusive_scan(x, method);
         const double difference = output_difference(x, expected);
@@ -399,14 +399,47 @@ class TestScan : public QObject {
     }
   }
 
+  // The work-efficient scan is Brent-Kung's inclusive one: for N a power of two it does
+  // 2N - 2 - log2 N combines in 2 log2 N - 1 steps (11 in 5 at N = 8), not the 2(N - 1) of
+  // Blelloch's published exclusive scan (14 at N = 8).
+  void brent_kung_counts_for_powers_of_two_data() {
+    QTest::addColumn<long>("n");
+    QTest::addColumn<long>("work");
+    QTest::addColumn<int>("depth");
+    QTest::addRow("N = 2") << 2L << 1L << 1;
+    QTest::addRow("N = 8") << 8L << 11L << 5;
+    QTest::addRow("N = 16") << 16L << 26L << 7;
+    QTest::addRow("N = 1024") << 1024L << 2036L << 19;
+  }
+  void brent_kung_counts_for_powers_of_two() {
+    QFETCH(long, n);
+    QFETCH(long, work);
+    QFETCH(int, depth);
+    std::mt19937 rng(8);
+    StateArray<double> x = random_tokens(int(n), 1, rng);
+    const ScanCounts counts = inclusive_scan(x, ScanMethod::brent_kung);
+    QCOMPARE(counts.work, work);
+    QCOMPARE(counts.depth, depth);
+    QVERIFY(counts.work < 2 * (n - 1));  // fewer than Blelloch's exclusive scan
+  }
+
+  // The name says which scan it is, and the old name is refused with the reason.
+  void brent_kung_is_named_for_what_it_is() {
+    QCOMPARE(name_of(ScanMethod::brent_kung), QStringLiteral("brent-kung"));
+    const QString note = QString::fromStdString(renamed_scan_note("blelloch"));
+    QVERIFY2(note.contains(QLatin1String("brent-kung")) && note.contains(QLatin1String("exclusive")), qPrintable(note));
+    QVERIFY(renamed_scan_note("brent-kung").empty());
+    QVERIFY(renamed_scan_note("hillis-steele").empty());
+  }
+
   // A trace may be reused: a second scan replaces the first one's steps.
   void trace_is_replaced_on_reuse() {
     std::mt19937 rng(4);
     ScanTrace<double> trace;
     StateArray<double> big = random_tokens(64, 1, rng), small = random_tokens(5, 1, rng);
     inclusive_scan(big, ScanMethod::hillis_steele, &trace);
-    const ScanCounts counts = inclusive_scan(small, ScanMethod::blelloch, &trace);
-    QCOMPARE(trace.method, ScanMethod::blelloch);
+    const ScanCounts counts = inclusive_scan(small, ScanMethod::brent_kung, &trace);
+    QCOMPARE(trace.method, ScanMethod::brent_kung);
     QCOMPARE(int(trace.steps.size()), counts.depth);
     QCOMPARE(trace.initial.n, 5);
   }

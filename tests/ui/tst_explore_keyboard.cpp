@@ -192,8 +192,8 @@ void ExploreKeyboardTest::algorithmModeAndInputChangesStartAtStepZero() {
   press(Qt::Key_Right);
   QCOMPARE(controller().position(), 2);
   auto* algorithm = page_->findChild<QComboBox*>(QStringLiteral("scanAlgorithm"));
-  algorithm->setCurrentIndex(algorithm->findData(int(ScanDisplay::blelloch)));
-  QCOMPARE(page_->scanTab().display(), ScanDisplay::blelloch);
+  algorithm->setCurrentIndex(algorithm->findData(int(ScanDisplay::brentKung)));
+  QCOMPARE(page_->scanTab().display(), ScanDisplay::brentKung);
   QCOMPARE(controller().position(), 0);
 
   press(Qt::Key_End);

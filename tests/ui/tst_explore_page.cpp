@@ -107,7 +107,7 @@ ScanTrace<float> coreTrace(const ExploreInputs& inputs, ScanMethod method) {
 ScanDisplay displayOf(ScanMethod method) {
   switch (method) {
     case ScanMethod::sequential: return ScanDisplay::sequential;
-    case ScanMethod::blelloch: return ScanDisplay::blelloch;
+    case ScanMethod::brent_kung: return ScanDisplay::brentKung;
     default: return ScanDisplay::hillisSteele;
   }
 }
@@ -199,8 +199,8 @@ void TestExplorePage::scanTreeDrawsTheCoresTrace_data() {
   QTest::newRow("sequential, 8 tokens") << int(ScanMethod::sequential) << 8 << 1 << 1;
   QTest::newRow("Hillis-Steele, 8 tokens") << int(ScanMethod::hillis_steele) << 8 << 1 << 2;
   QTest::newRow("Hillis-Steele, 13 tokens, d_v 3") << int(ScanMethod::hillis_steele) << 13 << 3 << 3;
-  QTest::newRow("Blelloch, 11 tokens, d_v 2") << int(ScanMethod::blelloch) << 11 << 2 << 4;
-  QTest::newRow("Blelloch, 64 tokens") << int(ScanMethod::blelloch) << 64 << 1 << 5;
+  QTest::newRow("Brent-Kung, 11 tokens, d_v 2") << int(ScanMethod::brent_kung) << 11 << 2 << 4;
+  QTest::newRow("Brent-Kung, 64 tokens") << int(ScanMethod::brent_kung) << 64 << 1 << 5;
   QTest::newRow("sequential, 2 tokens") << int(ScanMethod::sequential) << 2 << 2 << 6;
 }
 
@@ -255,7 +255,7 @@ void TestExplorePage::scanTreeDrawsTheCoresTrace() {
   // At the end every prefix's output is drawn, equal to the core's many-to-many attention.
   std::vector<float> expected(std::size_t(tokens) * std::size_t(dv));
   const AttentionMethod attention = ScanMethod(method) == ScanMethod::sequential ? AttentionMethod::sequential
-                                    : ScanMethod(method) == ScanMethod::blelloch ? AttentionMethod::blelloch
+                                    : ScanMethod(method) == ScanMethod::brent_kung ? AttentionMethod::brent_kung
                                                                                  : AttentionMethod::hillis_steele;
   attend_prefixes<float>(expected, inputs.scores, inputs.values, dv, {attention});
   const std::vector<ScanTreeView::DrawnOutput> outputs = tree->drawnOutputs();
@@ -282,7 +282,7 @@ void TestExplorePage::countersAreTheTracesDepthAndWork() {
   page_->setShowAhead(true);  // the "of N" totals; hidden by default (tst_explore_pictures)
   const QList<ScanTreeView*> trees = page_->scanTab().trees();
   QCOMPARE(trees.size(), 3);
-  const ScanMethod methods[] = {ScanMethod::sequential, ScanMethod::hillis_steele, ScanMethod::blelloch};
+  const ScanMethod methods[] = {ScanMethod::sequential, ScanMethod::hillis_steele, ScanMethod::brent_kung};
   StepController& controller = page_->currentView().controller();
   int longest = 0;
   for (int t = 0; t < 3; ++t) {
@@ -304,7 +304,7 @@ void TestExplorePage::countersAreTheTracesDepthAndWork() {
   }
   QCOMPARE(controller.count(), longest);
   // What the class should see: N - 1 sequential steps, ceil(log2 N) Hillis-Steele steps with more
-  // work than Blelloch's, which stays below 2N.
+  // work than Brent-Kung's, which stays below 2N.
   controller.toEnd();
   QCOMPARE(trees[0]->countsShown().depth, tokens - 1);
   QCOMPARE(trees[1]->countsShown().depth, ceil_log2(tokens));

@@ -1,4 +1,4 @@
-// Honest pictures on the Explore page: Blelloch's down-sweep reads its operands from the boxes where
+// Honest pictures on the Explore page: Brent-Kung's down-sweep reads its operands from the boxes where
 // their values live (drawn boxes holding exactly those numbers, not empty placeholders); nothing
 // of a later step is drawn before it unless "show ahead" is on; and applyScene shows a lesson
 // scene, lights the boxes and formula terms it names, and refuses what it does not know.
@@ -59,8 +59,8 @@ void ExplorePicturesTest::init() {
 void ExplorePicturesTest::operandsAreDrawnWhereTheirValuesLive_data() {
   QTest::addColumn<QString>("algorithm");
   QTest::addColumn<int>("tokens");
-  QTest::newRow("blelloch 8") << "blelloch" << 8;
-  QTest::newRow("blelloch 13") << "blelloch" << 13;
+  QTest::newRow("brent-kung 8") << "brent-kung" << 8;
+  QTest::newRow("brent-kung 13") << "brent-kung" << 13;
   QTest::newRow("hillis-steele 11") << "hillis-steele" << 11;
 }
 
@@ -99,8 +99,8 @@ void ExplorePicturesTest::operandsAreDrawnWhereTheirValuesLive() {
       }
     }
   }
-  // Blelloch's down-sweep reads states last written several steps up; the fix is visible there.
-  if (algorithm == QLatin1String("blelloch")) QVERIFY(higherUp > 0);
+  // Brent-Kung's down-sweep reads states last written several steps up; the fix is visible there.
+  if (algorithm == QLatin1String("brent-kung")) QVERIFY(higherUp > 0);
 }
 
 void ExplorePicturesTest::futureValuesStayHiddenUnlessShownAhead() {
@@ -134,7 +134,7 @@ void ExplorePicturesTest::scanTotalsStayHiddenUntilTheEnd_data() {
   QTest::addColumn<QString>("algorithm");
   QTest::newRow("side by side") << "side-by-side";
   QTest::newRow("hillis-steele") << "hillis-steele";
-  QTest::newRow("blelloch") << "blelloch";
+  QTest::newRow("brent-kung") << "brent-kung";
 }
 
 // Lesson scene 10 asks how many steps and combines each scan needs: with show ahead off neither
@@ -272,7 +272,7 @@ void ExplorePicturesTest::sceneLightsBoxesAndFormulaTerms() {
   QCOMPARE(lit, QStringList({QStringLiteral("0..1"), QStringLiteral("0..3"), QStringLiteral("4..7")}));
   QCOMPARE(page_->formulaPanel().litTermsFound(), QStringList{QStringLiteral("max(")});
 
-  page_->scanTab().setDisplay(ScanDisplay::blelloch);  // any other choice puts the lights out
+  page_->scanTab().setDisplay(ScanDisplay::brentKung);  // any other choice puts the lights out
   QVERIFY(page_->scanTab().trees().at(0)->litNodes().empty());
 }
 

@@ -57,7 +57,7 @@ ExploreInputs inputsOf(const ExploreScene& scene) {
 
 ScanMethod methodOf(const ExploreScene& scene) {
   if (scene.scanErrata) return ScanMethod::hillis_steele_as_printed;
-  if (scene.algorithm == QLatin1String("blelloch")) return ScanMethod::blelloch;
+  if (scene.algorithm == QLatin1String("brent-kung")) return ScanMethod::brent_kung;
   if (scene.algorithm == QLatin1String("sequential")) return ScanMethod::sequential;
   return ScanMethod::hillis_steele;
 }
@@ -174,9 +174,12 @@ void TestLessonParser::mistakesNameLineColumnAndReason_data() {
   QTest::newRow("fewer values than scores")
       << lessonWith(QStringLiteral("%1, \"inputs\": {\"scores\": [1, 2, 3], \"values\": @[1, 2]}}").arg(scan))
       << "3 scores";
-  QTest::newRow("errata with blelloch")
-      << lessonWith(QStringLiteral("%1, \"algorithm\": \"blelloch\", \"scan_errata\": @true}").arg(scan))
+  QTest::newRow("errata with brent-kung")
+      << lessonWith(QStringLiteral("%1, \"algorithm\": \"brent-kung\", \"scan_errata\": @true}").arg(scan))
       << "'scan_errata' shows the printed and the corrected Hillis-Steele loop";
+  QTest::newRow("the old name of the Brent-Kung scan")
+      << lessonWith(QStringLiteral("%1, \"algorithm\": @\"blelloch\"}").arg(scan))
+      << "not \"blelloch\" (the work-efficient scan is named brent-kung: it is Brent and Kung's inclusive";
   QTest::newRow("question without answer")
       << lessonWith(QStringLiteral("%1, \"question\": @{\"prompt\": \"Why?\"}}").arg(scan))
       << "'question' has no 'answer'";
@@ -216,7 +219,7 @@ void TestLessonParser::readsEveryChoiceOfAScene() {
       "\"block_size\": 2, \"paper_start\": true, \"printed_typo\": true, \"show_ahead\": true, \"step\": \"last\", "
       "\"inputs\": {\"scores\": [1, -2.5, 3], \"values\": [[1, 2], [3, 4], [5, 6]]}, \"lit_terms\": [\"m\"], "
       "\"question\": {\"prompt\": \"P\", \"answer\": \"A\", \"reveal\": {\"step\": 1, \"lit_terms\": [\"c\"]}}}, "
-      "{\"title\": \"Scan\", \"view\": \"scan\", \"narration\": \"M\", \"algorithm\": \"blelloch\", "
+      "{\"title\": \"Scan\", \"view\": \"scan\", \"narration\": \"M\", \"algorithm\": \"brent-kung\", "
       "\"inputs\": {\"tokens\": 5, \"value_dims\": 2, \"seed\": 3, \"score_shift\": -4}, \"lit_boxes\": [[1, 5]]}"));
   const Lesson lesson = parseLesson(text.toUtf8(), QStringLiteral("/somewhere/my-lesson.json"));
   QCOMPARE(lesson.id, QStringLiteral("my-lesson"));
@@ -240,7 +243,7 @@ void TestLessonParser::readsEveryChoiceOfAScene() {
 
   const LessonScene& scan = lesson.scenes[1];
   QCOMPARE(scan.id, QStringLiteral("scene-2"));
-  QCOMPARE(scan.explore.algorithm, QStringLiteral("blelloch"));
+  QCOMPARE(scan.explore.algorithm, QStringLiteral("brent-kung"));
   QCOMPARE(scan.explore.tokens, 5);
   QCOMPARE(scan.explore.valueDims, 2);
   QCOMPARE(scan.explore.seed, 3);
@@ -276,7 +279,7 @@ void TestLessonParser::bundledLessonReads() {
   QVERIFY(lesson.scenes.size() >= 12);
   // The lecture's order (issue: the twelve scenes of section 3).
   const QStringList order{"softmax",       "rnn-view",    "cell",     "underflow",  "printed-typo",    "combine",
-                          "hillis-steele", "algorithm-1", "blelloch", "work-depth", "transformer-rnn", "figure-5"};
+                          "hillis-steele", "algorithm-1", "brent-kung", "work-depth", "transformer-rnn", "figure-5"};
   for (int i = 0; i < order.size(); ++i) QCOMPARE(lesson.scenes[i].id, order[i]);
   QVERIFY(sceneWithId(lesson, "underflow").explore.paperStart);
   QVERIFY(sceneWithId(lesson, "printed-typo").explore.printedTypo);
@@ -306,7 +309,7 @@ void TestLessonParser::bundledQuestionsLightTheCompletedPrefixes() {
     QCOMPARE(scene.question->revealBoxes, complete);
     ++checked;
   }
-  QCOMPARE(checked, 3);  // Hillis-Steele after step 2, Algorithm 1 as printed, Blelloch's up-sweep
+  QCOMPARE(checked, 3);  // Hillis-Steele after step 2, Algorithm 1 as printed, Brent-Kung's up-sweep
 }
 
 void TestLessonParser::bundledAnswersAreTheCoresNumbers() {
@@ -349,7 +352,7 @@ void TestLessonParser::bundledAnswersAreTheCoresNumbers() {
   QStringList depth, work;
   for (const auto& [method, name] :
        {std::pair{ScanMethod::sequential, "sequential"}, std::pair{ScanMethod::hillis_steele, "Hillis-Steele"},
-        std::pair{ScanMethod::blelloch, "Blelloch"}}) {
+        std::pair{ScanMethod::brent_kung, "Brent-Kung"}}) {
     const ScanCounts counts = ScanRun(sideInputs, method).totals();
     depth << QStringLiteral("%1 %2").arg(QLatin1String(name)).arg(counts.depth);
     work << QStringLiteral("%1 %2").arg(QLatin1String(name)).arg(counts.work);

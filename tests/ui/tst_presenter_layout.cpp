@@ -108,7 +108,7 @@ void PresenterLayoutTest::everyViewPaintsReadableText_data() {
   for (const QSize size : {QSize(1920, 1080), QSize(1280, 720)})
     for (const int tokens : {8, 16}) {
       const QString at = QStringLiteral("%1x%2 N=%3 ").arg(size.width()).arg(size.height()).arg(tokens);
-      for (const char* algorithm : {"hillis-steele", "blelloch", "sequential", "side-by-side"})
+      for (const char* algorithm : {"hillis-steele", "brent-kung", "sequential", "side-by-side"})
         QTest::newRow(qPrintable(at + QLatin1String(algorithm))) << size << "scan" << algorithm << "" << tokens;
       QTest::newRow(qPrintable(at + "errata")) << size << "scan" << "hillis-steele" << "errata" << tokens;
       QTest::newRow(qPrintable(at + "cell")) << size << "cell" << "" << "" << tokens;

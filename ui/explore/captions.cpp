@@ -25,6 +25,18 @@ QString doneSentence(const ScanRun& run) {
   return tr("Done: %1 parallel steps, %2 combines in all.").arg(run.totals().depth).arg(run.totals().work);
 }
 
+// The scan often taught as Blelloch's is this inclusive one; his published scan is exclusive. Its
+// count is 2(N - 1) for N a power of two (it pads other lengths up to one).
+// Without show ahead the count stays out: the class is asked to predict combine counts.
+QString blellochDifference(int n, bool withCount) {
+  const bool powerOfTwo = n > 0 && (n & (n - 1)) == 0;
+  return powerOfTwo && withCount ? tr("Not Blelloch's published scan: that one is exclusive, sets the root to the identity and swaps "
+                         "on the way down, %1 combines.")
+                          .arg(2 * (n - 1))
+                    : tr("Not Blelloch's published scan: that one is exclusive, sets the root to the identity and swaps "
+                         "on the way down.");
+}
+
 bool upSweep(const ScanRun& run, int step) { return step == 1 || run.offset(step) > run.offset(step - 1); }
 
 // Without show ahead the step and combine counts are what the class is asked to predict: the
@@ -39,10 +51,11 @@ QString startSentence(const ScanRun& run, bool showAhead) {
         return tr("%1 tokens, each a state (s, 1, v). Hillis\u2013Steele combines every position with the one 1, 2, "
                   "4, \u2026 places to its left, all positions at once.")
             .arg(n);
-      case ScanMethod::blelloch:
-        return tr("%1 tokens, each a state (s, 1, v). Blelloch first sums blocks up a tree (up-sweep), then hands "
-                  "the prefixes down (down-sweep).")
-            .arg(n);
+      case ScanMethod::brent_kung:
+        return tr("%1 tokens, each a state (s, 1, v). Brent\u2013Kung first sums blocks up a tree (up-sweep), then "
+                  "hands the prefixes down (down-sweep). %2")
+            .arg(n)
+            .arg(blellochDifference(n, false));
       case ScanMethod::hillis_steele_as_printed: break;
     }
   }
@@ -56,12 +69,13 @@ QString startSentence(const ScanRun& run, bool showAhead) {
                 "\u2026 places to its left: %2 steps, all positions at once.")
           .arg(n)
           .arg(run.totals().depth);
-    case ScanMethod::blelloch:
-      return tr("%1 tokens, each a state (s, 1, v). Blelloch first sums blocks up a tree (up-sweep), then hands "
-                "the prefixes down (down-sweep): %2 steps, only %3 combines.")
+    case ScanMethod::brent_kung:
+      return tr("%1 tokens, each a state (s, 1, v). Brent\u2013Kung first sums blocks up a tree (up-sweep), then hands "
+                "the prefixes down (down-sweep): %2 steps, only %3 combines. %4")
           .arg(n)
           .arg(run.totals().depth)
-          .arg(run.totals().work);
+          .arg(run.totals().work)
+          .arg(blellochDifference(n, true));
     case ScanMethod::hillis_steele_as_printed:
       return tr("%1 tokens. Algorithm 1 as printed loops i = 1..\u2308log\u2082 N\u2309 with offset 2^i, so it "
                 "starts at offset 2: offset 1 never runs.")
@@ -76,7 +90,7 @@ QString methodName(ScanMethod method) {
   switch (method) {
     case ScanMethod::sequential: return tr("Sequential");
     case ScanMethod::hillis_steele: return tr("Hillis\u2013Steele");
-    case ScanMethod::blelloch: return tr("Blelloch");
+    case ScanMethod::brent_kung: return tr("Brent\u2013Kung");
     case ScanMethod::hillis_steele_as_printed: return tr("Algorithm 1 as printed");
   }
   return {};
@@ -106,7 +120,7 @@ QString scanCaption(const ScanRun& run, int step, bool showAhead) {
                  .arg(complete)
                  .arg(run.tokens());
       break;
-    case ScanMethod::blelloch:
+    case ScanMethod::brent_kung:
       text = upSweep(run, step)
                  ? tr("Up-sweep, offset %1: %2 combines sum blocks of %3 tokens, like a tournament tree. %4 of %5 "
                       "prefixes are complete.")
@@ -149,7 +163,7 @@ QString scanComparisonCaption(const std::vector<const ScanRun*>& runs, int posit
                            : finished.size() == 1 ? tr(" %1 has finished.").arg(finished.front())
                                                   : tr(" %1 have finished.").arg(finished.join(tr(" and ")));
   return tr("The same %1 tokens three ways. %2. Hillis\u2013Steele trades work (about N log\u2082 N = %3) for few "
-            "steps; Blelloch keeps work under 2N = %4.%5")
+            "steps; Brent\u2013Kung keeps work under 2N = %4.%5")
       .arg(n)
       .arg(parts.join(QStringLiteral("; ")))
       .arg(qRound(n * std::log2(double(n))))

@@ -21,6 +21,6 @@ QString cellCaption(const CellRun& run, int token);
 QString blockCaption(const BlockRun& run, int block);
 QString streamCaption(const StreamRun& run, int token);
 
-QString methodName(ScanMethod method);  // "Sequential", "Hillis–Steele", "Blelloch", "Algorithm 1 as printed"
+QString methodName(ScanMethod method);  // "Sequential", "Hillis–Steele", "Brent–Kung", "Algorithm 1 as printed"
 
 }  // namespace aaren::ui

@@ -38,6 +38,21 @@ void ExplorePage::bindKeys() {
   bind(QKeySequence(Qt::Key_Minus), [this] { changeSpeed(1 / kSpeedFactor); });
   for (int i = 0; i < views_.size(); ++i) bind(QKeySequence(Qt::Key(Qt::Key_1 + i)), [this, i] { showView(i); });
   bind(QKeySequence(Qt::Key_E), [this] { toggleErrata(); });
+  // The scan algorithm by its initial, from any view: the scan tree comes up with it, at step 0.
+  const struct {
+    Qt::Key key;
+    ScanDisplay display;
+  } scanKeys[] = {{Qt::Key_S, ScanDisplay::sequential},
+                  {Qt::Key_H, ScanDisplay::hillisSteele},
+                  {Qt::Key_K, ScanDisplay::brentKung},
+                  {Qt::Key_A, ScanDisplay::sideBySide}};
+  for (const auto& scanKey : scanKeys)
+    bind(QKeySequence(scanKey.key), [this, display = scanKey.display] {
+      showView(int(views_.indexOf(scan_)));
+      if (scan_->errata()) scan_->setErrata(false);  // the erratum shows Hillis-Steele only
+      scan_->setDisplay(display);
+      emit statusMessage(tr("Scan: %1").arg(scan_->displayName()));
+    });
   bind(QKeySequence(Qt::Key_P), [this] {
     // The window's presenter action also goes full screen; without a window, the appearance alone.
     if (auto* action = window()->findChild<QAction*>(QStringLiteral("presenterAction"))) action->toggle();

@@ -28,7 +28,7 @@ struct ExploreScene {
   QString scores;  // explicit scores, as the input panel's typed row reads them; empty = random
   QString values;
 
-  // Scan view: "sequential", "hillis-steele", "blelloch" or "side-by-side"; errata shows the
+  // Scan view: "sequential", "hillis-steele", "brent-kung" or "side-by-side"; errata shows the
   // printed Algorithm 1 beside the corrected loop (erratum 3).
   QString algorithm = QStringLiteral("hillis-steele");
   bool scanErrata = false;

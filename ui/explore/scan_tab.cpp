@@ -52,7 +52,7 @@ ScanTab::ScanTab(QWidget* parent)
   displayBox_->setObjectName(QStringLiteral("scanAlgorithm"));
   displayBox_->addItem(tr("Sequential"), int(ScanDisplay::sequential));
   displayBox_->addItem(tr("Hillis\u2013Steele"), int(ScanDisplay::hillisSteele));
-  displayBox_->addItem(tr("Blelloch"), int(ScanDisplay::blelloch));
+  displayBox_->addItem(tr("Brent\u2013Kung"), int(ScanDisplay::brentKung));
   displayBox_->addItem(tr("All three side by side"), int(ScanDisplay::sideBySide));
   displayBox_->setCurrentIndex(displayBox_->findData(int(display_)));
   connect(displayBox_, &QComboBox::currentIndexChanged, this,
@@ -119,6 +119,8 @@ void ScanTab::setDisplay(ScanDisplay display) {
   startOver();
 }
 
+QString ScanTab::displayName() const { return displayBox_->itemText(displayBox_->findData(int(display_))); }
+
 void ScanTab::setErrata(bool on) {
   errata_ = on;
   {
@@ -168,9 +170,9 @@ void ScanTab::rebuild() {
     switch (display_) {
       case ScanDisplay::sequential: plan = {{ScanMethod::sequential, methodName(ScanMethod::sequential)}}; break;
       case ScanDisplay::hillisSteele: plan = {{ScanMethod::hillis_steele, methodName(ScanMethod::hillis_steele)}}; break;
-      case ScanDisplay::blelloch: plan = {{ScanMethod::blelloch, methodName(ScanMethod::blelloch)}}; break;
+      case ScanDisplay::brentKung: plan = {{ScanMethod::brent_kung, methodName(ScanMethod::brent_kung)}}; break;
       case ScanDisplay::sideBySide:
-        for (ScanMethod method : {ScanMethod::sequential, ScanMethod::hillis_steele, ScanMethod::blelloch})
+        for (ScanMethod method : {ScanMethod::sequential, ScanMethod::hillis_steele, ScanMethod::brent_kung})
           plan.push_back({method, methodName(method)});
         break;
     }

@@ -1,5 +1,5 @@
 #pragma once
-// The scan tree: one algorithm, or sequential, Hillis-Steele and Blelloch side by side on the same
+// The scan tree: one algorithm, or sequential, Hillis-Steele and Brent-Kung side by side on the same
 // tokens, or (errata) the paper's printed Algorithm 1 next to the corrected loop. Each tree counts
 // its depth and work as it goes; the trees share one step position and one row height, so their
 // depths compare at a glance.
@@ -20,7 +20,7 @@ namespace aaren::ui {
 
 class ScanTreeView;
 
-enum class ScanDisplay { sequential, hillisSteele, blelloch, sideBySide };
+enum class ScanDisplay { sequential, hillisSteele, brentKung, sideBySide };
 
 class ScanTab : public ExploreView {
   Q_OBJECT
@@ -34,6 +34,7 @@ class ScanTab : public ExploreView {
 
   void setDisplay(ScanDisplay display);
   ScanDisplay display() const { return display_; }
+  QString displayName() const;  // as the algorithm box names it: "Brent–Kung"
   void setErrata(bool on);  // the printed Algorithm 1 beside the corrected loop
   bool errata() const { return errata_; }
   // Scan tree boxes lit for a question's answer or a formula term; cleared by any other change.

@@ -69,7 +69,7 @@ class ScanTreeView : public QWidget {
   bool showAhead() const { return showAhead_; }
 
   // The two boxes the selected combine of the shown step reads: where their values live, which
-  // for a state not updated in the step before is a row further up (Blelloch's down-sweep).
+  // for a state not updated in the step before is a row further up (Brent–Kung's down-sweep).
   struct Operands {
     Node earlier;
     Node later;

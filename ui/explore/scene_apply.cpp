@@ -23,9 +23,9 @@ namespace {
 ScanDisplay scanDisplayNamed(const QString& name) {
   if (name == QLatin1String("sequential")) return ScanDisplay::sequential;
   if (name == QLatin1String("hillis-steele")) return ScanDisplay::hillisSteele;
-  if (name == QLatin1String("blelloch")) return ScanDisplay::blelloch;
+  if (name == QLatin1String("brent-kung")) return ScanDisplay::brentKung;
   if (name == QLatin1String("side-by-side")) return ScanDisplay::sideBySide;
-  refuse(QObject::tr("algorithm '%1' is not one of sequential, hillis-steele, blelloch, side-by-side").arg(name));
+  refuse(QObject::tr("algorithm '%1' is not one of sequential, hillis-steele, brent-kung, side-by-side").arg(name));
 }
 
 CellMode cellModeNamed(const QString& name) {

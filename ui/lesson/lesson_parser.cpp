@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/scan/prefix_scan.hpp"
 #include "ui/explore/cell_run.hpp"
 #include "ui/explore/explore_inputs.hpp"
 #include "ui/explore/scan_run.hpp"
@@ -25,7 +26,7 @@ const QStringList kCommonSceneKeys{"id", "title", "view", "narration", "question
 const QStringList kExploreSceneKeys{"inputs", "step", "show_ahead", "lit_terms"};
 const QStringList kScanSceneKeys{"algorithm", "scan_errata", "lit_boxes"};
 const QStringList kCellSceneKeys{"cell_mode", "block_size", "paper_start", "printed_typo"};
-const QStringList kAlgorithms{"sequential", "hillis-steele", "blelloch", "side-by-side"};
+const QStringList kAlgorithms{"sequential", "hillis-steele", "brent-kung", "side-by-side"};
 const QStringList kCellModes{"token", "block"};
 
 // Limits of a lesson's short Efficiency run: a few seconds on a laptop, not a measurement.
@@ -120,8 +121,12 @@ class LessonReader {
 
   QString choice(const JsonNode& node, const char* key, const QStringList& allowed) const {
     const QString value = text(node, key);
-    if (!allowed.contains(value))
-      fail(node, tr("'%1' must be one of %2, not \"%3\"").arg(QString::fromLatin1(key), quoted(allowed), value));
+    if (!allowed.contains(value)) {
+      const std::string renamed = renamed_scan_note(value.toStdString());
+      fail(node, tr("'%1' must be one of %2, not \"%3\"%4")
+                     .arg(QString::fromLatin1(key), quoted(allowed), value,
+                          renamed.empty() ? QString() : QStringLiteral(" (%1)").arg(QString::fromStdString(renamed))));
+    }
     return value;
   }
 
@@ -293,10 +298,10 @@ class LessonReader {
       methods = {ScanMethod::hillis_steele_as_printed, ScanMethod::hillis_steele};
     else if (explore.algorithm == QLatin1String("sequential"))
       methods = {ScanMethod::sequential};
-    else if (explore.algorithm == QLatin1String("blelloch"))
-      methods = {ScanMethod::blelloch};
+    else if (explore.algorithm == QLatin1String("brent-kung"))
+      methods = {ScanMethod::brent_kung};
     else if (explore.algorithm == QLatin1String("side-by-side"))
-      methods = {ScanMethod::sequential, ScanMethod::hillis_steele, ScanMethod::blelloch};
+      methods = {ScanMethod::sequential, ScanMethod::hillis_steele, ScanMethod::brent_kung};
     else
       methods = {ScanMethod::hillis_steele};
     int steps = 0;

@@ -1,6 +1,8 @@
 #include "ui/lesson/lesson_player.hpp"
 
+#include <QAction>
 #include <QApplication>
+#include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
@@ -9,6 +11,8 @@
 #include <algorithm>
 
 #include "ui/appearance.hpp"
+#include "ui/lesson/presenter_notes.hpp"
+#include "ui/lesson/scene_number_entry.hpp"
 #include "ui/theme.hpp"
 
 namespace aaren::ui {
@@ -40,6 +44,19 @@ LessonPlayer::LessonPlayer(QWidget* parent)
       reveal_(new QPushButton(tr("Reveal (R)"), this)),
       next_(new QPushButton(tr("Next \u25b6"), this)),
       close_(new QPushButton(tr("Close Lesson"), this)) {
+  goTo_ = makeLabel(QStringLiteral("lessonGoTo"), this);
+  goTo_->setWordWrap(false);
+  goTo_->hide();
+  numberEntry_ = new SceneNumberEntry(this, this);
+  connect(numberEntry_, &SceneNumberEntry::sceneRequested, this, &LessonPlayer::goToScene);
+  connect(numberEntry_, &SceneNumberEntry::typingChanged, this, &LessonPlayer::showTyping);
+  notesAction_ = new QAction(tr("Presenter &Notes"), this);
+  notesAction_->setObjectName(QStringLiteral("presenterNotesAction"));
+  notesAction_->setShortcut(QKeySequence(Qt::Key_N));
+  notesAction_->setShortcutContext(Qt::WindowShortcut);
+  notesAction_->setStatusTip(tr("The lesson's narration, the next scene and a timer in a window of their own"));
+  notesAction_->setEnabled(false);
+  connect(notesAction_, &QAction::triggered, this, [this] { showPresenterNotes(); });
   setObjectName(QStringLiteral("lessonBar"));
   setAttribute(Qt::WA_StyledBackground);
   lessonTitle_->setWordWrap(false);
@@ -63,6 +80,10 @@ LessonPlayer::LessonPlayer(QWidget* parent)
   } keys[] = {{QKeySequence(Qt::Key_PageDown), &LessonPlayer::nextScene},
               {QKeySequence(Qt::Key_PageUp), &LessonPlayer::previousScene},
               {QKeySequence(Qt::Key_R), &LessonPlayer::toggleReveal}};
+  // G starts a scene number (the digits and Enter go to SceneNumberEntry).
+  auto* goTo = new QShortcut(QKeySequence(Qt::Key_G), this);
+  goTo->setContext(Qt::WindowShortcut);
+  connect(goTo, &QShortcut::activated, numberEntry_, &SceneNumberEntry::begin);
   for (const auto& binding : keys) {
     auto* shortcut = new QShortcut(binding.key, this);
     shortcut->setContext(Qt::WindowShortcut);
@@ -73,6 +94,7 @@ LessonPlayer::LessonPlayer(QWidget* parent)
   top->setSpacing(10);
   top->addWidget(lessonTitle_);
   top->addWidget(position_, 1);
+  top->addWidget(goTo_);
   for (QPushButton* button : {previous_, reveal_, next_, close_}) top->addWidget(button);
 
   auto* layout = new QVBoxLayout(this);
@@ -92,8 +114,14 @@ void LessonPlayer::setLesson(const Lesson& lesson) {
   lesson_ = lesson;
   lessonTitle_->setText(lesson.title);
   show();
+  numberEntry_->setEnabled(true);
+  notesAction_->setEnabled(true);
+  emit lessonOpened();
   index_ = -1;
   showScene(0);
+  // The class sees the window's screen; a second screen is the lecturer's.
+  if (QScreen* second = PresenterNotes::secondScreen(QGuiApplication::screens(), window()->screen()))
+    showPresenterNotes(second);
 }
 
 QString LessonPlayer::positionText() const { return position_->text(); }
@@ -104,10 +132,51 @@ QString LessonPlayer::questionText() const { return question_->text(); }
 
 QString LessonPlayer::answerText() const { return revealed_ ? answer_->text() : QString(); }
 
+QString LessonPlayer::goToText() const { return goTo_->isVisible() ? goTo_->text() : QString(); }
+
+QString LessonPlayer::sceneAnswer() const {
+  if (!hasLesson() || !currentScene().question) return {};
+  const QString answer = currentScene().question->answer;
+  return measurement_.isEmpty() ? answer : answer + QLatin1Char(' ') + measurement_;
+}
+
+void LessonPlayer::setMeasurement(const QString& text) {
+  if (text == measurement_) return;
+  measurement_ = text;
+  if (hasLesson()) refresh();
+  emit answerChanged();
+}
+
+void LessonPlayer::goToScene(int number) {
+  if (!hasLesson()) return;
+  if (number < 1 || number > lesson_.scenes.size()) {
+    goTo_->setText(tr("No scene %1: the lesson has %2").arg(number).arg(lesson_.scenes.size()));
+    goTo_->show();
+    return;
+  }
+  showScene(number - 1);
+}
+
+void LessonPlayer::showTyping(const QString& digits, bool typing) {
+  const bool shown = typing || !digits.isEmpty();
+  goTo_->setText(shown ? tr("Go to scene %1… (Enter)").arg(digits) : QString());
+  goTo_->setVisible(shown);
+}
+
+void LessonPlayer::showPresenterNotes(QScreen* screen) {
+  if (!hasLesson()) return;
+  if (!notes_) notes_ = new PresenterNotes(*this, window());
+  notes_->showOn(screen);
+  // Some window systems activate every window shown: the remote's keys belong to the projected one.
+  window()->activateWindow();
+}
+
 void LessonPlayer::showScene(int index) {
   if (!hasLesson()) return;
   index_ = std::clamp(index, 0, int(lesson_.scenes.size()) - 1);
   revealed_ = false;
+  measurement_.clear();
+  goTo_->hide();
   refresh();
   emit sceneShown(currentScene(), revealed_);
 }
@@ -131,6 +200,9 @@ void LessonPlayer::closeLesson() {
   lesson_ = {};
   index_ = 0;
   revealed_ = false;
+  measurement_.clear();
+  numberEntry_->setEnabled(false);
+  notesAction_->setEnabled(false);
   hide();
   emit closed();
 }
@@ -142,7 +214,7 @@ void LessonPlayer::refresh() {
   const bool asks = scene.question.has_value();
   question_->setVisible(asks);
   question_->setText(asks ? tr("Question: %1").arg(scene.question->prompt) : QString());
-  answer_->setText(asks && revealed_ ? tr("Answer: %1").arg(scene.question->answer) : QString());
+  answer_->setText(asks && revealed_ ? tr("Answer: %1").arg(sceneAnswer()) : QString());
   answer_->setVisible(asks && revealed_);
   reveal_->setEnabled(asks);
   reveal_->setText(revealed_ ? tr("Hide Answer (R)") : tr("Reveal (R)"));

@@ -5,7 +5,9 @@
 #include <stdexcept>
 
 #include "ui/explore/explore_page.hpp"
+#include "ui/lesson/lesson_player.hpp"
 #include "ui/main_window.hpp"
+#include "ui/pages/growth_wording.hpp"
 #include "ui/pages/efficiency_page.hpp"
 
 namespace aaren::ui {
@@ -52,11 +54,25 @@ void LessonStage::show(const LessonScene& scene, bool revealed) {
   if (revealed || efficiency->isRunning()) return;
   if (!usersChoice_) usersChoice_ = efficiency->choice();
   efficiency->setChoice(scene.efficiency);
+  // The answer says what this run measured, once it has (onEfficiencyRunFinished).
+  connect(efficiency, &EfficiencyPage::runFinished, this, &LessonStage::onEfficiencyRunFinished, Qt::UniqueConnection);
   efficiency->start();
   runStartedHere_ = efficiency->isRunning();
+  if (runStartedHere_)
+    window_.lessonPlayer().setMeasurement(
+        tr("Measured here: the run is still going; its fitted exponents appear here when it ends."));
   if (!runStartedHere_)
     throw std::invalid_argument(
         tr("the Efficiency page did not start the scene's run; its status line says why").toStdString());
+}
+
+void LessonStage::onEfficiencyRunFinished() {
+  LessonPlayer& player = window_.lessonPlayer();
+  EfficiencyPage* efficiency = efficiencyPage();
+  if (!runStartedHere_ || !efficiency || !efficiency->result() || !player.hasLesson() ||
+      !player.currentScene().onEfficiencyPage())
+    return;
+  player.setMeasurement(measuredGrowthAnswer(*efficiency->result()));
 }
 
 void LessonStage::leave() {

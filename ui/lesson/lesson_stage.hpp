@@ -42,6 +42,9 @@ class LessonStage : public QObject {
   void showInteractively(const aaren::ui::LessonScene& scene, bool revealed);
 
  private:
+  // The efficiency scene's answer gets what its run measured (ui/pages/growth_wording.hpp).
+  void onEfficiencyRunFinished();
+
   MainWindow& window_;
   bool runStartedHere_ = false;
   std::optional<EfficiencyChoice> usersChoice_;  // set while a lesson's choice replaces it

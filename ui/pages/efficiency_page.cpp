@@ -29,6 +29,7 @@
 #include "ui/chart_panel.hpp"
 #include "ui/figure5_export.hpp"
 #include "ui/glyph_icons.hpp"
+#include "ui/pages/growth_wording.hpp"
 #include "ui/pages/stream_run_clock.hpp"
 #include "ui/settings.hpp"
 #include "ui/side_panel.hpp"
@@ -461,10 +462,18 @@ void EfficiencyPage::showSummary(const bench::StreamBenchResult& result) {
   const bench::StreamSample& last = result.samples.back();
   QStringList lines;
   const char* const names[2] = {QT_TR_NOOP("Aaren"), QT_TR_NOOP("Transformer")};
+  // Only what the runs support (ui/pages/growth_wording.hpp), with the exponents' range.
   for (int k = 0; k < 2; ++k)
-    lines << tr("<b>%1</b>: time ∝ N<sup>%2</sup>, %3 bytes per token, state %4 at N")
-                 .arg(tr(names[k]), fixed(result.fit[k].time_exponent, 2),
-                      fixed(result.fit[k].memory_bytes_per_token, 0), bytes(last.state_bytes[k]));
+    lines << tr("%1 %2 bytes per token, state %3 at N.")
+                 .arg(growthSentence(result.fit[k], k).toHtmlEscaped(), fixed(result.fit[k].memory_bytes_per_token, 0),
+                      bytes(last.state_bytes[k]));
+  // The charts' times leave interruptions out; say how much the wall clock saw besides.
+  if (last.cumulative_seconds[0] > 0 && last.cumulative_seconds[1] > 0)
+    lines << tr("Cumulative times add up each step's typical time (the median of its neighbours over the runs); "
+                "the wall clock, interruptions by other programs included, took %1× that for Aaren and %2× for "
+                "the Transformer.")
+                 .arg(fixed(last.wall_seconds[0] / last.cumulative_seconds[0], 2),
+                      fixed(last.wall_seconds[1] / last.cumulative_seconds[1], 2));
   // The decode's bound: a step reads the whole KV cache (core/bench/memory_bandwidth.hpp).
   if (result.read_bandwidth > 0) {
     const bench::StepBound decode = bench::step_bound(result, 1);

@@ -1,0 +1,87 @@
+#include "ui/pages/growth_wording.hpp"
+
+#include <QLocale>
+#include <QObject>
+
+#include "core/bench/stream_summary.hpp"
+
+namespace aaren::ui {
+
+namespace {
+
+QString tr(const char* text) { return QObject::tr(text); }
+QString fixed(double value) { return QLocale().toString(value, 'f', 2); }
+QString modelName(int model) { return model == 0 ? tr("Aaren") : tr("Transformer"); }
+
+}  // namespace
+
+QString exponentWithRange(const bench::GrowthFit& fit) {
+  if (fit.passes < 2) return tr("%1 (one run)").arg(fixed(fit.time_exponent));
+  return tr("%1 (%2\u2013%3 over %4 runs)")
+      .arg(fixed(fit.time_exponent), fixed(fit.time_exponent_low), fixed(fit.time_exponent_high))
+      .arg(fit.passes);
+}
+
+QString growthSentence(const bench::GrowthFit& fit, int model) {
+  const QString name = modelName(model);
+  switch (bench::growth_shape(fit)) {
+    case bench::GrowthShape::unmeasured:
+      return tr("%1: too few samples stood clear of the noise to fit an exponent; stream more tokens.").arg(name);
+    case bench::GrowthShape::single_pass:
+      return tr("%1: time \u221d N^%2; repeat the run to know how far to trust it.").arg(name, exponentWithRange(fit));
+    case bench::GrowthShape::straight:
+      return model == 0 ? tr("%1: time \u221d N^%2, a straight line: a constant cost per token.")
+                              .arg(name, exponentWithRange(fit))
+                        : tr("%1: time \u221d N^%2, still a straight line at this N: its fixed cost per token "
+                             "outweighs the growing attention; a longer run shows the bend.")
+                              .arg(name, exponentWithRange(fit));
+    case bench::GrowthShape::bends_upward:
+      return model == 0 ? tr("%1: time \u221d N^%2, bending upward on this machine now: something else slowed its "
+                             "later steps (another program?); run it again.")
+                              .arg(name, exponentWithRange(fit))
+                        : tr("%1: time \u221d N^%2, bending upward: each token costs more than the last.")
+                              .arg(name, exponentWithRange(fit));
+    case bench::GrowthShape::uncertain:
+      return tr("%1: time \u221d N^%2; the runs disagree too much to call the curve straight or bent. Close other "
+                "programs or raise Repeats.")
+          .arg(name, exponentWithRange(fit));
+  }
+  return {};
+}
+
+namespace {
+
+// The shape in a few words, for the answer under a question, where room is short.
+QString shortShape(const bench::GrowthFit& fit, int model) {
+  switch (bench::growth_shape(fit)) {
+    case bench::GrowthShape::unmeasured: return tr("too few samples above the noise to fit; stream more tokens");
+    case bench::GrowthShape::single_pass: return tr("from one run: repeat it to know how far to trust it");
+    case bench::GrowthShape::straight:
+      return model == 0 ? tr("a straight line") : tr("still straight at this N; a longer run shows the bend");
+    case bench::GrowthShape::bends_upward:
+      return model == 0 ? tr("bending upward: something else slowed it; run it again") : tr("bending upward");
+    case bench::GrowthShape::uncertain:
+      return tr("the runs disagree too much to tell; close other programs or raise Repeats");
+  }
+  return {};
+}
+
+QString shortModel(const bench::GrowthFit& fit, int model) {
+  if (bench::growth_shape(fit) == bench::GrowthShape::unmeasured)
+    return tr("%1 %2").arg(modelName(model), shortShape(fit, model));
+  return tr("%1 N^%2, %3").arg(modelName(model), exponentWithRange(fit), shortShape(fit, model));
+}
+
+}  // namespace
+
+QString measuredGrowthAnswer(const bench::StreamBenchResult& result) {
+  if (result.samples.empty()) return tr("Measured here: nothing yet; the run stopped before its first sample.");
+  const bench::GrowthFit& reference = result.fit[0].fit_points > 0 ? result.fit[0] : result.fit[1];
+  const QString range = reference.fit_points > 0
+                            ? tr(", N = %1\u2013%2").arg(QLocale().toString(qlonglong(reference.fit_from_tokens)),
+                                                          QLocale().toString(qlonglong(reference.fit_to_tokens)))
+                            : QString();
+  return tr("Measured here%1: %2; %3.").arg(range, shortModel(result.fit[0], 0), shortModel(result.fit[1], 1));
+}
+
+}  // namespace aaren::ui
