@@ -580,8 +580,8 @@ class TestCliAttention : public QObject {
                                             << QStringList{"--features applies only to --feature-map favor"};
     QTest::addRow("feature map without linear") << good + QStringList{"--feature-map", "relu"} << 2
                                                 << QStringList{"--feature-map applies only to --attention linear"};
-    QTest::addRow("softmax method with linear") << good + QStringList{"--attention", "linear", "--method", "blelloch"} << 2
-                                                << QStringList{"unknown method 'blelloch' for --attention linear", "chunked"};
+    QTest::addRow("softmax method with linear") << good + QStringList{"--attention", "linear", "--method", "hillis-steele"} << 2
+                                                << QStringList{"unknown method 'hillis-steele' for --attention linear", "chunked"};
     QTest::addRow("chunk without chunked") << good + QStringList{"--attention", "linear", "--method", "parallel", "--chunk", "4"}
                                            << 2 << QStringList{"--chunk applies only to --method chunked"};
     QTest::addRow("linear shapes differ") << with("@q3.csv", "@k.csv", "@v.csv") + QStringList{"--attention", "linear"} << 1
