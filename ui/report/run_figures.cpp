@@ -75,20 +75,21 @@ std::unique_ptr<ChartPanel> forecastChart(const RunOnDisk& run, const QString& t
   applyRowAxis(*chart, axis, QString::fromStdString(data.table.channel_names[std::size_t(channel)]));
   const int historyRow = window >= 0 ? data.test.input_row(window) : data.scaled.rows - data.options.seq_len;
   const int targetRow = historyRow + data.options.seq_len;
+  const int column = data.forecast_channel >= 0 ? 0 : channel;  // features MS forecast the target alone
   bool first = true;
   for (const ModelForecastSource& model : set.models) {
     const WindowForecast forecast = window >= 0 ? forecast_test_window(model.run, *model.data, window)
                                                 : forecast_after_end(model.run, *model.data);
     if (first) {
       setSeriesData(chart->addLineSeries(QObject::tr("History"), kHistoryColor),
-                    rowPoints(axis, historyRow, forecast.history, channel, forecast));
+                    rowPoints(axis, historyRow, forecast.history, column, forecast));
       if (forecast.truth.rows > 0)
         setSeriesData(chart->addLineSeries(QObject::tr("Truth"), kTruthColor),
-                      rowPoints(axis, targetRow, forecast.truth, channel, forecast));
+                      rowPoints(axis, targetRow, forecast.truth, column, forecast));
       first = false;
     }
     setSeriesData(chart->addLineSeries(QObject::tr("%1 forecast").arg(model.modelName), forecastColor(model.modelName)),
-                  rowPoints(axis, targetRow, forecast.forecast, channel, forecast));
+                  rowPoints(axis, targetRow, forecast.forecast, column, forecast));
   }
   chart->resetView();
   return chart;
@@ -200,13 +201,13 @@ TextTable metricsTable(const RunOnDisk& run) {
 TextTable channelMetricsTable(const RunOnDisk& run) {
   TextTable table;
   if (run.events() || run.comparisons.empty()) return table;
-  const TimeSeriesTable& data = run.forecasts->models.front().data->table;
+  const std::vector<std::string> channels = run.forecasts->models.front().data->forecast_channel_names();
   table.header << QObject::tr("Forecaster");
-  for (const std::string& channel : data.channel_names)
+  for (const std::string& channel : channels)
     table.header << QObject::tr("%1 MSE").arg(QString::fromStdString(channel)) << QObject::tr("%1 MAE").arg(QString::fromStdString(channel));
   auto addRow = [&](const QString& name, const EvalMetrics& metrics) {
     QStringList row{name};
-    for (std::size_t c = 0; c < data.channel_names.size(); ++c)
+    for (std::size_t c = 0; c < channels.size(); ++c)
       row << (c < metrics.channel_mse.size() ? number(metrics.channel_mse[c]) : QString())
           << (c < metrics.channel_mae.size() ? number(metrics.channel_mae[c]) : QString());
     table.rows.push_back(row);

@@ -117,6 +117,7 @@ void forecastingData(ReportLayout& layout, const RunOnDisk& run) {
     about += QObject::tr(", dated %1 to %2 (%3)")
                  .arg(text(table.dates.front()), text(table.dates.back()), text(describe(infer_date_cadence(table.dates))));
   if (table.target >= 0) about += QObject::tr("; the charts show the target, %1").arg(text(table.channel_names[std::size_t(table.target)]));
+  about += QObject::tr("; features %1").arg(text(describe(data.options.features)));
   layout.paragraph(about + QLatin1Char('.'));
 
   TextTable preview;
@@ -240,7 +241,7 @@ void forecasts(ReportLayout& layout, const RunOnDisk& run) {
   }
   for (int h = 0; h < after.front().forecast.rows; ++h) {
     QStringList row{QString::number(h + 1), h < int(after.front().dates.size()) ? text(after.front().dates[std::size_t(h)]) : QString()};
-    for (const WindowForecast& forecast : after) row << number(forecast.forecast(h, channel));
+    for (const WindowForecast& forecast : after) row << number(forecast.forecast(h, data.forecast_channel >= 0 ? 0 : channel));
     table.rows.push_back(row);
   }
   layout.table(table);
@@ -267,7 +268,7 @@ void metrics(ReportLayout& layout, const RunOnDisk& run) {
   layout.paragraph(first.period.found()
                        ? QObject::tr("Seasonal period: %1 rows (%2).").arg(first.period.length).arg(text(first.period.note))
                        : QObject::tr("No seasonal naive forecast: %1").arg(text(first.period.note)));
-  if (run.forecasts->models.front().data->table.channel_names.size() > 1) {
+  if (run.forecasts->models.front().data->forecast_channel_count() > 1) {
     layout.paragraph(QObject::tr("Each channel in its own units:"));
     layout.table(channelMetricsTable(run));
   }
