@@ -46,6 +46,10 @@ Data:
   --data FILE                 CSV with a header; a date column is detected
   --columns A,B,...           channels to use (default: every numeric column)
   --target NAME               the channel of interest (must be among the channels)
+  --features M|S|MS           what the model reads and forecasts (default M): M every
+                              channel predicts every channel; S the target alone
+                              predicts itself; MS every channel predicts the target.
+                              S and MS need --target; MS trains on the CPU only
   --date-column NAME          override the detected date column ('' for none)
   --decimal-mark .|,          override the detected decimal mark (',' for 1,5 as
                               Excel writes it in German, French, Spanish or Italian)
@@ -69,6 +73,8 @@ and writes the truth beside the forecast; --last (the default) forecasts past th
 end of the file, with dates that continue the file's own (monthly, quarterly,
 daily, hourly, decimal years; row numbers where it has none). The CSV has the
 columns date, step, channel, forecast, truth.
+The run's features decide the channels written: every channel (M, S) or the
+target alone (MS).
 --test-metrics also forecasts every test window and prints their MSE and MAE on
 scaled data (as metrics.json reports them) and in the data's units, overall and
 per channel, beside two naive baselines on the same windows: the last value
@@ -89,6 +95,18 @@ std::vector<std::string> split_names(const std::string& text) {
   for (std::string name; std::getline(in, name, ',');)
     if (!name.empty()) names.push_back(name);
   return names;
+}
+
+// --features M|S|MS: a value outside them, or S and MS without --target, is a usage error.
+ForecastFeatures features_option(const Args& args, const std::string& target) {
+  const std::string text = args.text("features", "M");
+  const std::optional<ForecastFeatures> features = forecast_features_from_string(text);
+  if (!features) throw UsageError("--features must be " + std::string(kForecastFeaturesNames) + ", not '" + text + "'");
+  if (needs_target(*features) && target.empty())
+    throw UsageError("--features " + text + " forecasts the target" +
+                     (*features == ForecastFeatures::S ? " from its own past alone" : " from every channel") +
+                     ": name it with --target NAME");
+  return *features;
 }
 
 std::optional<int> seasonal_period_option(const Args& args) {
@@ -139,7 +157,8 @@ int run_train(const Arguments& arguments) {
   if (task_of(arguments) == Task::classify) return run_train_classify(arguments);
   std::set<std::string> options = kModelOptions;
   options.insert(kTrainSettingsOptions.begin(), kTrainSettingsOptions.end());
-  options.insert({"task", "data", "columns", "target", "date-column", "decimal-mark", "split", "out", "seasonal-period"});
+  options.insert({"task", "data", "columns", "target", "features", "date-column", "decimal-mark", "split", "out",
+                  "seasonal-period"});
   const Args args(arguments, options, {"interpolate"}, "aaren train");
   if (args.print_help(kTrainHelp, architecture_options_help(), kTrainSettingsHelp)) return 0;
   ForecastRunRequest request;
@@ -150,6 +169,7 @@ int run_train(const Arguments& arguments) {
   request.model = model_config_from(args, 1, kinds.front());
   request.csv.columns = split_names(args.text("columns", ""));
   request.csv.target = args.text("target", "");
+  request.data.features = features_option(args, request.csv.target);
   if (args.has("date-column")) request.csv.date_column = args.text("date-column", "");
   request.csv.decimal_mark = args.decimal_mark();
   if (args.flag("interpolate")) request.csv.missing = CsvReadOptions::Missing::interpolate;
@@ -162,7 +182,9 @@ int run_train(const Arguments& arguments) {
   request.data.horizon = request.model.horizon;
   request.train = train_settings_from(args);
   request.seasonal_period = seasonal_period_option(args);
-  const ComputeDevice device = choose_device(args.text("device", "cpu"));
+  if (request.data.features == ForecastFeatures::MS) require_cpu_device(args.text("device", "cpu"), gpu::kTargetAloneOnCpuOnly);
+  const ComputeDevice device =
+      request.data.features == ForecastFeatures::MS ? ComputeDevice::cpu : choose_device(args.text("device", "cpu"));
   if (device == ComputeDevice::cuda) request.engine = gpu::make_forecast_engine;
 
   std::signal(SIGINT, on_interrupt);
@@ -193,7 +215,7 @@ int run_train(const Arguments& arguments) {
     std::printf("validation MSE %.4f MAE %.4f | test MSE %.4f MAE %.4f (scaled data, %ld test windows)\n",
                 m.validation.mse, m.validation.mae, m.test.mse, m.test.mae, m.test.windows);
     if (m.test_comparison)
-      print_test_comparison(*m.test_comparison, std::string(to_string(kind)), outcome.config.channels);
+      print_test_comparison(*m.test_comparison, std::string(to_string(kind)), outcome.config.forecast_channels());
     diverged = diverged || m.stop == "diverged";
     if (g_interrupted.load()) break;
   }
@@ -214,8 +236,12 @@ int run_forecast(const Arguments& arguments) {
   if (args.has("window") && args.flag("last")) throw UsageError("give either --window K or --last, not both");
   if (args.has("seasonal-period") && !args.flag("test-metrics"))
     throw UsageError("--seasonal-period sets the baseline of --test-metrics; give both");
-  const ComputeDevice device = choose_device(args.text("device", "cpu"));
+  ComputeDevice device = choose_device(args.text("device", "cpu"));
   const LoadedRun run = load_run(single_model_run(args.required("run")));
+  if (run.config.model.target_channel >= 0) {  // features MS
+    require_cpu_device(args.text("device", "cpu"), gpu::kTargetAloneOnCpuOnly);
+    device = ComputeDevice::cpu;
+  }
   const std::string out_path = args.required("out");
   const ForecastData data = prepare_run_data(run.config, args.required("data"));
   const bool test_metrics = args.flag("test-metrics");
@@ -233,7 +259,7 @@ int run_forecast(const Arguments& arguments) {
   std::string csv = "date,step,channel,forecast,truth\n";
   for (int h = 0; h < f.forecast.rows; ++h)
     for (int c = 0; c < f.forecast.cols; ++c) {
-      csv += f.dates[std::size_t(h)] + "," + std::to_string(h + 1) + "," + run.config.channels[std::size_t(c)] + "," +
+      csv += f.dates[std::size_t(h)] + "," + std::to_string(h + 1) + "," + f.channels[std::size_t(c)] + "," +
              format_number(float(f.forecast(h, c))) + "," + (f.truth.rows ? format_number(f.truth(h, c)) : "") + "\n";
     }
   write_file_atomically(out_path, csv);
@@ -248,7 +274,7 @@ int run_forecast(const Arguments& arguments) {
     const EvalMetrics& test = comparison.model.scaled;
     std::printf("test MSE %.4f MAE %.4f (scaled data, %ld test windows, on %s)\n", test.mse, test.mae, test.windows,
                 describe_device(device).c_str());
-    print_test_comparison(comparison, std::string(to_string(run.config.model.kind)), run.config.channels);
+    print_test_comparison(comparison, std::string(to_string(run.config.model.kind)), run.config.forecast_channels());
   }
   return 0;
 }

@@ -15,6 +15,12 @@
 
 namespace aaren::gpu {
 
+// The GPU model forecasts every channel (features M and S); a model that forecasts the target alone
+// (features MS, ModelConfig::target_channel) trains and forecasts on the CPU. Every constructor
+// below throws std::invalid_argument with this reason for one.
+inline constexpr const char* kTargetAloneOnCpuOnly =
+    "a model of features MS (every channel in, the target alone forecast) trains and forecasts on the CPU only";
+
 // Parameters, gradients and every activation of a batch of up to max_batch windows, in device
 // memory allocated once here.
 class DeviceForecastModel {

@@ -59,6 +59,7 @@ const QString kTrainingLearningRate = QStringLiteral("training/learningRate");
 const QString kTrainingPatience = QStringLiteral("training/patience");
 const QString kTrainingSeed = QStringLiteral("training/seed");
 const QString kTrainingDevice = QStringLiteral("training/device");
+const QString kTrainingFeatures = QStringLiteral("training/features");
 
 const QString kEfficiencyDModel = QStringLiteral("efficiency/dModel");
 const QString kEfficiencyHeads = QStringLiteral("efficiency/heads");
@@ -276,6 +277,9 @@ std::optional<TrainingChoice> Settings::trainingChoice() const {
     choice.train.lr = lr;
   if (const uint seed = store_->value(kTrainingSeed).toUInt(&ok); ok) choice.train.seed = seed;
   choice.device = kDevices.value(store_->value(kTrainingDevice).toString()).value_or(ComputeDevice::cpu);
+  // Absent (settings from before the choice) or unknown: M, what training did before.
+  choice.features = forecast_features_from_string(store_->value(kTrainingFeatures).toString().toStdString())
+                        .value_or(ForecastFeatures::M);
   return choice;
 }
 
@@ -295,6 +299,8 @@ void Settings::setTrainingChoice(const TrainingChoice& choice) {
   store_->setValue(kTrainingPatience, choice.train.patience);
   store_->setValue(kTrainingSeed, choice.train.seed);
   store_->setValue(kTrainingDevice, kDevices.name(choice.device));
+  store_->setValue(kTrainingFeatures, QString::fromUtf8(to_string(choice.features).data(),
+                                                        qsizetype(to_string(choice.features).size())));
 }
 
 std::optional<EfficiencyChoice> Settings::efficiencyChoice() const {

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/data/forecast_features.hpp"
 #include "core/data/scaler.hpp"
 #include "core/data/split.hpp"
 #include "core/data/time_series_csv.hpp"
@@ -19,6 +20,7 @@ struct ForecastDataOptions {
   int seq_len = 96;  // look-back T
   int horizon = 96;  // H
   SplitSpec split;
+  ForecastFeatures features = ForecastFeatures::M;  // S and MS need the table's target
 };
 
 struct ForecastData {
@@ -31,11 +33,22 @@ struct ForecastData {
   WindowIndex validation;    // segment from seq_len rows before parts.validation to its end
   WindowIndex test;          // segment from seq_len rows before parts.test to its end
   std::vector<std::string> warnings;  // the table's, then the preparation's
+  // MS: the target's channel, the one the model forecasts; -1 (M, S): every channel is forecast.
+  // (S keeps the target alone in the table, so its one channel is both input and forecast.)
+  int forecast_channel = -1;
+
+  int forecast_channel_count() const { return forecast_channel < 0 ? scaled.cols : 1; }
+  // The scaler of the channels forecast, in their order: the whole scaler, or the target's (MS).
+  StandardScaler forecast_scaler() const;
+  // Their names, in the same order.
+  std::vector<std::string> forecast_channel_names() const;
 };
 
+// S narrows the table to its target (when it was read with more channels) before anything is fitted.
 // Throws PlanError (core/planning/plan_error.hpp) when the lengths are below 1 or a part is too
 // short for the windows (window_problem says which, without preparing anything), and
-// std::invalid_argument for a table without data or a split that does not fit it.
+// std::invalid_argument for a table without data, a split that does not fit it, or features S or MS
+// without a target.
 ForecastData prepare_forecast_data(TimeSeriesTable table, const ForecastDataOptions& options);
 
 }  // namespace aaren

@@ -24,19 +24,19 @@ ForwardState<T>::ForwardState(const ModelConfig& c) : BackboneState<T>(c) {
   lnf.assign(sz(d), T(0));
   lnf_mean.assign(1, T(0));
   lnf_rstd.assign(1, T(0));
-  head_out.assign(sz(long(c.horizon) * ch), T(0));
-  y.assign(sz(long(c.horizon) * ch), T(0));
+  head_out.assign(sz(long(c.horizon) * c.outputs()), T(0));
+  y.assign(sz(long(c.horizon) * c.outputs()), T(0));
 }
 
 std::size_t forward_state_bytes(const ModelConfig& c, std::size_t scalar_bytes) {
   const double l = c.seq_len, d = c.d_model, ch = c.channels;
-  const double values = l * ch + 2 * ch + l * d + d + 2 + 2 * double(c.horizon) * ch;
+  const double values = l * ch + 2 * ch + l * d + d + 2 + 2 * double(c.horizon) * c.outputs();
   return backbone_state_bytes(c, scalar_bytes) + std::size_t(values * double(scalar_bytes));
 }
 
 template <class T>
 BackwardScratch<T>::BackwardScratch(const ModelConfig& c) : BackboneScratch<T>(c) {
-  dhead.assign(sz(long(c.horizon) * c.channels), T(0));
+  dhead.assign(sz(long(c.horizon) * c.outputs()), T(0));
   dlnf.assign(sz(c.d_model), T(0));
 }
 
@@ -52,17 +52,20 @@ void forecast_forward(ForwardState<T>& s, const T* p, const ParameterLayout& lay
   backbone_forward<T>(s, p, layout, c, L);
   const T* last = s.hidden(c.layers) + sz(long(L - 1) * D);
   layernorm_forward(s.lnf.data(), s.lnf_mean.data(), s.lnf_rstd.data(), last, p + layout.lnf_w, p + layout.lnf_b, 1, D);
-  linear_forward(s.head_out.data(), s.lnf.data(), p + layout.head_w, p + layout.head_b, 1, D, c.horizon * C);
-  instance_denorm_forward(s.y.data(), s.head_out.data(), s.in_mean.data(), s.in_sigma.data(), c.horizon, C);
+  const int K = c.outputs(), first = c.first_output_channel();
+  linear_forward(s.head_out.data(), s.lnf.data(), p + layout.head_w, p + layout.head_b, 1, D, c.horizon * K);
+  // Each forecast channel goes back with its own input channel's statistics (MS: the target's).
+  instance_denorm_forward(s.y.data(), s.head_out.data(), s.in_mean.data() + first, s.in_sigma.data() + first,
+                          c.horizon, K);
 }
 
 template <class T>
 void forecast_backward(T* g, BackwardScratch<T>& k, const ForwardState<T>& s, const T* p,
                        const ParameterLayout& layout, const ModelConfig& c, const T* dy) {
-  const int L = c.seq_len, D = c.d_model, C = c.channels;
-  instance_denorm_backward(k.dhead.data(), dy, s.in_sigma.data(), c.horizon, C);
+  const int L = c.seq_len, D = c.d_model, C = c.channels, K = c.outputs();
+  instance_denorm_backward(k.dhead.data(), dy, s.in_sigma.data() + c.first_output_channel(), c.horizon, K);
   linear_backward(k.dlnf.data(), g + layout.head_w, g + layout.head_b, k.dhead.data(), s.lnf.data(),
-                  p + layout.head_w, 1, D, c.horizon * C);
+                  p + layout.head_w, 1, D, c.horizon * K);
   // Only the last token feeds the head: the gradient of the other positions starts at zero.
   std::fill(k.dh.begin(), k.dh.end(), T(0));
   const T* last = s.hidden(c.layers) + sz(long(L - 1) * D);

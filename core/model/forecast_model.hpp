@@ -1,7 +1,8 @@
 #pragma once
 // The forecasting model (docs/DESIGN.md section 4) as a forward/backward pair over one window:
 //   instance norm -> embed + PE -> L pre-LN blocks (mixer, FFN) -> LN_f(last token) -> head
-//   -> (horizon, C) -> * sigma + mu.
+//   -> (horizon, K) -> * sigma + mu, K = config.outputs(): every channel, or the target alone
+//   (features MS), de-normalized with that channel's own window statistics.
 // The blocks are the shared backbone (core/model/backbone.hpp). Parameters and gradients are flat
 // buffers described by a ParameterLayout. Every buffer an activation needs is allocated once, in
 // ForwardState / BackwardScratch, for a window length.
@@ -22,8 +23,8 @@ struct ForwardState : BackboneState<T> {
   AlignedVector<T> pe;                       // (L, D) positional encoding, computed once
   AlignedVector<T> xn, in_mean, in_sigma;    // (L, C_in), (C_in), (C_in): instance-normalized input
   AlignedVector<T> lnf, lnf_mean, lnf_rstd;  // (D), (1), (1): final LayerNorm of the last token
-  AlignedVector<T> head_out;                 // (horizon * C): forecast in normalized units
-  AlignedVector<T> y;                        // (horizon, C): forecast in the input's units
+  AlignedVector<T> head_out;                 // (horizon * K): forecast in normalized units
+  AlignedVector<T> y;                        // (horizon, K): forecast in the input's units
 };
 
 // Bytes a ForwardState<T> of this configuration holds (before it is allocated).
@@ -32,7 +33,7 @@ std::size_t forward_state_bytes(const ModelConfig& config, std::size_t scalar_by
 template <class T>
 struct BackwardScratch : BackboneScratch<T> {
   explicit BackwardScratch(const ModelConfig& config);
-  AlignedVector<T> dhead, dlnf;  // (horizon * C), (D)
+  AlignedVector<T> dhead, dlnf;  // (horizon * K), (D)
 };
 
 // y (state.y) for one window x (seq_len, C).
@@ -40,10 +41,10 @@ template <class T>
 void forecast_forward(ForwardState<T>& state, const T* params, const ParameterLayout& layout,
                       const ModelConfig& config, const T* x /*(seq_len, C)*/);
 
-// Accumulates dL/dparams into grads, given dL/dy (horizon, C) and the forward's state.
+// Accumulates dL/dparams into grads, given dL/dy (horizon, K) and the forward's state.
 template <class T>
 void forecast_backward(T* grads, BackwardScratch<T>& scratch, const ForwardState<T>& state, const T* params,
-                       const ParameterLayout& layout, const ModelConfig& config, const T* dy /*(horizon, C)*/);
+                       const ParameterLayout& layout, const ModelConfig& config, const T* dy /*(horizon, K)*/);
 
 // Mean squared error of y against the truth; writes dL/dy when dy is given.
 template <class T>

@@ -12,7 +12,7 @@ ForecastStream<T>::ForecastStream(const ModelConfig& config, const ParameterLayo
   const std::size_t d = std::size_t(config.d_model);
   embedded_.assign(d, T(0));
   row_.assign(std::size_t(config.channels), T(0));
-  head_.assign(std::size_t(config.horizon) * std::size_t(config.channels), T(0));
+  head_.assign(std::size_t(config.horizon) * std::size_t(config.outputs()), T(0));
   reset();
 }
 
@@ -36,10 +36,11 @@ const T* ForecastStream<T>::step(const T* x) {
 
 template <class T>
 void ForecastStream<T>::forecast(T* y) {
-  const int D = config_.d_model, C = config_.channels;
+  const int D = config_.d_model, K = config_.outputs();
+  const std::size_t first = std::size_t(config_.first_output_channel());
   linear_forward(head_.data(), backbone_.normalized_hidden(), p_ + layout_.head_w, p_ + layout_.head_b, 1, D,
-                 config_.horizon * C);
-  instance_denorm_forward(y, head_.data(), mean_.data(), sigma_.data(), config_.horizon, C);
+                 config_.horizon * K);
+  instance_denorm_forward(y, head_.data(), mean_.data() + first, sigma_.data() + first, config_.horizon, K);
 }
 
 template class ForecastStream<float>;

@@ -27,8 +27,8 @@ class ForecastStream {
   // Takes one input row (C channels) and returns the last block's hidden state (d_model).
   const T* step(const T* x /*(C)*/);
 
-  // The forecast (horizon, C) from the latest hidden state, in the input's units.
-  void forecast(T* y /*(horizon, C)*/);
+  // The forecast (horizon, K) from the latest hidden state, in the input's units (K = outputs()).
+  void forecast(T* y /*(horizon, K)*/);
 
   const T* hidden() const { return backbone_.hidden(); }
   long tokens() const { return backbone_.tokens(); }

@@ -27,6 +27,9 @@ void ModelConfig::validate() const {
   positive(seq_len, "seq_len (look-back)", 1 << 20);
   positive(horizon, "horizon", 1 << 16);
   positive(channels, "channels", 4096);
+  require(target_channel >= -1 && target_channel < channels,
+          "the target channel " + std::to_string(target_channel) + " is not one of the " + std::to_string(channels) +
+              " channels");
   require(d_model % heads == 0, "heads " + std::to_string(heads) + " does not divide d_model " +
                                     std::to_string(d_model) + " (each head gets d_model / heads dimensions)");
 }

@@ -19,9 +19,16 @@ struct ModelConfig {
   int d_ff = 256;
   int seq_len = 96;   // look-back T
   int horizon = 96;   // H
-  int channels = 1;   // C
+  int channels = 1;   // C, the input's channels
+  // Features MS (core/data/forecast_features.hpp): the one input channel the head forecasts, whose
+  // window statistics de-normalize it; -1 (M, S): every channel is forecast.
+  int target_channel = -1;
 
   int d_head() const { return d_model / heads; }
+  // K, the channels forecast: C, or 1 for features MS. The head outputs (horizon, K).
+  int outputs() const { return target_channel < 0 ? channels : 1; }
+  // The first input channel the forecast's de-normalization reads: 0, or the target's.
+  int first_output_channel() const { return target_channel < 0 ? 0 : target_channel; }
   // Throws std::invalid_argument naming the setting ("--heads 3 does not divide --d-model 64").
   void validate() const;
 };

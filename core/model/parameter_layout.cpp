@@ -47,8 +47,9 @@ ParameterLayout::ParameterLayout(const ModelConfig& config) {
   embed_w = add("embed.weight", {d, c});
   embed_b = add("embed.bias", {d});
   add_blocks_and_final_norm(config);
-  head_w = add("head.weight", {std::int64_t(config.horizon) * c, d});
-  head_b = add("head.bias", {std::int64_t(config.horizon) * c});
+  const std::int64_t outputs = std::int64_t(config.horizon) * config.outputs();
+  head_w = add("head.weight", {outputs, d});
+  head_b = add("head.bias", {outputs});
 }
 
 ParameterLayout ParameterLayout::for_events(const EventModelConfig& config) {

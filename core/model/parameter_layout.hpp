@@ -60,7 +60,7 @@ class ParameterLayout {
   std::size_t mark_embed = kNone;  // events with marks: (marks, d_model)
   std::vector<BlockOffsets> blocks;
   std::size_t lnf_w, lnf_b;
-  // Forecasting: (horizon * C, d_model), (horizon * C); classifier: (classes, d_model), (classes).
+  // Forecasting: (horizon * K, d_model), (horizon * K), K = ModelConfig::outputs(); classifier: (classes, d_model), (classes).
   std::size_t head_w = kNone, head_b = kNone;
   // Events: the time head (3 K, d_model), (3 K); with marks the mark head (marks, d_model), (marks).
   std::size_t time_head_w = kNone, time_head_b = kNone, mark_head_w = kNone, mark_head_b = kNone;

@@ -24,8 +24,14 @@ ContinueCheck check_continuable(const RunEntry* run, LoadedData loaded,
     check.refusal = ContinueRefusal::classifier_model;
     return check;
   }
-  const std::vector<std::string>& trained = run->models.front().forecast()->config.channels;
-  if (loaded == LoadedData::time_series && trained != loaded_channels) {
+  const RunConfig& config = run->models.front().forecast()->config;
+  const std::vector<std::string>& trained = config.channels;
+  // Features S read the target alone from whatever channels the series has.
+  const bool has_trained = config.features == ForecastFeatures::S
+                               ? std::find(loaded_channels.begin(), loaded_channels.end(), config.target) !=
+                                     loaded_channels.end()
+                               : trained == loaded_channels;
+  if (loaded == LoadedData::time_series && !has_trained) {
     check.refusal = ContinueRefusal::channels_differ;
     check.trained_channels = trained;
     check.loaded_channels = loaded_channels;

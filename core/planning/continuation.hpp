@@ -1,7 +1,8 @@
 #pragma once
 // Whether a run can be trained further on the data now loaded, as a verdict with its facts for each
 // front end to phrase. Continuing keeps the run's architecture and window and starts from its
-// weights, so what must match is the data's kind and its channels, by name and in order.
+// weights, so what must match is the data's kind and its channels, by name and in order (a run of
+// features S: its target among the channels).
 #include <string>
 #include <vector>
 

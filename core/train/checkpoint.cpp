@@ -12,7 +12,8 @@ std::string describe(const ModelConfig& m) {
   return std::string(m.kind == ModelKind::aaren ? "an Aaren model" : "a Transformer") + " with d_model " +
          std::to_string(m.d_model) + ", " + count_of(m.heads, "head") + ", " + count_of(m.layers, "layer") +
          ", d_ff " + std::to_string(m.d_ff) + ", look-back " + std::to_string(m.seq_len) + ", horizon " +
-         std::to_string(m.horizon) + " and " + count_of(m.channels, "channel");
+         std::to_string(m.horizon) + " and " + count_of(m.channels, "channel") +
+         (m.target_channel < 0 ? "" : ", forecasting channel " + std::to_string(m.target_channel) + " alone");
 }
 
 std::vector<std::string> model_differences(const ModelConfig& a, const ModelConfig& b) {
@@ -20,6 +21,7 @@ std::vector<std::string> model_differences(const ModelConfig& a, const ModelConf
   if (a.seq_len != b.seq_len) fields.push_back("look-back");
   if (a.horizon != b.horizon) fields.push_back("horizon");
   if (a.channels != b.channels) fields.push_back("channels");
+  if (a.target_channel != b.target_channel) fields.push_back("forecast channel");
   return fields;
 }
 
@@ -29,6 +31,7 @@ std::vector<std::string> preparation_differences(const RunConfig& a, const RunCo
   std::vector<std::string> fields;
   if (a.channels != b.channels) fields.push_back("channel list");
   if (a.target != b.target) fields.push_back("target");
+  if (a.features != b.features) fields.push_back("features");
   if (a.date_column != b.date_column) fields.push_back("date column");
   if (a.interpolate_missing != b.interpolate_missing) fields.push_back("gap filling");
   if (a.decimal_mark != b.decimal_mark) fields.push_back("decimal mark");

@@ -32,13 +32,14 @@ UnitMetrics in_both_units(const EvalMetrics& scaled, const StandardScaler& scale
 
 TestComparison compare_with_baselines(const EvalMetrics& model_scaled, const ForecastData& data,
                                       const SeasonalPeriod& period) {
-  const ForecastWindows windows(data.scaled, data.test);
-  const WindowShape shape{data.options.seq_len, data.options.horizon, data.scaled.cols};
+  const ForecastWindows windows(data, data.test);
+  const WindowShape shape{data.options.seq_len, data.options.horizon, data.scaled.cols, data.forecast_channel};
+  const StandardScaler scaler = data.forecast_scaler();
   TestComparison comparison;
-  comparison.model = in_both_units(model_scaled, data.scaler);
-  comparison.last_value = in_both_units(naive_forecast_metrics(windows, shape, 1), data.scaler);
+  comparison.model = in_both_units(model_scaled, scaler);
+  comparison.last_value = in_both_units(naive_forecast_metrics(windows, shape, 1), scaler);
   if (period.found())
-    comparison.seasonal_naive = in_both_units(naive_forecast_metrics(windows, shape, period.length), data.scaler);
+    comparison.seasonal_naive = in_both_units(naive_forecast_metrics(windows, shape, period.length), scaler);
   comparison.period = period;
   return comparison;
 }

@@ -14,8 +14,12 @@
 namespace aaren {
 
 ForecastRunOutcome train_forecast_run(const ForecastRunRequest& request, const TrainCallbacks& callbacks) {
+  const ForecastFeatures features = request.data.features;
+  require_target_for(features, request.csv.target);
   prepare_run_folder(request.out_dir);
-  TimeSeriesTable table = read_time_series_csv(request.data_path, request.csv);
+  CsvReadOptions csv = request.csv;
+  read_only_what_features_use(csv, features);
+  TimeSeriesTable table = read_time_series_csv(request.data_path, csv);
   ForecastRunOutcome outcome;
   RunConfig& config = outcome.config;
   config.data_file = request.data_path;
@@ -25,13 +29,16 @@ ForecastRunOutcome train_forecast_run(const ForecastRunRequest& request, const T
   config.interpolate_missing = request.csv.missing == CsvReadOptions::Missing::interpolate;
   config.decimal_mark = table.decimal_mark;
   config.split = request.data.split;
+  config.features = features;
   const std::size_t read_warnings = table.warnings.size();  // the reader's come first; the caller saw them
   const ForecastData data = prepare_forecast_data(std::move(table), request.data);
   outcome.warnings.assign(data.warnings.begin() + std::ptrdiff_t(std::min(read_warnings, data.warnings.size())),
                           data.warnings.end());
+  config.channels = data.table.channel_names;  // S: the target alone
   config.scaler = data.scaler;
   config.model = request.model;
   config.model.channels = data.scaled.cols;
+  config.model.target_channel = data.forecast_channel;
   config.model.seq_len = request.data.seq_len;
   config.model.horizon = request.data.horizon;
   config.model.validate();
@@ -40,8 +47,7 @@ ForecastRunOutcome train_forecast_run(const ForecastRunRequest& request, const T
   const SeasonalPeriod period = seasonal_period_of(data, request.seasonal_period);
   const TrainingMemoryCheck memory = require_training_memory(config.model, config.train.threads);
   if (request.on_memory_checked) request.on_memory_checked(memory);
-  const ForecastWindows train_set(data.scaled, data.train), val_set(data.scaled, data.validation),
-      test_set(data.scaled, data.test);
+  const ForecastWindows train_set(data, data.train), val_set(data, data.validation), test_set(data, data.test);
   // Made before any file is written, so that a device that cannot be used leaves no partial run.
   const std::unique_ptr<StepEngine> engine =
       request.engine ? request.engine(config.model, config.train, train_set, val_set) : nullptr;
@@ -88,6 +94,7 @@ ForecastData prepare_run_data(const RunConfig& config, const std::string& data_p
   csv.columns = config.channels;
   csv.target = config.target;
   csv.date_column = config.date_column;
+  read_only_what_features_use(csv, config.features);
   if (config.interpolate_missing) csv.missing = CsvReadOptions::Missing::interpolate;
   csv.decimal_mark = config.decimal_mark;
   TimeSeriesTable table = read_time_series_csv(data_path, csv);
@@ -95,6 +102,7 @@ ForecastData prepare_run_data(const RunConfig& config, const std::string& data_p
   options.seq_len = config.model.seq_len;
   options.horizon = config.model.horizon;
   options.split = config.split;
+  options.features = config.features;
   ForecastData data = prepare_forecast_data(std::move(table), options);
   data.scaler = config.scaler;
   standard_scaler_transform(data.scaled.data, data.table.values.data, data.scaler);
@@ -113,27 +121,32 @@ namespace {
 WindowForecast forecast_from_row(const LoadedRun& run, const ForecastData& data, int input_row, int window,
                                  const BatchForecaster& forecaster) {
   const ModelConfig& m = run.config.model;
-  const int C = m.channels, T = m.seq_len, H = m.horizon;
+  const int C = m.channels, K = m.outputs(), first = m.first_output_channel(), T = m.seq_len, H = m.horizon;
   const int rows = data.scaled.rows;
+  if (data.forecast_channel != m.target_channel || data.scaled.cols != C)
+    throw std::invalid_argument("the data was prepared for other features or channels than the run's "
+                                "(prepare_run_data prepares it as the run did)");
   WindowForecast out;
   out.window = window;
+  out.channels = run.config.forecast_channels();
   const float* x = data.scaled.data.data() + std::size_t(input_row) * std::size_t(C);
-  std::vector<float> y(std::size_t(H) * std::size_t(C));
+  std::vector<float> y(std::size_t(H) * std::size_t(K));
   if (forecaster) forecaster(y.data(), x, 1);
   else forecast_scaled(run, x, y.data());
-  out.forecast = Matrix<double>(H, C);
-  standard_scaler_inverse(out.forecast.data, y, data.scaler);
-  out.history = Matrix<double>(T, C);
+  out.forecast = Matrix<double>(H, K);
+  standard_scaler_inverse(out.forecast.data, y, data.forecast_scaler());
   const auto& values = data.table.values;
-  std::copy(values.data.begin() + long(input_row) * C, values.data.begin() + long(input_row + T) * C,
-            out.history.data.begin());
+  // Rows [from, from + count) of the channels forecast, in original units.
+  const auto forecast_columns = [&](int from, int count) {
+    Matrix<double> part(count, K);
+    for (int r = 0; r < count; ++r)
+      for (int k = 0; k < K; ++k) part(r, k) = values(from + r, first + k);
+    return part;
+  };
+  out.history = forecast_columns(input_row, T);
   const int first_target = input_row + T;
   const int known = std::max(0, std::min(H, rows - first_target));
-  if (known == H) {
-    out.truth = Matrix<double>(H, C);
-    std::copy(values.data.begin() + long(first_target) * C, values.data.begin() + long(first_target + H) * C,
-              out.truth.data.begin());
-  }
+  if (known == H) out.truth = forecast_columns(first_target, H);
   const std::vector<std::string>& dates = data.table.dates;
   // Past the last row the dates continue the file's cadence; without dates, rows are numbered from 1.
   const std::vector<std::string> after_end =
@@ -171,7 +184,7 @@ WindowForecast forecast_after_end(const LoadedRun& run, const ForecastData& data
 EvalMetrics evaluate_test_windows(const LoadedRun& run, const ForecastData& data, const BatchForecaster& forecaster,
                                   int batch) {
   const ModelConfig& m = run.config.model;
-  const ForecastWindows windows(data.scaled, data.test);
+  const ForecastWindows windows(data.scaled, data.test, m.target_channel);
   if (!forecaster) {
     std::vector<float> params = run.params;
     Trainer trainer(ParameterLayout(m), params, run.config.train);
@@ -179,9 +192,9 @@ EvalMetrics evaluate_test_windows(const LoadedRun& run, const ForecastData& data
   }
   if (batch < 1) throw std::invalid_argument("the batch must hold at least one window");
   const std::size_t x_size = std::size_t(m.seq_len) * std::size_t(m.channels);
-  const std::size_t y_size = std::size_t(m.horizon) * std::size_t(m.channels);
+  const std::size_t y_size = std::size_t(m.horizon) * std::size_t(m.outputs());
   std::vector<float> x(std::size_t(batch) * x_size), truth(std::size_t(batch) * y_size), y(truth.size());
-  ForecastErrorSums errors(m.channels);
+  ForecastErrorSums errors(m.outputs());
   for (long first = 0; first < windows.size(); first += batch) {
     const int count = int(std::min<long>(batch, windows.size() - first));
     for (int b = 0; b < count; ++b)

@@ -25,7 +25,7 @@ using ForecastEngineFactory = std::function<std::unique_ptr<StepEngine>(
 struct ForecastRunRequest {
   std::string data_path;
   CsvReadOptions csv;         // columns, target, date column, missing values
-  ForecastDataOptions data;   // look-back, horizon, split
+  ForecastDataOptions data;   // look-back, horizon, split, features (S and MS need csv.target)
   ModelConfig model;          // architecture; channels, seq_len and horizon come from the data options
   TrainSettings train;
   std::string out_dir;
@@ -63,12 +63,14 @@ struct WindowForecast {
   // (T), (H) as the file writes its dates; beyond the data, the dates continue the file's cadence
   // (date_continuation.hpp). Where the file has no dates: 1-based row numbers, continued past the end.
   std::vector<std::string> history_dates, dates;
-  Matrix<double> history;               // (T, C) the look-back, original units
-  Matrix<double> forecast;              // (H, C) original units
-  Matrix<double> truth;                 // (H, C) original units; 0 rows when unknown (beyond the data)
+  // (K) the channels forecast (RunConfig::forecast_channels()): the columns of the matrices below.
+  std::vector<std::string> channels;
+  Matrix<double> history;               // (T, K) the look-back of those channels, original units
+  Matrix<double> forecast;              // (H, K) original units
+  Matrix<double> truth;                 // (H, K) original units; 0 rows when unknown (beyond the data)
 };
 
-// Forecasts of a batch of scaled windows, y (batch, H, C) from x (batch, T, C), with a run's model
+// Forecasts of a batch of scaled windows, y (batch, H, K) from x (batch, T, C), with a run's model
 // somewhere other than the CPU (e.g. gpu::DeviceForecastModel::forecast). Empty: the CPU.
 using BatchForecaster = std::function<void(float* y, const float* x, int batch)>;
 
@@ -89,7 +91,7 @@ EvalMetrics evaluate_test_windows(const LoadedRun& run, const ForecastData& data
 TestComparison evaluate_against_baselines(const LoadedRun& run, const ForecastData& data, const SeasonalPeriod& period,
                                           const BatchForecaster& forecaster = {}, int batch = 64);
 
-// Forecast of one scaled window x (T, C) -> (H, C) scaled, with the run's model.
+// Forecast of one scaled window x (T, C) -> (H, K) scaled, with the run's model.
 void forecast_scaled(const LoadedRun& run, const float* x, float* y);
 
 }  // namespace aaren

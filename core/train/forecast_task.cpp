@@ -75,9 +75,9 @@ EvalMetrics ForecastErrorSums::metrics(long windows) const {
 class ForecastTask::Worker : public TaskWorker {
  public:
   explicit Worker(const ForecastTask& task)
-      : task_(task), values_(task.config_.horizon * task.config_.channels), state_(task.config_),
+      : task_(task), values_(task.config_.horizon * task.config_.outputs()), state_(task.config_),
         scratch_(task.config_), x_(std::size_t(task.config_.seq_len) * std::size_t(task.config_.channels)),
-        truth_(std::size_t(values_)), dy_(std::size_t(values_)), window_errors_(task.config_.channels) {}
+        truth_(std::size_t(values_)), dy_(std::size_t(values_)), window_errors_(task.config_.outputs()) {}
 
   LossTerms loss(long i, const float* params, float* grads, float grad_weight) override {
     forecast(i, params);
@@ -110,7 +110,7 @@ class ForecastTask::Worker : public TaskWorker {
   int values_;
   ForwardState<float> state_;
   BackwardScratch<float> scratch_;
-  AlignedVector<float> x_, truth_, dy_;  // (seq_len, C), (horizon, C), (horizon, C)
+  AlignedVector<float> x_, truth_, dy_;  // (seq_len, C), (horizon, K), (horizon, K)
   ForecastErrorSums window_errors_;
 };
 
@@ -122,17 +122,18 @@ std::unique_ptr<TaskWorker> ForecastTask::make_worker() const { return std::make
 std::vector<std::string> ForecastTask::metric_names() const {
   std::vector<std::string> names = {"squared_error", "absolute_error", "values"};
   for (const char* kind : {"squared_error", "absolute_error"})
-    for (int c = 0; c < config_.channels; ++c) names.push_back(std::string(kind) + "[" + std::to_string(c) + "]");
+    for (int c = 0; c < config_.outputs(); ++c) names.push_back(std::string(kind) + "[" + std::to_string(c) + "]");
   return names;
 }
 
 EvalMetrics forecast_metrics(Trainer& trainer, const ForecastTask& task) {
+  const int outputs = task.config().outputs();
   if (task.size() == 0) {
-    const std::vector<double> none(ForecastErrorSums(task.config().channels).flat_size(), 0.0);
-    return ForecastErrorSums::metrics_from_flat(none.data(), task.config().channels, 0);
+    const std::vector<double> none(ForecastErrorSums(outputs).flat_size(), 0.0);
+    return ForecastErrorSums::metrics_from_flat(none.data(), outputs, 0);
   }
   const std::vector<double> sums = trainer.metric_sums(task);
-  return ForecastErrorSums::metrics_from_flat(sums.data(), task.config().channels, task.size());
+  return ForecastErrorSums::metrics_from_flat(sums.data(), outputs, task.size());
 }
 
 }  // namespace aaren

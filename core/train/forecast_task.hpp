@@ -1,8 +1,8 @@
 #pragma once
 // Forecasting as a training task: example i is window i of a WindowSet; its objective is the MSE of
-// the model's forecast over the window's horizon * channels values, and its metrics are the squared
-// and absolute errors from which the MSE and MAE the literature reports are formed, overall and
-// per channel.
+// the model's forecast over the window's horizon * K values (K = ModelConfig::outputs(): every
+// channel, or the target alone for features MS), and its metrics are the squared and absolute errors
+// from which the MSE and MAE the literature reports are formed, overall and per channel forecast.
 #include <cstddef>
 #include <memory>
 #include <string>
@@ -56,8 +56,8 @@ class ForecastTask : public WindowedTask<ModelConfig, WindowSet> {
   ForecastTask(const ModelConfig& config, const WindowSet& windows);
 
   std::unique_ptr<TaskWorker> make_worker() const override;
-  // squared_error, absolute_error, values (every window has horizon * channels of them), then
-  // squared_error[c] for each channel c, then absolute_error[c] (ForecastErrorSums' flat layout).
+  // squared_error, absolute_error, values (every window has horizon * K of them), then
+  // squared_error[c] for each channel c forecast, then absolute_error[c] (ForecastErrorSums' flat layout).
   std::vector<std::string> metric_names() const override;
 
  private:

@@ -20,14 +20,14 @@ constexpr int kWorkerSetsPerThread = 2;  // training and validation
 // BackwardScratch<float>: the mixer's scratch (datt, dq, dk, dv, dx, scores, dscores, r, dq0), the
 // blocks' dh, dbranch, dln and dffn_act, and the head's dhead and dlnf.
 double backward_scratch_values(const ModelConfig& c) {
-  const double l = c.seq_len, d = c.d_model, f = c.d_ff, out = double(c.horizon) * c.channels;
+  const double l = c.seq_len, d = c.d_model, f = c.d_ff, out = double(c.horizon) * c.outputs();
   return 5 * l * d + 2 * l + 2 * d + 3 * l * d + l * f + out + d;
 }
 
 }  // namespace
 
 std::size_t training_worker_bytes(const ModelConfig& model) {
-  const double window_values = double(model.seq_len) * model.channels + 2.0 * model.horizon * model.channels;
+  const double window_values = double(model.seq_len) * model.channels + 2.0 * model.horizon * model.outputs();
   return forward_state_bytes(model, kFloatBytes) +
          std::size_t((backward_scratch_values(model) + window_values) * double(kFloatBytes));
 }

@@ -16,13 +16,18 @@ struct WindowShape {
   int seq_len = 0;   // T
   int horizon = 0;   // H
   int channels = 0;  // C
+  // The one channel forecast (features MS), or -1 for every channel: the baselines forecast what
+  // the model does, from the same look-back.
+  int forecast_channel = -1;
+
+  int outputs() const { return forecast_channel < 0 ? channels : 1; }  // K
 };
 
-// y (H, C) from x (T, C), in whatever units x is in. Throws std::invalid_argument unless
+// y (H, K) from x (T, C), in whatever units x is in. Throws std::invalid_argument unless
 // 1 <= period <= T.
 void seasonal_naive_forecast(float* y, const float* x, const WindowShape& shape, int period);
 
-// MSE and MAE, overall and per channel, of the seasonal naive forecast of `period` (1: the last value
+// MSE and MAE, overall and per channel forecast, of the seasonal naive forecast of `period` (1: the last value
 // repeated) over every window of `windows`, in the windows' units (scaled, for a model's windows).
 EvalMetrics naive_forecast_metrics(const WindowSet& windows, const WindowShape& shape, int period);
 

@@ -1,5 +1,6 @@
 #include "core/train/run_folder.hpp"
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
 #include "core/io/atomic_file.hpp"
@@ -80,6 +81,26 @@ void read_forecast_model(const json& m, const std::string& ms, RunConfig& c) {
   c.model.channels = json_int(m, "channels", ms, 1, 4096);
 }
 
+// config.json's "features" (M where absent: runs written before the choice), checked against the
+// channels and the target; MS sets the model's target channel.
+void read_forecast_features(const json& d, const std::string& ds, RunConfig& c) {
+  const std::string text = json_string_or(d, "features", ds, "M");
+  const std::optional<ForecastFeatures> features = forecast_features_from_string(text);
+  if (!features)
+    throw std::runtime_error(ds + ": field 'features' must be " + kForecastFeaturesNames + ", got '" + text +
+                             "' (written by a newer Aaren Studio?)");
+  c.features = *features;
+  if (!needs_target(c.features)) return;
+  const auto at = std::find(c.channels.begin(), c.channels.end(), c.target);
+  if (c.target.empty() || at == c.channels.end())
+    throw std::runtime_error(ds + ": features " + text + " forecast the target, but the target '" + c.target +
+                             "' is not one of the channels");
+  if (c.features == ForecastFeatures::S && c.channels.size() != 1)
+    throw std::runtime_error(ds + ": features S read the target alone, but " + std::to_string(c.channels.size()) +
+                             " channels are listed");
+  if (c.features == ForecastFeatures::MS) c.model.target_channel = int(at - c.channels.begin());
+}
+
 // config.json's "data" section: how the time series was prepared.
 void read_forecast_data(const json& d, const std::string& ds, RunConfig& c) {
   c.data_file = json_string(d, "file", ds);
@@ -88,6 +109,7 @@ void read_forecast_data(const json& d, const std::string& ds, RunConfig& c) {
     throw std::runtime_error(ds + ": " + std::to_string(c.channels.size()) + " channel names for a model of " +
                              std::to_string(c.model.channels) + " channels");
   c.target = json_string(d, "target", ds);
+  read_forecast_features(d, ds, c);
   c.date_column = json_string(d, "date_column", ds);
   c.interpolate_missing = json_bool(d, "interpolate_missing", ds);
   c.decimal_mark = json_decimal_mark(d, ds);
@@ -104,12 +126,17 @@ void read_forecast_data(const json& d, const std::string& ds, RunConfig& c) {
 
 }  // namespace
 
+std::vector<std::string> RunConfig::forecast_channels() const {
+  if (model.target_channel < 0) return channels;
+  return {channels.at(std::size_t(model.target_channel))};
+}
+
 std::string run_config_json(const RunConfig& c) {
   const ModelConfig& m = c.model;
   json model = backbone_json(m);
   model.update({{"seq_len", m.seq_len}, {"horizon", m.horizon}, {"channels", m.channels}});
   const json data = {{"file", c.data_file}, {"channels", c.channels}, {"target", c.target},
-                     {"date_column", c.date_column}, {"interpolate_missing", c.interpolate_missing},
+                     {"features", std::string(to_string(c.features))}, {"date_column", c.date_column}, {"interpolate_missing", c.interpolate_missing},
                      {"decimal_mark", std::string(1, c.decimal_mark)}, {"split", to_string(c.split)},
                      {"scaler_mean", c.scaler.mean}, {"scaler_std", c.scaler.stddev}};
   return run_config_text(kForecastingRuns, model, data, c.train);

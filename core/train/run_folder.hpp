@@ -2,8 +2,8 @@
 // A forecasting run folder, as `aaren train` and the app write it and `aaren forecast` reads it.
 // Its four files and how they are written and checked are every task's (run_folder_format.hpp);
 // what is forecasting's own:
-//   config.json        the architecture, how the data was prepared (columns, target, dates, gaps,
-//                      decimal mark, split, the scaler fitted on the training rows), the training
+//   config.json        the architecture, how the data was prepared (columns, target, features, dates,
+//                      gaps, decimal mark, split, the scaler fitted on the training rows), the training
 //   model.safetensors  the weights by the names of docs/DESIGN.md section 4
 //   metrics.json       validation and test MSE and MAE (scaled data, overall and per channel), the
 //                      test errors in the data's units beside the naive baselines, the device
@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/data/forecast_features.hpp"
 #include "core/data/scaler.hpp"
 #include "core/data/split.hpp"
 #include "core/model/model_config.hpp"
@@ -29,12 +30,19 @@ struct RunConfig {
   std::string data_file;              // as given when training
   std::vector<std::string> channels;  // names, in model order
   std::string target;                 // "" when none was chosen
+  // "features" (absent in runs written before it: M). S: `channels` is the target alone; MS:
+  // model.target_channel is the target's index in `channels`.
+  ForecastFeatures features = ForecastFeatures::M;
   std::string date_column;            // "" when the file has none
   bool interpolate_missing = false;
   char decimal_mark = '.';            // of the numbers in the file ("decimal_mark", absent before it was recorded)
   SplitSpec split;
   StandardScaler scaler;              // fitted on the training rows
   TrainSettings train;
+
+  // The names of the channels the model forecasts, in the order of its output: `channels`, or the
+  // target alone (MS).
+  std::vector<std::string> forecast_channels() const;
 };
 
 struct RunMetrics : TrainingHistory {

@@ -7,7 +7,8 @@ class WindowSet {
  public:
   virtual ~WindowSet() = default;
   virtual long size() const = 0;
-  // Copies window i: x (seq_len, C) and its truth y (horizon, C).
+  // Copies window i: x (seq_len, C) and its truth y (horizon, K), K the channels the model forecasts
+  // (ModelConfig::outputs(): C, or 1 for features MS).
   virtual void copy(long i, float* x, float* y) const = 0;
 };
 

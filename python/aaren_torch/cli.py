@@ -29,6 +29,9 @@ def parser():
     train.add_argument("--out", required=True)
     train.add_argument("--columns", help="channels A,B,... (default: every column but the date)")
     train.add_argument("--target", default="")
+    train.add_argument("--features", choices=["M", "S", "MS"], default="M",
+                       help="M: every channel predicts every channel; S: the target alone predicts itself; "
+                            "MS: every channel predicts the target (S and MS need --target)")
     train.add_argument("--date-column", dest="date_column", help="'' for none (default: detected)")
     train.add_argument("--decimal-mark", dest="decimal_mark", choices=[".", ","])
     train.add_argument("--interpolate", action="store_true")

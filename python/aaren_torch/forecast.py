@@ -12,6 +12,13 @@ from .number_format import format_double, format_float
 from .run_folder import RunFolderError, load_run
 
 
+def forecast_channels(run):
+    """(indices, names) of the channels the run's model forecasts (RunConfig::forecast_channels)."""
+    names = run.config["data"]["channels"]
+    t = run.model.config.target_channel
+    return ([t], [names[t]]) if t >= 0 else (list(range(len(names))), list(names))
+
+
 def read_run_data(run, data_path):
     """(dates, values, scaled) of `data_path`, read and scaled as the run's config.json says."""
     d = run.config["data"]
@@ -43,8 +50,11 @@ def forecast_window(run, data_path, window=None):
     x = torch.from_numpy(scaled[input_row:input_row + c.seq_len]).to(parameter)
     with torch.no_grad():
         y = run.model(x.unsqueeze(0))[0].cpu().numpy()
-    # The C++ forecast is a float; it is brought back to the data's units in double.
-    forecast = y.astype(np.float32).astype(np.float64) * np.asarray(d["scaler_std"]) + np.asarray(d["scaler_mean"])
+    # The C++ forecast is a float; it is brought back to the data's units in double, with the scaler
+    # of the channels forecast.
+    columns, names = forecast_channels(run)
+    forecast = (y.astype(np.float32).astype(np.float64) * np.asarray(d["scaler_std"])[columns] +
+                np.asarray(d["scaler_mean"])[columns])
     first_target = input_row + c.seq_len
     known = max(0, min(c.horizon, rows - first_target))
     after_end = continue_dates(dates, c.horizon - known) if dates and known < c.horizon else []
@@ -59,9 +69,9 @@ def forecast_window(run, data_path, window=None):
 
     out = []
     for h in range(c.horizon):
-        for ch, name in enumerate(d["channels"]):
+        for k, (ch, name) in enumerate(zip(columns, names)):
             truth = values[first_target + h, ch] if known == c.horizon else None
-            out.append((date_of(first_target + h), h + 1, name, forecast[h, ch], truth))
+            out.append((date_of(first_target + h), h + 1, name, forecast[h, k], truth))
     return out
 
 
@@ -85,5 +95,5 @@ def forecast_command(args):
     run = load_run(single_model_run(args.run), task="forecast", device=args.device)
     rows = forecast_window(run, args.data, None if args.window is None else args.window)
     write_forecast_csv(args.out, rows)
-    channels = len(run.config["data"]["channels"])
+    channels = len(forecast_channels(run)[1])
     print(f"wrote {len(rows) // channels} steps x {channels} channels to {args.out}")

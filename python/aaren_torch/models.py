@@ -40,11 +40,27 @@ class BackboneConfig:
             raise ValueError(f"--heads {self.heads} does not divide --d-model {self.d_model}")
 
 
+FEATURES = ("M", "S", "MS")
+
+
 @dataclass
 class ForecastConfig(BackboneConfig):
     seq_len: int = 96
     horizon: int = 96
     channels: int = 1
+    # Features MS: the one input channel the head forecasts (ModelConfig::target_channel); -1 (M, S):
+    # every channel. Not a field of config.json's "model" section: config.json's data section decides
+    # it ("features" and "target"), so it is a plain attribute, left out of fields().
+    target_channel = -1
+
+    def outputs(self):
+        """K, the channels forecast: C, or 1 for features MS."""
+        return self.channels if self.target_channel < 0 else 1
+
+    def validate(self):
+        super().validate()
+        if not -1 <= self.target_channel < self.channels:
+            raise ValueError(f"the target channel {self.target_channel} is not one of the {self.channels} channels")
 
 
 @dataclass
@@ -164,7 +180,8 @@ def init_parameters_(model, seed):
 
 
 class ForecastModel(nn.Module):
-    """The forecaster: (B, T, C) windows in, (B, horizon, C) forecasts out, in the window's units."""
+    """The forecaster: (B, T, C) windows in, (B, horizon, K) forecasts out, in the window's units; K is
+    C, or 1 for features MS, whose forecast goes back with the target's own window statistics."""
 
     task = "forecast"
 
@@ -176,14 +193,14 @@ class ForecastModel(nn.Module):
         self.embed = nn.Linear(config.channels, d)
         self.blocks = nn.ModuleList(Block(config) for _ in range(config.layers))
         self.ln_f = nn.LayerNorm(d, eps=LAYER_NORM_EPS)
-        self.head = nn.Linear(d, config.horizon * config.channels)
+        self.head = nn.Linear(d, config.horizon * config.outputs())
         self.register_buffer("pe", positional_encoding(config.seq_len, d), persistent=False)
 
     def layout(self):
         c = self.config
-        d, ch = c.d_model, c.channels
+        d, ch, out = c.d_model, c.channels, c.horizon * c.outputs()
         return ([("embed.weight", (d, ch)), ("embed.bias", (d,))] + backbone_layout(c) +
-                [("head.weight", (c.horizon * ch, d)), ("head.bias", (c.horizon * ch,))])
+                [("head.weight", (out, d)), ("head.bias", (out,))])
 
     def forward(self, x):
         c = self.config
@@ -192,7 +209,10 @@ class ForecastModel(nn.Module):
         h = self.embed((x - mean) / sigma) + self.pe[: x.shape[1]].to(x.dtype)
         for block in self.blocks:
             h = block(h)
-        y = self.head(self.ln_f(h[:, -1])).view(-1, c.horizon, c.channels)
+        y = self.head(self.ln_f(h[:, -1])).view(-1, c.horizon, c.outputs())
+        if c.target_channel >= 0:
+            t = c.target_channel
+            return y * sigma[..., t:t + 1] + mean[..., t:t + 1]
         return y * sigma + mean
 
 

@@ -122,6 +122,8 @@ def config_text(task_name, config, data, training):
 def _model_differences(task, a, b):
     names = [n for n in ("kind", "d_model", "heads", "layers", "d_ff") if getattr(a, n) != getattr(b, n)]
     names += [f.label for f in task.int_fields if getattr(a, f.name) != getattr(b, f.name)]
+    if getattr(a, "target_channel", -1) != getattr(b, "target_channel", -1):  # a forecaster's, MS
+        names.append("forecast channel")
     return names + [label for name, _, label in task.other_fields if label and getattr(a, name) != getattr(b, name)]
 
 

@@ -9,9 +9,10 @@ in models.py.
 from dataclasses import dataclass, field
 from typing import Callable, Optional, Tuple
 
-from .json_fields import (bool_field, fail, number_field, number_list_field, string_field,
+from .json_fields import (bool_field, describe_value, fail, number_field, number_list_field, string_field,
                           string_list_field)
-from .models import ClassifierConfig, ClassifierModel, EventConfig, EventModel, ForecastConfig, ForecastModel
+from .models import (FEATURES, ClassifierConfig, ClassifierModel, EventConfig, EventModel, ForecastConfig,
+                     ForecastModel)
 
 
 def count(n, noun):
@@ -24,8 +25,28 @@ def _backbone_text(c):
 
 def _describe_forecaster(c):
     kind = "an Aaren model" if c.kind == "aaren" else "a Transformer"
+    alone = "" if c.target_channel < 0 else f", forecasting channel {c.target_channel} alone"
     return (f"{kind} with {_backbone_text(c)}, look-back {c.seq_len}, horizon {c.horizon} and "
-            f"{count(c.channels, 'channel')}")
+            f"{count(c.channels, 'channel')}{alone}")
+
+
+def _read_forecast_data(data, source, config):
+    """read_forecast_features (core/train/run_folder.cpp): "features" M where absent (runs written
+    before it), checked against the channels and the target; MS sets the model's target channel."""
+    text = data.get("features", "M")
+    if not isinstance(text, str):
+        fail(source, f"field 'features' must be a string, got {describe_value(text)}")
+    if text not in FEATURES:
+        fail(source, f"field 'features' must be M, S or MS, got '{text}' (written by a newer Aaren Studio?)")
+    if text == "M":
+        return
+    channels, target = data.get("channels", []), data.get("target", "")
+    if not target or target not in channels:
+        fail(source, f"features {text} forecast the target, but the target '{target}' is not one of the channels")
+    if text == "S" and len(channels) != 1:
+        fail(source, f"features S read the target alone, but {len(channels)} channels are listed")
+    if text == "MS":
+        config.target_channel = channels.index(target)
 
 
 def _describe_event_model(c):
@@ -99,10 +120,10 @@ FORECAST = Task(
     "forecast", "a forecasting run", "forecasting runs", 1, ForecastConfig, ForecastModel, _describe_forecaster,
     (IntField("seq_len", 1, 1 << 20, "look-back"), IntField("horizon", 1, 1 << 16, "horizon"),
      IntField("channels", 1, 4096, "channels")),
-    preparation=((("channels",), "channel list"), (("target",), "target"), (("date_column",), "date column"),
-                 (("interpolate_missing",), "gap filling"), (("decimal_mark",), "decimal mark"),
-                 (("split",), "split"), (("scaler_mean", "scaler_std"), "scaler")),
-    writes_task=False, checks_model_metadata=True)
+    preparation=((("channels",), "channel list"), (("target",), "target"), (("features",), "features"),
+                 (("date_column",), "date column"), (("interpolate_missing",), "gap filling"),
+                 (("decimal_mark",), "decimal mark"), (("split",), "split"), (("scaler_mean", "scaler_std"), "scaler")),
+    writes_task=False, checks_model_metadata=True, read_data=_read_forecast_data)
 
 EVENTS = Task(
     "events", "an event-model run", "event-model runs", 2, EventConfig, EventModel, _describe_event_model,

@@ -43,17 +43,21 @@ def make_optimizer(model, lr, weight_decay):
                              lr=lr, betas=(0.9, 0.999), eps=1e-8)
 
 
-def gather(scaled, starts, seq_len, horizon):
-    """(N, T, C) inputs and (N, H, C) targets of the windows starting at `starts`."""
+def gather(scaled, starts, seq_len, horizon, target_channel=-1):
+    """(N, T, C) inputs and (N, H, K) targets of the windows starting at `starts`: every channel, or
+    the target's alone (features MS, target_channel >= 0)."""
     x = np.stack([scaled[s:s + seq_len] for s in starts])
     y = np.stack([scaled[s + seq_len:s + seq_len + horizon] for s in starts])
-    return torch.from_numpy(x), torch.from_numpy(y)
+    if target_channel >= 0:
+        y = y[:, :, target_channel:target_channel + 1]
+    return torch.from_numpy(x), torch.from_numpy(np.ascontiguousarray(y))
 
 
 def error_sums(model, x, y, indices, batch=256):
-    """Per-channel sums of squared and absolute errors over the windows `indices`, and their count."""
+    """Per-channel sums of squared and absolute errors over the windows `indices` (of the channels
+    forecast, y's), and their count."""
     parameter = next(model.parameters())
-    squared = torch.zeros(x.shape[-1], dtype=torch.float64, device=parameter.device)
+    squared = torch.zeros(y.shape[-1], dtype=torch.float64, device=parameter.device)
     absolute = torch.zeros_like(squared)
     with torch.no_grad():
         for first in range(0, len(indices), batch):
@@ -120,8 +124,24 @@ def train_command(args):
             dist.destroy_process_group()
 
 
+def features_columns(channels, target, features):
+    """(channels read, target channel) for --features (core/data/forecast_features.hpp): S reads the
+    target alone; MS forecasts the target's channel; M every channel (-1)."""
+    if features == "M":
+        return channels, -1
+    if not target:
+        raise ValueError(f"--features {features} forecasts the target"
+                         f"{' from its own past alone' if features == 'S' else ' from every channel'}: "
+                         "name it with --target NAME")
+    if target not in channels:
+        raise ValueError(f"the target '{target}' is not among the chosen columns ({', '.join(channels)})")
+    return ([target], -1) if features == "S" else (channels, channels.index(target))
+
+
 def _train(args, rank, world, device):
     channels, date_column = choose_columns(args.data, args)
+    features = getattr(args, "features", "M")
+    channels, target_channel = features_columns(channels, args.target, features)
     decimal_mark = args.decimal_mark or "."
     _, values = read_series(args.data, channels, date_column, decimal_mark, args.interpolate)
     split = split_text(args.split)
@@ -130,14 +150,15 @@ def _train(args, rank, world, device):
     scaled = scale(values, mean, std)
     config = ForecastConfig(kind=args.model, d_model=args.d_model, heads=args.heads, layers=args.layers, d_ff=args.d_ff,
                             seq_len=args.seq_len, horizon=args.horizon, channels=len(channels))
+    config.target_channel = target_channel
     windows = {name: gather(scaled, window_starts(part, args.seq_len, args.horizon, name == "train"), args.seq_len,
-                            args.horizon)
+                            args.horizon, target_channel)
                for name, part in (("train", train_part), ("validation", val_part), ("test", test_part))}
     for name, (x, _) in windows.items():
         if len(x) == 0:
             raise ValueError(f"the {name} part holds no window of look-back {args.seq_len} + horizon {args.horizon}")
     data = {"file": os.path.abspath(args.data), "channels": channels, "target": args.target or "",
-            "date_column": date_column, "interpolate_missing": bool(args.interpolate), "decimal_mark": decimal_mark,
+            "features": features, "date_column": date_column, "interpolate_missing": bool(args.interpolate), "decimal_mark": decimal_mark,
             "split": split,
             "scaler_mean": [float(m) for m in mean], "scaler_std": [float(s) for s in std]}
     training = {"epochs": args.epochs, "batch": args.batch, "lr": args.lr, "weight_decay": args.weight_decay,

@@ -281,6 +281,80 @@ class TestCheckpoint : public QObject {
                  "an Aaren model with d_model 8, 2 heads, 1 layer, d_ff 16, look-back 12, horizon 4 and 2 channels");
   }
 
+  // config.json's "features": written for every run, read back; absent (runs from before it) is M;
+  // MS names the model's target channel; a value it does not know, or one that its channels and
+  // target contradict, is refused naming the field.
+  void featuresRoundTrip_data() {
+    QTest::addColumn<int>("features");
+    QTest::addColumn<int>("targetChannel");
+    QTest::newRow("M") << int(ForecastFeatures::M) << -1;
+    QTest::newRow("MS") << int(ForecastFeatures::MS) << 1;
+  }
+  void featuresRoundTrip() {
+    QFETCH(int, features);
+    QFETCH(int, targetChannel);
+    RunConfig config = small_forecast_run();
+    config.target = "temperature";
+    config.features = ForecastFeatures(features);
+    config.model.target_channel = targetChannel;
+    const std::string text = run_config_json(config);
+    QCOMPARE(nlohmann::json::parse(text)["data"]["features"].get<std::string>(), std::string(to_string(config.features)));
+    const RunConfig read = parse_run_config(text, "config.json");
+    QCOMPARE(read.features, config.features);
+    QCOMPARE(read.model.target_channel, targetChannel);
+    QCOMPARE(read.forecast_channels(), targetChannel < 0 ? config.channels : std::vector<std::string>{"temperature"});
+    const std::vector<float> params = initial_params(config.model);
+    QVERIFY(same_bits(parse_checkpoint(serialize_checkpoint(config, params), kSource, read), params));
+  }
+
+  void runsWithoutFeaturesAreM() {
+    const RunConfig config = small_forecast_run();
+    nlohmann::json root = nlohmann::json::parse(run_config_json(config));
+    root["data"].erase("features");
+    const RunConfig read = parse_run_config(root.dump(2), "config.json");
+    QCOMPARE(read.features, ForecastFeatures::M);
+    QCOMPARE(read.model.target_channel, -1);
+    QCOMPARE(read.forecast_channels(), config.channels);
+  }
+
+  void featuresThatDoNotFitAreRefused_data() {
+    QTest::addColumn<QString>("features");
+    QTest::addColumn<QString>("target");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("unknown") << "SM" << "load"
+                             << "config.json (data): field 'features' must be M, S or MS, got 'SM' (written by a "
+                                "newer Aaren Studio?)";
+    QTest::newRow("lower case") << "ms" << "load"
+                                << "config.json (data): field 'features' must be M, S or MS, got 'ms' (written by a "
+                                   "newer Aaren Studio?)";
+    QTest::newRow("MS without a target") << "MS" << ""
+                                         << "config.json (data): features MS forecast the target, but the target '' "
+                                            "is not one of the channels";
+    QTest::newRow("S of two channels") << "S" << "load"
+                                       << "config.json (data): features S read the target alone, but 2 channels are "
+                                          "listed";
+  }
+  void featuresThatDoNotFitAreRefused() {
+    QFETCH(QString, features);
+    QFETCH(QString, target);
+    QFETCH(QString, expected);
+    nlohmann::json root = nlohmann::json::parse(run_config_json(small_forecast_run()));
+    root["data"]["features"] = features.toStdString();
+    root["data"]["target"] = target.toStdString();
+    QCOMPARE(error_of([&] { parse_run_config(root.dump(2), "config.json"); }), expected);
+  }
+
+  // A checkpoint whose copy of config.json forecasts the target alone, beside a config.json of M.
+  void checkpointOfOtherFeaturesSaysSo() {
+    RunConfig ms = small_forecast_run();
+    ms.features = ForecastFeatures::MS;
+    ms.model.target_channel = 0;
+    RunConfig m = small_forecast_run();
+    const QString message = error_of([&] { parse_checkpoint(serialize_checkpoint(ms, initial_params(ms.model)), kSource, m); });
+    QVERIFY2(message.contains("forecasting channel 0 alone") && message.contains("forecast channel differs"),
+             qPrintable(message));
+  }
+
   void staleTemporaryFilesAreClearedWhenARunStarts() {
     QTemporaryDir dir;
     const std::string run = dir.filePath("run").toStdString();

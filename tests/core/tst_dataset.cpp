@@ -13,6 +13,7 @@
 #include "core/data/split.hpp"
 #include "core/data/time_series_csv.hpp"
 #include "core/data/windows.hpp"
+#include "core/train/forecast_windows.hpp"
 #include "support/error_message.hpp"
 
 using namespace aaren;
@@ -258,6 +259,68 @@ class TestDataset : public QObject {
     QCOMPARE(data.test.target_row(data.test.sample_count() - 1) + horizon, 14400);
     QCOMPARE(data.table.values.rows, 17420);
     QCOMPARE(data.scaled.rows, 17420);
+  }
+
+  // Features (the Time-Series-Library's --features): M every channel in and forecast, S the target
+  // alone in and out, MS every channel in and the target alone forecast.
+  void features_choose_the_windows_data() {
+    QTest::addColumn<QString>("features");
+    QTest::addColumn<int>("inputs");        // C
+    QTest::addColumn<int>("outputs");       // K
+    QTest::addColumn<int>("truthChannel");  // the table's channel of the truth's first column
+    QTest::newRow("M") << "M" << 3 << 3 << 0;
+    QTest::newRow("S") << "S" << 1 << 1 << 1;
+    QTest::newRow("MS") << "MS" << 3 << 1 << 1;
+  }
+  void features_choose_the_windows() {
+    QFETCH(QString, features);
+    QFETCH(int, inputs);
+    QFETCH(int, outputs);
+    QFETCH(int, truthChannel);
+    TimeSeriesTable table = synthetic_table(1000, 3);
+    table.target = 1;
+    const Matrix<double> original = table.values;
+    ForecastDataOptions options{16, 8, {}};
+    options.features = *forecast_features_from_string(features.toStdString());
+    const ForecastData data = prepare_forecast_data(std::move(table), options);
+    QCOMPARE(data.scaled.cols, inputs);
+    QCOMPARE(int(data.scaler.mean.size()), inputs);
+    QCOMPARE(data.forecast_channel_count(), outputs);
+    QCOMPARE(data.forecast_channel_names().size(), std::size_t(outputs));
+    QCOMPARE(data.forecast_channel_names().front(), "ch" + std::to_string(truthChannel));
+    QCOMPARE(data.forecast_scaler().mean.size(), std::size_t(outputs));
+    if (features == "S") QCOMPARE(data.table.channel_names, std::vector<std::string>{"ch1"});
+    // The table's values stay in their units; S keeps the target's column alone.
+    QCOMPARE(data.table.values(5, 0), original(5, features == "S" ? 1 : 0));
+
+    const ForecastWindows windows(data, data.test);
+    std::vector<float> x(std::size_t(16 * inputs)), y(std::size_t(8 * outputs));
+    const int sample = 3;
+    windows.copy(sample, x.data(), y.data());
+    const int first_input = data.test.input_row(sample), first_target = data.test.target_row(sample);
+    for (int t = 0; t < 16; ++t)
+      for (int c = 0; c < inputs; ++c) QCOMPARE(x[std::size_t(t * inputs + c)], data.scaled(first_input + t, c));
+    const double target_std = data.forecast_scaler().stddev.front(), target_mean = data.forecast_scaler().mean.front();
+    for (int h = 0; h < 8; ++h) {
+      const double truth = original(first_target + h, truthChannel);
+      QVERIFY(std::abs(double(y[std::size_t(h * outputs)]) * target_std + target_mean - truth) < 1e-4 * (1 + std::abs(truth)));
+    }
+  }
+
+  void features_that_forecast_the_target_need_one_data() {
+    QTest::addColumn<QString>("features");
+    QTest::newRow("S") << "S";
+    QTest::newRow("MS") << "MS";
+  }
+  void features_that_forecast_the_target_need_one() {
+    QFETCH(QString, features);
+    ForecastDataOptions options{16, 8, {}};
+    options.features = *forecast_features_from_string(features.toStdString());
+    const QString message = error_of<std::invalid_argument>([&] { prepare_forecast_data(synthetic_table(1000, 3), options); });
+    QVERIFY2(message.startsWith("synthetic.csv: features " + features + " forecast the target"), qPrintable(message));
+    QVERIFY2(message.contains("no target was chosen"), qPrintable(message));
+    QVERIFY(!forecast_features_from_string("ms"));
+    QVERIFY(!forecast_features_from_string(""));
   }
 
   void windows_hold_the_right_rows() {

@@ -35,7 +35,7 @@ double loss_of(const std::vector<double>& params, const ParameterLayout& layout,
                const std::vector<double>& x, const std::vector<double>& truth) {
   ForwardState<double> state(c);
   forecast_forward(state, params.data(), layout, c, x.data());
-  return mse_loss<double>(nullptr, state.y.data(), truth.data(), c.horizon * c.channels);
+  return mse_loss<double>(nullptr, state.y.data(), truth.data(), c.horizon * c.outputs());
 }
 
 }  // namespace
@@ -43,14 +43,20 @@ double loss_of(const std::vector<double>& params, const ParameterLayout& layout,
 class TestForecastModel : public QObject {
   Q_OBJECT
  private slots:
+  // target_channel -1: every channel forecast (features M and S); otherwise that one (MS).
   void gradients_match_finite_differences_data() {
     QTest::addColumn<int>("kind");
-    QTest::newRow("aaren") << int(ModelKind::aaren);
-    QTest::newRow("transformer") << int(ModelKind::transformer);
+    QTest::addColumn<int>("target_channel");
+    QTest::newRow("aaren") << int(ModelKind::aaren) << -1;
+    QTest::newRow("transformer") << int(ModelKind::transformer) << -1;
+    QTest::newRow("aaren, the second channel alone (MS)") << int(ModelKind::aaren) << 1;
+    QTest::newRow("transformer, the first channel alone (MS)") << int(ModelKind::transformer) << 0;
   }
   void gradients_match_finite_differences() {
     QFETCH(int, kind);
-    const ModelConfig c = tiny(ModelKind(kind));
+    QFETCH(int, target_channel);
+    ModelConfig c = tiny(ModelKind(kind));
+    c.target_channel = target_channel;
     const ParameterLayout layout(c);
     std::mt19937 rng(7);
     std::vector<double> params;
@@ -58,13 +64,13 @@ class TestForecastModel : public QObject {
     // Perturb LayerNorm and q0 so no parameter sits at a special value.
     for (auto& p : params) p += std::normal_distribution<double>(0.0, 0.05)(rng);
     const auto x = random_vector(std::size_t(c.seq_len * c.channels), rng, 2.0);
-    const auto truth = random_vector(std::size_t(c.horizon * c.channels), rng);
+    const auto truth = random_vector(std::size_t(c.horizon * c.outputs()), rng);
 
     ForwardState<double> state(c);
     BackwardScratch<double> scratch(c);
     forecast_forward(state, params.data(), layout, c, x.data());
-    std::vector<double> dy(std::size_t(c.horizon * c.channels));
-    mse_loss(dy.data(), state.y.data(), truth.data(), c.horizon * c.channels);
+    std::vector<double> dy(std::size_t(c.horizon * c.outputs()));
+    mse_loss(dy.data(), state.y.data(), truth.data(), c.horizon * c.outputs());
     std::vector<double> grads(params.size(), 0.0);
     forecast_backward(grads.data(), scratch, state, params.data(), layout, c, dy.data());
 
@@ -99,6 +105,7 @@ class TestForecastModel : public QObject {
   void streaming_equals_parallel_data() { gradients_match_finite_differences_data(); }
   void streaming_equals_parallel() {
     QFETCH(int, kind);
+    QFETCH(int, target_channel);
     ModelConfig c = tiny(ModelKind(kind));
     c.d_model = 32;
     c.heads = 4;
@@ -106,6 +113,7 @@ class TestForecastModel : public QObject {
     c.seq_len = 40;
     c.horizon = 5;
     c.channels = 3;
+    c.target_channel = target_channel;
     const ParameterLayout layout(c);
     std::mt19937 rng(11);
     std::vector<float> params;
@@ -134,6 +142,42 @@ class TestForecastModel : public QObject {
     for (std::size_t i = 0; i < y.size(); ++i)
       QVERIFY2(std::abs(y[i] - state.y[i]) <= 1e-5f * (1.0f + std::abs(state.y[i])),
                qPrintable(QString("forecast %1: %2 vs %3").arg(i).arg(y[i]).arg(state.y[i])));
+  }
+
+  // Features MS: the head forecasts (horizon, 1), and the forecast goes back in the target's own
+  // units, with the instance norm's mean and sigma of the target's look-back (not another channel's).
+  void target_alone_forecast_uses_the_targets_statistics_data() {
+    QTest::addColumn<int>("target_channel");
+    QTest::newRow("first") << 0;
+    QTest::newRow("last") << 1;
+  }
+  void target_alone_forecast_uses_the_targets_statistics() {
+    QFETCH(int, target_channel);
+    ModelConfig c = tiny(ModelKind::aaren);
+    c.target_channel = target_channel;
+    const ParameterLayout layout(c);
+    QCOMPARE(c.outputs(), 1);
+    const auto shape_of = [&](const char* name) {
+      for (const ParameterEntry& e : layout.entries())
+        if (e.name == name) return e.shape;
+      return std::vector<std::int64_t>{};
+    };
+    QCOMPARE(shape_of("head.weight"), (std::vector<std::int64_t>{c.horizon, c.d_model}));
+    QCOMPARE(shape_of("head.bias"), (std::vector<std::int64_t>{c.horizon}));
+    QCOMPARE(shape_of("embed.weight"), (std::vector<std::int64_t>{c.d_model, c.channels}));  // every channel in
+    std::mt19937 rng(3);
+    std::vector<double> params;
+    init_parameters(params, layout, rng);
+    // Channels of very different levels and spreads, so that another channel's statistics would show.
+    std::vector<double> x = random_vector(std::size_t(c.seq_len * c.channels), rng);
+    for (int t = 0; t < c.seq_len; ++t) x[std::size_t(t * c.channels + 1)] = 100 + 20 * x[std::size_t(t * c.channels + 1)];
+    ForwardState<double> state(c);
+    forecast_forward(state, params.data(), layout, c, x.data());
+    QCOMPARE(int(state.y.size()), c.horizon);
+    const std::size_t t = std::size_t(target_channel), other = 1 - t;
+    QVERIFY(std::abs(state.in_mean[t] - state.in_mean[other]) > 50);
+    for (int h = 0; h < c.horizon; ++h)
+      QCOMPARE(state.y[std::size_t(h)], state.head_out[std::size_t(h)] * state.in_sigma[t] + state.in_mean[t]);
   }
 
   void state_bytes_constant_for_aaren_linear_for_transformer() {

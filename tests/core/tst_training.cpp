@@ -501,6 +501,84 @@ class TestTraining : public QObject {
     QVERIFY_EXCEPTION_THROWN(Trainer(layout, short_params, TrainSettings()), std::invalid_argument);
   }
 
+  // Features M, S and MS on the same series: each run records its features, trains on what it reads,
+  // reports the errors of what it forecasts, scores the naive baselines on the same channels, and
+  // forecasts those channels; the target's errors of S and MS baselines are those of M's target.
+  void features_runs_forecast_what_they_read() {
+    QTemporaryDir dir;
+    const auto run_of = [&](ForecastFeatures features) {
+      ForecastRunRequest request;
+      request.data_path = std::string(AAREN_SOURCE_DIR) + "/datasets/R_Seatbelts.csv";
+      request.csv.columns = {"DriversKilled", "front", "rear"};
+      request.csv.target = "front";
+      request.data.seq_len = 12;
+      request.data.horizon = 4;
+      request.data.features = features;
+      request.model = small(ModelKind::aaren, 12, 4);
+      request.model.d_model = 8;
+      request.model.heads = 2;
+      request.model.layers = 1;
+      request.model.d_ff = 16;
+      request.train.epochs = 1;
+      request.train.threads = 1;
+      request.out_dir = (dir.path() + "/" + QString::fromUtf8(to_string(features).data())).toStdString();
+      const ForecastRunOutcome outcome = train_forecast_run(request);
+      return std::pair{request, outcome};
+    };
+    const auto [m_request, m] = run_of(ForecastFeatures::M);
+    const auto [s_request, s] = run_of(ForecastFeatures::S);
+    const auto [ms_request, ms] = run_of(ForecastFeatures::MS);
+    QCOMPARE(m.config.model.channels, 3);
+    QCOMPARE(m.config.model.target_channel, -1);
+    QCOMPARE(s.config.channels, std::vector<std::string>{"front"});
+    QCOMPARE(s.config.model.channels, 1);
+    QCOMPARE(s.config.model.target_channel, -1);
+    QCOMPARE(ms.config.model.channels, 3);
+    QCOMPARE(ms.config.model.target_channel, 1);
+    QCOMPARE(m.metrics.test.channel_mse.size(), std::size_t(3));
+    for (const ForecastRunOutcome* run : {&s, &ms}) {
+      QCOMPARE(run->config.forecast_channels(), std::vector<std::string>{"front"});
+      QCOMPARE(run->metrics.test.channel_mse.size(), std::size_t(1));
+      QVERIFY(std::abs(run->metrics.test.mse - run->metrics.test.channel_mse[0]) <= 1e-12 * run->metrics.test.mse);
+      const TestComparison& c = *run->metrics.test_comparison;
+      QCOMPARE(c.last_value.scaled.channel_mse.size(), std::size_t(1));
+      // The same target, scaled by the same training rows: M's baseline errors of it.
+      const TestComparison& all = *m.metrics.test_comparison;
+      QVERIFY(std::abs(c.last_value.scaled.mse - all.last_value.scaled.channel_mse[1]) <= 1e-12 * all.last_value.scaled.mse);
+      QVERIFY(std::abs(c.last_value.original.mse - all.last_value.original.channel_mse[1]) <=
+              1e-9 * all.last_value.original.channel_mse[1]);
+    }
+
+    for (const auto& [request, outcome] : {std::pair{m_request, m}, std::pair{s_request, s}, std::pair{ms_request, ms}}) {
+      const LoadedRun run = load_run(request.out_dir);
+      QCOMPARE(run.config.features, request.data.features);
+      QCOMPARE(run.config.model.target_channel, outcome.config.model.target_channel);
+      const ForecastData data = prepare_run_data(run.config, request.data_path);
+      QCOMPARE(data.forecast_channel, run.config.model.target_channel);
+      // Evaluating the loaded run gives the errors training reported, on the CPU workers and a batch at a time.
+      QCOMPARE(evaluate_test_windows(run, data).mse, outcome.metrics.test.mse);
+      const BatchForecaster cpu = [&](float* y, const float* x, int batch) {
+        const std::size_t x_size = std::size_t(run.config.model.seq_len * run.config.model.channels);
+        const std::size_t y_size = std::size_t(run.config.model.horizon * run.config.model.outputs());
+        for (int b = 0; b < batch; ++b) forecast_scaled(run, x + std::size_t(b) * x_size, y + std::size_t(b) * y_size);
+      };
+      QVERIFY(std::abs(evaluate_test_windows(run, data, cpu, 5).mse - outcome.metrics.test.mse) <=
+              1e-9 * outcome.metrics.test.mse);
+      const WindowForecast f = forecast_test_window(run, data, 2);
+      QCOMPARE(f.channels, run.config.forecast_channels());
+      const int K = int(f.channels.size());
+      QCOMPARE(f.forecast.cols, K);
+      QCOMPARE(f.history.cols, K);
+      QCOMPARE(f.truth.cols, K);
+      // The history and truth are the forecast channels' own values, in the data's units.
+      const int column = int(std::find(data.table.channel_names.begin(), data.table.channel_names.end(), f.channels[0]) -
+                             data.table.channel_names.begin());
+      QCOMPARE(f.history(0, 0), data.table.values(data.test.input_row(2), column));
+      QCOMPARE(f.truth(0, 0), data.table.values(data.test.target_row(2), column));
+      QCOMPARE(forecast_after_end(run, data).forecast.cols, K);
+    }
+  }
+
   void run_folder_round_trip_and_rejections() {
     QTemporaryDir dir;
     ForecastRunRequest request;

@@ -3,9 +3,9 @@
 // backward in double precision on inputs given in a safetensors file, and writes the outputs,
 // the loss and every parameter's gradient (as "grad.<name>") to another safetensors file.
 //
-//   twin_probe forecast RUN_DIR IN OUT   IN: "x" (B, T, C), "truth" (B, H, C), scaled data, and
-//                                        optionally "lr" (1)
-//                                        OUT: "y" (B, H, C), "loss" (1), grad.*; with "lr" also
+//   twin_probe forecast RUN_DIR IN OUT   IN: "x" (B, T, C), "truth" (B, H, K), scaled data (K: the
+//                                        channels forecast, 1 for features MS), and optionally "lr" (1)
+//                                        OUT: "y" (B, H, K), "loss" (1), grad.*; with "lr" also
 //                                        "step.<name>": the weights after one optimizer step as the
 //                                        Trainer takes it (gradients in float, clipped to the run's
 //                                        clip_norm, then AdamW with the run's weight decay)
@@ -72,7 +72,7 @@ void probe_forecast(const std::string& run_dir, const SafetensorsContent& in, co
   const Tensor& truth = input(in, "truth");
   const int batch = int(x.shape.at(0));
   const std::size_t x_size = std::size_t(m.seq_len) * std::size_t(m.channels);
-  const std::size_t y_size = std::size_t(m.horizon) * std::size_t(m.channels);
+  const std::size_t y_size = std::size_t(m.horizon) * std::size_t(m.outputs());
   if (x.data.size() != std::size_t(batch) * x_size || truth.data.size() != std::size_t(batch) * y_size)
     throw std::runtime_error("the input's shapes do not fit the run's model");
   ForwardState<double> state(m);
@@ -97,7 +97,7 @@ void probe_forecast(const std::string& run_dir, const SafetensorsContent& in, co
     optimizer.step(stepped.data(), float_grads.data(), double(lr->data.at(0)));
   }
   write_outputs(out,
-                {{"y", {batch, m.horizon, m.channels}, to_float(y_all.data(), y_all.size())},
+                {{"y", {batch, m.horizon, m.outputs()}, to_float(y_all.data(), y_all.size())},
                  {"loss", {1}, {float(loss)}}},
                 layout, grads, stepped);
 }

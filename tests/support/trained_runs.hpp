@@ -8,10 +8,12 @@
 #include "core/train/forecast_run.hpp"
 
 inline void trainSmallForecastRun(const QString& csv, const QString& dir, aaren::ModelKind kind,
-                                  const std::string& target = "temperature") {
+                                  const std::string& target = "temperature",
+                                  aaren::ForecastFeatures features = aaren::ForecastFeatures::M) {
   aaren::ForecastRunRequest request;
   request.data_path = csv.toStdString();
   request.csv.target = target;
+  request.data.features = features;
   request.data.seq_len = 16;
   request.data.horizon = 8;
   request.model.kind = kind;

@@ -71,6 +71,7 @@ class TestForecastPage : public QObject {
   void exportChartsWritesEveryFormat();
   void exportChartsExplainsMistakes_data();
   void exportChartsExplainsMistakes();
+  void aRunOfTheTargetAloneChartsTheTarget();
 
  private:
   Run studio(const QStringList& arguments) const;
@@ -466,6 +467,43 @@ void TestForecastPage::exportChartsExplainsMistakes() {
   QCOMPARE(run.exitCode, exitCode);
   QVERIFY2(run.err.contains(explanation), qPrintable(run.err));
   QVERIFY(!QFileInfo::exists(folder_.filePath(QStringLiteral("never"))));
+}
+
+// Features MS: every channel in, the target alone forecast. The page offers the target alone and
+// charts its history, truth and forecast; the future CSV holds its column alone.
+void TestForecastPage::aRunOfTheTargetAloneChartsTheTarget() {
+  const QString dir = folder_.filePath(QStringLiteral("runs-ms/aaren"));
+  trainSmallForecastRun(csv_, dir, aaren::ModelKind::aaren, "temperature", aaren::ForecastFeatures::MS);
+  CurrentDataset dataset;
+  ForecastPage page(&dataset);
+  QSignalSpy loaded(&page, &ForecastPage::runLoaded);
+  page.openRun(dir);
+  QVERIFY(loaded.wait(kLoadTimeoutMs));
+  QVERIFY2(loaded.first().at(0).toBool(), qPrintable(page.messageBar()->text()));
+  auto* channel = page.findChild<QComboBox*>(QStringLiteral("channelCombo"));
+  QVERIFY(channel);
+  QCOMPARE(comboTexts(*channel), QStringList{QStringLiteral("temperature")});
+
+  const aaren::LoadedRun run = aaren::load_run(dir.toStdString());
+  QCOMPARE(run.config.model.target_channel, 1);
+  const aaren::ForecastData data = aaren::prepare_run_data(run.config, csv_.toStdString());
+  page.windowSlider()->setValue(0);
+  const QList<QXYSeries*> series = page.forecastChart()->dataSeries();
+  QCOMPARE(series.size(), 3);  // history, truth, the forecast
+  const int inputRow = data.test.input_row(0);
+  QCOMPARE(series[0]->at(0).y(), data.table.values(inputRow, 1));
+  QCOMPARE(series[1]->at(0).y(), data.table.values(inputRow + kSeqLen, 1));
+  const aaren::WindowForecast expected = aaren::forecast_test_window(run, data, 0);
+  QCOMPARE(series[2]->count(), kHorizon);
+  QCOMPARE(series[2]->at(kHorizon - 1).y(), expected.forecast(kHorizon - 1, 0));
+
+  const QString future = folder_.filePath(QStringLiteral("ms-future.csv"));
+  QVERIFY2(page.exportFutureForecast(future), qPrintable(page.messageBar()->text()));
+  QFile file(future);
+  QVERIFY(file.open(QIODevice::ReadOnly));
+  const QStringList header = QString::fromUtf8(file.readLine()).trimmed().split(QLatin1Char(','));
+  QCOMPARE(header.size(), 2);
+  QVERIFY2(header[1].endsWith(QStringLiteral("temperature")), qPrintable(header.join(QLatin1Char(','))));
 }
 
 QTEST_MAIN(TestForecastPage)

@@ -6,6 +6,8 @@
 #include <QtTest>
 
 #include <QApplication>
+#include <QComboBox>
+#include <QLabel>
 #include <QMessageBox>
 #include <QStatusBar>
 #include <QPushButton>
@@ -30,6 +32,7 @@
 #include "ui/pages/studio_pages.hpp"
 #include "ui/pages/train_page.hpp"
 #include "ui/pages/training_wording.hpp"
+#include "ui/settings.hpp"
 
 using namespace aaren::ui;
 
@@ -87,6 +90,8 @@ class TestTrainPage : public QObject {
   void aConstantChannelIsAWarning();
   void timeLeftCoversTheWholeJob_data();
   void timeLeftCoversTheWholeJob();
+  void featuresChoiceReachesTheRunAndIsRemembered();
+  void featuresOfTheTargetNeedOne();
 
  private:
   QTemporaryDir folder_;
@@ -487,6 +492,65 @@ void TestTrainPage::timeLeftCoversTheWholeJob() {
   report.progress.eta_seconds = 15;
   const QString text = describeProgress(report);
   QVERIFY2(text.endsWith(QStringLiteral(" · ") + left), qPrintable(text));
+// The Features choice, picked as a user picks it, reaches the run folder (MS: every channel in, the
+// Data page's target forecast), and the page's settings remember it.
+void TestTrainPage::featuresChoiceReachesTheRunAndIsRemembered() {
+  CurrentDataset dataset;
+  aaren::CsvReadOptions options;
+  options.target = "temperature";
+  dataset.setData(csv_, options,
+                  std::make_shared<const aaren::TimeSeriesTable>(aaren::read_time_series_csv(csv_.toStdString(), options)));
+  TrainPage page(&dataset);
+  page.setRunsFolder(folder_.filePath(QStringLiteral("runs-features")));
+  page.settingsForm()->setChoice(tinyChoice(1, {aaren::ModelKind::aaren}));
+  auto* features = page.settingsForm()->findChild<QComboBox*>(QStringLiteral("featuresCombo"));
+  QVERIFY(features);
+  QCOMPARE(features->currentData().toString(), QStringLiteral("M"));
+  auto* target = page.settingsForm()->findChild<QLabel*>(QStringLiteral("featuresTarget"));
+  QVERIFY(target);
+  QVERIFY2(target->text().contains(QStringLiteral("temperature")), qPrintable(target->text()));
+  features->setCurrentIndex(features->findData(QStringLiteral("MS")));
+  QCOMPARE(page.settingsForm()->choice().features, aaren::ForecastFeatures::MS);
+  // MS models train on the CPU only: the device combo offers no GPU for them.
+  auto* device = page.settingsForm()->findChild<QComboBox*>(QStringLiteral("deviceCombo"));
+  QVERIFY(device);
+  QCOMPARE(device->currentIndex(), 0);
+
+  QSignalSpy finished(&page, &TrainPage::trainingFinished);
+  QVERIFY(page.startTraining());
+  QVERIFY(finished.wait(kTrainingTimeoutMs));
+  QCOMPARE(finished.last().at(2).toString(), QString());
+  const aaren::LoadedRun run = aaren::load_run(page.currentRun().toStdString());
+  QCOMPARE(run.config.features, aaren::ForecastFeatures::MS);
+  QCOMPARE(run.config.target, std::string("temperature"));
+  QCOMPARE(run.config.model.channels, 2);
+  QCOMPARE(run.config.model.target_channel, 1);
+  QCOMPARE(run.metrics.test.channel_mse.size(), std::size_t(1));
+
+  Settings saved(folder_.filePath(QStringLiteral("features.ini")));
+  page.saveSession(saved);
+  TrainPage restored(&dataset);
+  QCOMPARE(restored.settingsForm()->choice().features, aaren::ForecastFeatures::M);
+  restored.restoreSession(saved);
+  QCOMPARE(restored.settingsForm()->choice().features, aaren::ForecastFeatures::MS);
+  QCOMPARE(restored.settingsForm()->findChild<QComboBox*>(QStringLiteral("featuresCombo"))->currentData().toString(),
+           QStringLiteral("MS"));
+}
+
+void TestTrainPage::featuresOfTheTargetNeedOne() {
+  CurrentDataset dataset;
+  loadInto(dataset, csv_);  // no target chosen
+  TrainPage page(&dataset);
+  page.setRunsFolder(folder_.filePath(QStringLiteral("runs-features-no-target")));
+  TrainingChoice choice = tinyChoice(1, {aaren::ModelKind::aaren});
+  choice.features = aaren::ForecastFeatures::S;
+  page.settingsForm()->setChoice(choice);
+  auto* target = page.settingsForm()->findChild<QLabel*>(QStringLiteral("featuresTarget"));
+  QVERIFY2(target->text().startsWith(QStringLiteral("No target")), qPrintable(target->text()));
+  QVERIFY(!page.startTraining());
+  QVERIFY(!page.isTraining());
+  QVERIFY2(page.messageBar()->text().contains(QStringLiteral("Features S forecast the target: choose one on the Data page")),
+           qPrintable(page.messageBar()->text()));
 }
 
 QTEST_MAIN(TestTrainPage)

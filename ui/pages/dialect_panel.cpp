@@ -106,7 +106,8 @@ DialectPanel::DialectPanel(QWidget* parent) : QWidget(parent) {
   channels_->setMinimumHeight(90);
   target_ = new QComboBox(channelsBox);
   target_->setObjectName(QStringLiteral("targetCombo"));
-  target_->setToolTip(tr("The channel of interest: shown first on the Forecast page"));
+  target_->setToolTip(tr("The channel of interest: shown first on the Forecast page, and the one that features S "
+                          "and MS (on the Train page) forecast"));
   auto* channelsLayout = new QFormLayout(channelsBox);
   channelsLayout->addRow(channels_);
   channelsLayout->addRow(tr("Target"), target_);

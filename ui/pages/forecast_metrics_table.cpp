@@ -53,7 +53,7 @@ QString fillForecastMetrics(QTableWidget& table, const RunForecastSet& set, int 
     forecasters.push_back(
         {tr("Seasonal naive (period %1)").arg(baselines.period.length), &*baselines.seasonal_naive, true});
 
-  const std::vector<std::string>& names = set.models.front().run.config.channels;
+  const std::vector<std::string> names = set.models.front().run.config.forecast_channels();
   const bool several = names.size() > 1;
   const QString channelName =
       channel >= 0 && channel < int(names.size()) ? QString::fromStdString(names[std::size_t(channel)]) : QString();

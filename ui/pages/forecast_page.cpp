@@ -152,7 +152,8 @@ QWidget* ForecastPage::buildTopBar() {
   browse->setToolTip(tr("A run folder written by the Train page or by 'aaren train'"));
   channel_ = new QComboBox(bar);
   channel_->setObjectName(QStringLiteral("channelCombo"));
-  channel_->setToolTip(tr("The channel to show; the models forecast all channels together"));
+  channel_->setToolTip(tr("The channel to show: every channel, or the target alone when the run forecasts it alone "
+                          "(features MS)"));
   // As wide as its longest channel name, so that no name is cut off.
   channel_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
   channel_->setMinimumContentsLength(8);
@@ -330,7 +331,7 @@ void ForecastPage::showForecasts(std::shared_ptr<const RunForecastSet> set, int 
                            .arg(config.horizon)
                            .arg(set_->testWindows));
   QStringList channels;
-  for (const std::string& name : first.run.config.channels) channels << QString::fromStdString(name);
+  for (const std::string& name : first.run.config.forecast_channels()) channels << QString::fromStdString(name);
   showChannels(channels, QString::fromStdString(first.run.config.target));
   fillMetrics();
   fillRunChoices();

@@ -29,7 +29,7 @@ QString futureForecastCsv(const RunForecastSet* set) {
   const int steps = first.forecast.rows;
   if (steps <= 0)
     throw std::runtime_error(tr("the run has no forecast past the end of its data (it has no steps)").toStdString());
-  const std::vector<std::string>& channels = set->models.front().run.config.channels;
+  const std::vector<std::string>& channels = first.channels;
   const std::string& dateColumn = set->models.front().data->table.date_column_name;
 
   QStringList header{field(dateColumn.empty() ? tr("row") : QString::fromStdString(dateColumn))};

@@ -9,8 +9,10 @@
 #include <QStandardItemModel>
 #include <QThread>
 #include <QVBoxLayout>
+#include <algorithm>
 
 #include "gpu/device_info.hpp"
+#include "gpu/forecast_device.hpp"
 #include "ui/pages/wording.hpp"
 #include "ui/workers/training_worker.hpp"
 
@@ -76,6 +78,22 @@ ModelSettingsForm::ModelSettingsForm(QWidget* parent) : QWidget(parent) {
                     tr("Look-back T: how many past rows the model reads (the paper uses 96)"));
   horizon_ = spinBox(trainBox, "horizonSpin", 1, 2048, m.horizon,
                      tr("Horizon H: how many rows it forecasts at once (the paper: 96, 192, 336, 720)"));
+  features_ = new QComboBox(trainBox);
+  features_->setObjectName(QStringLiteral("featuresCombo"));
+  // Short enough for the narrow form; each entry's tooltip says it in words.
+  const std::pair<ForecastFeatures, QString> entries[] = {{ForecastFeatures::M, tr("M: all channels → all")},
+                                                          {ForecastFeatures::S, tr("S: target → target")},
+                                                          {ForecastFeatures::MS, tr("MS: all channels → target")}};
+  for (const auto& [features, text] : entries) {
+    features_->addItem(text, QString::fromUtf8(to_string(features).data()));
+    features_->setItemData(features_->count() - 1, QString::fromStdString(describe(features)), Qt::ToolTipRole);
+  }
+  features_->setToolTip(tr("What the model reads and forecasts, as the forecasting literature's --features: M, "
+                           "every channel predicts every channel; S, the target alone predicts itself; MS, every "
+                           "channel predicts the target. S and MS need a target, chosen on the Data page"));
+  featuresTarget_ = new QLabel(trainBox);
+  featuresTarget_->setObjectName(QStringLiteral("featuresTarget"));
+  featuresTarget_->setWordWrap(true);
   epochs_ = spinBox(trainBox, "epochsSpin", 1, 10000, t.epochs, tr("Passes over the training windows"));
   batch_ = spinBox(trainBox, "batchSpin", 1, 4096, t.batch, tr("Windows per optimizer step"));
   lr_ = new QDoubleSpinBox(trainBox);
@@ -108,24 +126,28 @@ ModelSettingsForm::ModelSettingsForm(QWidget* parent) : QWidget(parent) {
   deviceHint_->setWordWrap(true);
   setCudaBlocked(cudaUnavailable_);
   auto* trainGrid = new QGridLayout(trainBox);
-  addPair(trainGrid, 0, 0, tr("Look-back"), seqLen_);
-  addPair(trainGrid, 0, 1, tr("Horizon"), horizon_);
-  horizonLabel_ = trainGrid->itemAtPosition(0, 2)->widget();
-  seqLenLabel_ = trainGrid->itemAtPosition(0, 0)->widget();
-  addPair(trainGrid, 1, 0, tr("Epochs"), epochs_);
-  addPair(trainGrid, 1, 1, tr("Batch"), batch_);
-  addPair(trainGrid, 2, 0, tr("Learning rate"), lr_);
-  addPair(trainGrid, 2, 1, tr("Patience"), patience_);
-  addPair(trainGrid, 3, 0, tr("Seed"), seed_);
-  trainGrid->addWidget(new QLabel(tr("Device"), trainBox), 4, 0);
-  trainGrid->addWidget(device_, 4, 1, 1, 3);
-  trainGrid->addWidget(deviceHint_, 5, 1, 1, 3);
+  featuresLabel_ = new QLabel(tr("Features"), trainBox);
+  trainGrid->addWidget(featuresLabel_, 0, 0);
+  trainGrid->addWidget(features_, 0, 1, 1, 3);
+  trainGrid->addWidget(featuresTarget_, 1, 1, 1, 3);
+  addPair(trainGrid, 2, 0, tr("Look-back"), seqLen_);
+  addPair(trainGrid, 2, 1, tr("Horizon"), horizon_);
+  horizonLabel_ = trainGrid->itemAtPosition(2, 2)->widget();
+  seqLenLabel_ = trainGrid->itemAtPosition(2, 0)->widget();
+  addPair(trainGrid, 3, 0, tr("Epochs"), epochs_);
+  addPair(trainGrid, 3, 1, tr("Batch"), batch_);
+  addPair(trainGrid, 4, 0, tr("Learning rate"), lr_);
+  addPair(trainGrid, 4, 1, tr("Patience"), patience_);
+  addPair(trainGrid, 5, 0, tr("Seed"), seed_);
+  trainGrid->addWidget(new QLabel(tr("Device"), trainBox), 6, 0);
+  trainGrid->addWidget(device_, 6, 1, 1, 3);
+  trainGrid->addWidget(deviceHint_, 7, 1, 1, 3);
   for (QGridLayout* grid : {modelGrid, trainGrid}) {
     grid->setColumnStretch(1, 1);
     grid->setColumnStretch(3, 1);
     grid->setHorizontalSpacing(8);
   }
-  for (QComboBox* combo : {models_, device_}) {
+  for (QComboBox* combo : {models_, device_, features_}) {
     combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     combo->setMinimumContentsLength(12);
   }
@@ -141,6 +163,26 @@ ModelSettingsForm::ModelSettingsForm(QWidget* parent) : QWidget(parent) {
     connect(box, &QSpinBox::valueChanged, this, &ModelSettingsForm::edited);
   connect(lr_, &QDoubleSpinBox::valueChanged, this, &ModelSettingsForm::edited);
   connect(device_, &QComboBox::currentIndexChanged, this, &ModelSettingsForm::edited);
+  connect(features_, &QComboBox::currentIndexChanged, this, &ModelSettingsForm::onFeaturesChanged);
+  setTarget(QString());
+}
+
+void ModelSettingsForm::onFeaturesChanged() {
+  if (cudaUnavailable_.isEmpty()) setCudaBlocked(cpuOnlyReason());
+  emit edited();
+}
+
+QString ModelSettingsForm::cpuOnlyReason() const {
+  if (labelled_) return tr("CUDA: classifiers train on the CPU only.");
+  if (eventLog_) return tr("CUDA: %1.").arg(QString::fromLatin1(kEventsOnCpuOnly));
+  if (features_->currentData().toString() == QLatin1String("MS"))
+    return tr("CUDA: %1.").arg(QString::fromLatin1(gpu::kTargetAloneOnCpuOnly));
+  return {};
+}
+
+void ModelSettingsForm::setTarget(const QString& target) {
+  featuresTarget_->setText(target.isEmpty() ? tr("No target: S and MS forecast the target, chosen on the Data page.")
+                                            : tr("Target: %1 (chosen on the Data page)").arg(target));
 }
 
 void ModelSettingsForm::setCudaBlocked(const QString& reason) {
@@ -153,23 +195,34 @@ void ModelSettingsForm::setCudaBlocked(const QString& reason) {
 }
 
 void ModelSettingsForm::setEventLog(bool eventLog) {
-  // An event model predicts one next event: it has no horizon.
+  eventLog_ = eventLog;
+  // An event model predicts one next event: it has no horizon, and no channels to choose among.
   horizon_->setVisible(!eventLog);
   horizonLabel_->setVisible(!eventLog);
+  for (QWidget* field : {static_cast<QWidget*>(features_), static_cast<QWidget*>(featuresLabel_),
+                         static_cast<QWidget*>(featuresTarget_)})
+    field->setVisible(!eventLog);
   seqLen_->setToolTip(eventLog ? tr("Look-back: how many past events the model reads")
                                : tr("Look-back T: how many past rows the model reads (the paper uses 96)"));
   if (!cudaUnavailable_.isEmpty()) return;
-  setCudaBlocked(eventLog ? tr("CUDA: %1.").arg(QString::fromLatin1(kEventsOnCpuOnly)) : QString());
+  setCudaBlocked(cpuOnlyReason());
 }
 
 void ModelSettingsForm::setLabelledSeries(bool labelled) {
+  labelled_ = labelled;
   seqLen_->setVisible(!labelled);
   seqLenLabel_->setVisible(!labelled);
-  if (!labelled) return;  // the horizon is setEventLog's
+  if (!labelled) {  // the horizon and the features are setEventLog's
+    if (cudaUnavailable_.isEmpty()) setCudaBlocked(cpuOnlyReason());
+    return;
+  }
   horizon_->hide();
   horizonLabel_->hide();
+  for (QWidget* field : {static_cast<QWidget*>(features_), static_cast<QWidget*>(featuresLabel_),
+                         static_cast<QWidget*>(featuresTarget_)})
+    field->hide();
   if (!cudaUnavailable_.isEmpty()) return;
-  setCudaBlocked(tr("CUDA: classifiers train on the CPU only."));
+  setCudaBlocked(cpuOnlyReason());
 }
 
 TrainingChoice ModelSettingsForm::choice() const {
@@ -191,6 +244,8 @@ TrainingChoice ModelSettingsForm::choice() const {
   choice.train.patience = patience_->value();
   choice.train.seed = unsigned(seed_->value());
   choice.device = device_->currentIndex() == kCuda ? ComputeDevice::cuda : ComputeDevice::cpu;
+  choice.features = forecast_features_from_string(features_->currentData().toString().toStdString())
+                        .value_or(ForecastFeatures::M);
   return choice;
 }
 
@@ -209,6 +264,8 @@ void ModelSettingsForm::setChoice(const TrainingChoice& choice) {
   lr_->setValue(choice.train.lr);
   patience_->setValue(choice.train.patience);
   seed_->setValue(int(choice.train.seed));
+  // Before the device: MS leaves only the CPU to choose.
+  features_->setCurrentIndex(std::max(0, features_->findData(QString::fromUtf8(to_string(choice.features).data()))));
   const auto* items = qobject_cast<QStandardItemModel*>(device_->model());
   const bool cudaUsable = items && items->item(kCuda)->isEnabled();
   device_->setCurrentIndex(choice.device == ComputeDevice::cuda && cudaUsable ? kCuda : kCpu);

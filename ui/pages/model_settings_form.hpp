@@ -1,6 +1,7 @@
 #pragma once
 // The Train page's settings: which model (Aaren, the Transformer, or both side by side on the same
-// data and seed), its architecture, the forecast window, the training settings and the device.
+// data and seed), its architecture, the forecast window and features (M, S or MS, beside the Data
+// page's target), the training settings and the device.
 // Every field explains itself in a tooltip; the defaults are the core's.
 #include <QWidget>
 #include <vector>
@@ -23,6 +24,8 @@ class ModelSettingsForm : public QWidget {
   TrainingChoice choice() const;
   void setChoice(const TrainingChoice& choice);
   void setWindowLengths(int seqLen, int horizon);
+  // The loaded series' target ("" for none), shown beside the features that forecast it.
+  void setTarget(const QString& target);
   // An event log trains on the CPU only: the CUDA entry is then disabled with that reason (and the
   // CPU chosen); otherwise it is enabled wherever a GPU can be used. An event model has no horizon:
   // its field is hidden.
@@ -39,6 +42,9 @@ class ModelSettingsForm : public QWidget {
  private:
   // Enables the CUDA entry, or disables it with `reason` as its tooltip and the hint below it.
   void setCudaBlocked(const QString& reason);
+  // The reason the data or the features give for the CPU only (events, classifiers, MS), or "".
+  QString cpuOnlyReason() const;
+  void onFeaturesChanged();
 
   QComboBox* models_;
   QSpinBox* dModel_;
@@ -49,6 +55,9 @@ class ModelSettingsForm : public QWidget {
   QWidget* seqLenLabel_;
   QSpinBox* horizon_;
   QWidget* horizonLabel_;
+  QComboBox* features_;
+  QLabel* featuresLabel_;
+  QLabel* featuresTarget_;
   QSpinBox* epochs_;
   QSpinBox* batch_;
   QDoubleSpinBox* lr_;
@@ -57,6 +66,8 @@ class ModelSettingsForm : public QWidget {
   QComboBox* device_;
   QLabel* deviceHint_;
   QString cudaUnavailable_;  // why no GPU can be used at all; empty when one can
+  bool eventLog_ = false;
+  bool labelled_ = false;
 };
 
 }  // namespace aaren::ui

@@ -226,6 +226,7 @@ void TrainPage::onDatasetChanged() {
   }
   QStringList channels;
   for (const std::string& name : table->channel_names) channels << QString::fromStdString(name);
+  form_->setTarget(table->target >= 0 ? channels[table->target] : QString());
   dataSummary_->setText(tr("<b>%1</b><br>%2 · %3: %4<br>split %5")
                             .arg(dataset_->name().toHtmlEscaped(), countOf(table->values.rows, tr("row"), tr("rows")),
                                  channels.size() == 1 ? tr("channel") : tr("channels"),
@@ -322,6 +323,7 @@ bool TrainPage::continueTraining() {
   choice.model = earlier.model;
   choice.train = form_->choice().train;
   choice.device = form_->choice().device;
+  choice.features = earlier.features;
   QStringList continueFrom;
   for (const ModelRunEntry& model : info.models) {
     choice.models.push_back(model.kind());
@@ -359,6 +361,11 @@ bool TrainPage::launch(const TrainingChoice& choice, const QStringList& continue
     messageBar_->showError(tr("These model settings cannot be trained: %1").arg(QString::fromUtf8(error.what())));
     return false;
   }
+  if (needs_target(choice.features) && table->target < 0) {
+    messageBar_->showError(tr("Features %1 forecast the target: choose one on the Data page, or train with features M.")
+                               .arg(QString::fromUtf8(to_string(choice.features).data())));
+    return false;
+  }
   QString why;
   if (const std::optional<ChronologicalSplit> parts = loadedSplit(&why)) {
     if (const std::optional<PlanProblem> problem = window_problem(*parts, {model.seq_len, model.horizon}))
@@ -375,7 +382,7 @@ bool TrainPage::launch(const TrainingChoice& choice, const QStringList& continue
   TrainingJob job;
   job.request.data_path = dataset_->path().toStdString();
   job.request.csv = dataset_->readOptions();
-  job.request.data = {model.seq_len, model.horizon, dataset_->split()};
+  job.request.data = {model.seq_len, model.horizon, dataset_->split(), choice.features};
   job.request.model = model;
   job.request.train = choice.train;
   job.device = choice.device;

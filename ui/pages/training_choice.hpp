@@ -1,8 +1,9 @@
 #pragma once
-// What the Train page's form holds: which models, their architecture, the forecast window, the
-// training settings and the device. A plain value, so that the settings can remember it.
+// What the Train page's form holds: which models, their architecture, the forecast window and the
+// features (M, S or MS), the training settings and the device. A plain value, so that the settings can remember it.
 #include <vector>
 
+#include "core/data/forecast_features.hpp"
 #include "core/model/model_config.hpp"
 #include "core/train/trainer.hpp"
 #include "core/util/compute_device.hpp"
@@ -14,6 +15,8 @@ struct TrainingChoice {
   ModelConfig model;     // kind and channels are set per run; seq_len and horizon are the window
   TrainSettings train;
   ComputeDevice device = ComputeDevice::cpu;
+  // What a forecaster reads and forecasts; S and MS forecast the Data page's target.
+  ForecastFeatures features = ForecastFeatures::M;
 };
 
 }  // namespace aaren::ui

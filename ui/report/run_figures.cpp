@@ -47,6 +47,22 @@ QString number(double value) {
   return std::abs(value) >= 1e4 && std::abs(value) < 1e12 ? QString::number(value, 'f', 0) : QString::number(value, 'g', 4);
 }
 
+// The channels a run forecasts (every channel, or with the features MS and S the target alone) and
+// the target's place among them (-1 for none): the order of its metrics' per-channel lists.
+struct ForecastChannels {
+  std::vector<std::string> names;
+  int target = -1;
+};
+
+ForecastChannels forecastChannelsOf(const RunOnDisk& run) {
+  const ForecastData& data = *run.forecasts->models.front().data;
+  ForecastChannels channels{data.forecast_channel_names(), -1};
+  if (data.table.target >= 0)
+    for (std::size_t c = 0; c < channels.names.size(); ++c)
+      if (channels.names[c] == data.table.channel_names[std::size_t(data.table.target)]) channels.target = int(c);
+  return channels;
+}
+
 // A channel's error, or NaN ("n/a") where the run recorded none.
 double channelValue(const std::vector<double>& values, int channel) {
   return channel >= 0 && channel < int(values.size()) ? values[std::size_t(channel)] : std::nan("");
@@ -84,20 +100,21 @@ std::unique_ptr<ChartPanel> forecastChart(const RunOnDisk& run, const QString& t
   applyRowAxis(*chart, axis, QString::fromStdString(data.table.channel_names[std::size_t(channel)]));
   const int historyRow = window >= 0 ? data.test.input_row(window) : data.scaled.rows - data.options.seq_len;
   const int targetRow = historyRow + data.options.seq_len;
+  const int column = data.forecast_channel >= 0 ? 0 : channel;  // features MS forecast the target alone
   bool first = true;
   for (const ModelForecastSource& model : set.models) {
     const WindowForecast forecast = window >= 0 ? forecast_test_window(model.run, *model.data, window)
                                                 : forecast_after_end(model.run, *model.data);
     if (first) {
       setSeriesData(chart->addLineSeries(QObject::tr("History"), kHistoryColor),
-                    rowPoints(axis, historyRow, forecast.history, channel, forecast));
+                    rowPoints(axis, historyRow, forecast.history, column, forecast));
       if (forecast.truth.rows > 0)
         setSeriesData(chart->addLineSeries(QObject::tr("Truth"), kTruthColor),
-                      rowPoints(axis, targetRow, forecast.truth, channel, forecast));
+                      rowPoints(axis, targetRow, forecast.truth, column, forecast));
       first = false;
     }
     setSeriesData(chart->addLineSeries(QObject::tr("%1 forecast").arg(model.modelName), forecastColor(model.modelName)),
-                  rowPoints(axis, targetRow, forecast.forecast, channel, forecast));
+                  rowPoints(axis, targetRow, forecast.forecast, column, forecast));
   }
   chart->resetView();
   return chart;
@@ -191,15 +208,15 @@ TextTable metricsTable(const RunOnDisk& run) {
     return table;
   }
   if (run.comparisons.empty()) return table;
-  const TimeSeriesTable& data = run.forecasts->models.front().data->table;
-  const int channels = int(data.channel_names.size());
-  const int target = data.target;
+  const ForecastChannels forecast = forecastChannelsOf(run);
+  const int channels = int(forecast.names.size());
+  const int target = forecast.target;
   table.header << QObject::tr("Forecaster");
   if (channels == 1) {
     table.header << QObject::tr("MSE") << QObject::tr("MAE") << QObject::tr("MSE (scaled)") << QObject::tr("MAE (scaled)");
   } else {
     if (target >= 0) {
-      const QString name = QString::fromStdString(data.channel_names[std::size_t(target)]);
+      const QString name = QString::fromStdString(forecast.names[std::size_t(target)]);
       table.header << QObject::tr("%1 MSE").arg(name) << QObject::tr("%1 MAE").arg(name)
                    << QObject::tr("%1 MSE (scaled)").arg(name) << QObject::tr("%1 MAE (scaled)").arg(name);
     }
@@ -232,7 +249,7 @@ TextTable metricsTable(const RunOnDisk& run) {
 TextTable channelMetricsTable(const RunOnDisk& run) {
   TextTable table;
   if (run.events() || run.comparisons.empty()) return table;
-  const TimeSeriesTable& data = run.forecasts->models.front().data->table;
+  const ForecastChannels channels = forecastChannelsOf(run);
   const TestComparison& first = run.comparisons.front();
   std::vector<std::pair<QString, const EvalMetrics*>> forecasters;
   for (std::size_t i = 0; i < run.comparisons.size(); ++i)
@@ -244,12 +261,12 @@ TextTable channelMetricsTable(const RunOnDisk& run) {
   table.header << QObject::tr("Channel");
   for (const auto& [name, metrics] : forecasters) table.header << QObject::tr("%1 MSE").arg(name) << QObject::tr("%1 MAE").arg(name);
   std::vector<int> order;
-  if (data.target >= 0) order.push_back(data.target);
-  for (int c = 0; c < int(data.channel_names.size()); ++c)
-    if (c != data.target) order.push_back(c);
+  if (channels.target >= 0) order.push_back(channels.target);
+  for (int c = 0; c < int(channels.names.size()); ++c)
+    if (c != channels.target) order.push_back(c);
   for (const int c : order) {
-    const QString name = QString::fromStdString(data.channel_names[std::size_t(c)]);
-    QStringList row{c == data.target ? QObject::tr("%1 (target)").arg(name) : name};
+    const QString name = QString::fromStdString(channels.names[std::size_t(c)]);
+    QStringList row{c == channels.target ? QObject::tr("%1 (target)").arg(name) : name};
     for (const auto& [forecaster, metrics] : forecasters)
       row << number(channelValue(metrics->channel_mse, c)) << number(channelValue(metrics->channel_mae, c));
     table.rows.push_back(row);

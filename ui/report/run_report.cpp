@@ -71,6 +71,7 @@ void forecastingData(ReportLayout& layout, const RunOnDisk& run) {
     about += QObject::tr(", dated %1 to %2 (%3)")
                  .arg(text(table.dates.front()), text(table.dates.back()), text(describe(infer_date_cadence(table.dates))));
   if (table.target >= 0) about += QObject::tr("; the charts show the target, %1").arg(text(table.channel_names[std::size_t(table.target)]));
+  about += QObject::tr("; features %1").arg(text(describe(data.options.features)));
   layout.paragraph(about + QLatin1Char('.'));
 
   TextTable preview;
@@ -201,11 +202,13 @@ void forecasts(ReportLayout& layout, const RunOnDisk& run, const QString& future
   TextTable table;
   table.header = {QObject::tr("Step"), QObject::tr("Date")};
   for (const ModelForecastSource& model : set.models) table.header << QObject::tr("%1 (%2)").arg(model.modelName, channelName);
+  // MS and S forecast the target alone: their forecasts have one column.
+  const int column = data.forecast_channel >= 0 ? 0 : channel;
   const WindowForecast& first = set.models.front().future;
   const std::vector<int> steps = listedFutureSteps(first.forecast.rows);
   for (const int h : steps) {
     QStringList row{QString::number(h + 1), h < int(first.dates.size()) ? text(first.dates[std::size_t(h)]) : QString()};
-    for (const ModelForecastSource& model : set.models) row << number(model.future.forecast(h, channel));
+    for (const ModelForecastSource& model : set.models) row << number(model.future.forecast(h, column));
     table.rows.push_back(row);
   }
   layout.table(table, int(steps.size()) < first.forecast.rows
@@ -234,7 +237,7 @@ void metrics(ReportLayout& layout, const RunOnDisk& run) {
   QString about = QObject::tr("Over every test window. MSE and MAE in the data's own units, and on the scaled data as "
                               "the literature reports them, beside two forecasts that need no model: the last value "
                               "repeated, and the value one season earlier.");
-  if (table.channel_names.size() > 1)
+  if (run.forecasts->models.front().data->forecast_channel_count() > 1)
     about += table.target >= 0
                  ? QObject::tr(" The target, %1, comes first; the mean over all channels is of the scaled errors only, "
                                "since channels in different units do not add up.")
@@ -246,7 +249,7 @@ void metrics(ReportLayout& layout, const RunOnDisk& run) {
   layout.paragraph(first.period.found()
                        ? QObject::tr("The seasonal naive forecast repeats the value one season earlier: %1.").arg(text(first.period.note))
                        : QObject::tr("No seasonal naive forecast: %1.").arg(text(first.period.note)));
-  if (table.channel_names.size() > 1)
+  if (run.forecasts->models.front().data->forecast_channel_count() > 1)
     layout.table(channelMetricsTable(run), QObject::tr("Each channel in its own units, the target first:"));
 }
 

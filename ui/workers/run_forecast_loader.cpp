@@ -19,7 +19,7 @@ namespace {
 EvalMetrics measureTestWindows(const LoadedRun& run, const ForecastData& data) {
   std::vector<float> params = run.params;  // the trainer works on parameters it may change
   Trainer trainer(ParameterLayout(run.config.model), params, run.config.train);
-  const ForecastWindows test(data.scaled, data.test);
+  const ForecastWindows test(data, data.test);
   return forecast_metrics(trainer, ForecastTask(run.config.model, test));
 }
 

@@ -126,6 +126,13 @@ TrainingResult TrainingWorker::run(const TrainingJob& job, JobContext& context) 
         if (earlier.config.model.kind != model.kind)
           throw std::invalid_argument(model.continue_from + " holds a " + std::string(to_string(earlier.config.model.kind)) +
                                       " model, not a " + std::string(to_string(model.kind)));
+        // The same features of the same target, or the weights would learn another task.
+        if (earlier.config.features != request.data.features ||
+            (needs_target(earlier.config.features) && earlier.config.target != request.csv.target))
+          throw std::invalid_argument(model.continue_from + " forecasts with features " +
+                                      std::string(to_string(earlier.config.features)) +
+                                      (earlier.config.target.empty() ? "" : " of target '" + earlier.config.target + "'") +
+                                      "; choose that target on the Data page to continue it");
         request.initial_params = earlier.params;
       }
       const ForecastRunOutcome outcome = train_forecast_run(request, callbacks);
