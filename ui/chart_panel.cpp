@@ -365,6 +365,12 @@ void ChartPanel::fitAxes(qreal headroom) {
   const QRectF plot = chart_->plotArea();
   fittedPlotSize_ = plot.size();
 
+  // A series that draws its points keeps them whole: the value axes end half a marker past them.
+  qreal marker = 0;
+  for (const QXYSeries* series : std::as_const(dataSeries_))
+    if (series->isVisible() && (series->pointsVisible() || qobject_cast<const QScatterSeries*>(series)))
+      marker = std::max(marker, series->markerSize() / 2);
+
   if (x.empty()) x = {0, 1};
   if (x.min == x.max) {
     const qreal half = xAxisKind_ == XAxisKind::dateTime ? kHalfDayMs : 0.5;
@@ -375,6 +381,10 @@ void ChartPanel::fitAxes(qreal headroom) {
   } else if (auto* date = qobject_cast<QDateTimeAxis*>(xAxis_)) {
     date->setRange(QDateTime::fromMSecsSinceEpoch(qint64(x.min)), QDateTime::fromMSecsSinceEpoch(qint64(x.max)));
   } else if (QValueAxis* axis = numericAxis(xAxis_)) {
+    if (marker > 0 && plot.width() > 4 * marker) {
+      const qreal pad = (x.max - x.min) * marker / (plot.width() - 2 * marker);
+      x = {x.min - pad, x.max + pad};
+    }
     const AxisRange guess = ticksWithin(x.min, x.max, kMaxTicks);
     applyRange(axis, ticksWithin(x.min, x.max, ticksFitting(*axis, false, plot, guess)));
   }
@@ -386,7 +396,12 @@ void ChartPanel::fitAxes(qreal headroom) {
     const AxisRange range = logAxisRange(y, headroom);
     yAxis_->setRange(range.min, range.max);
   } else if (QValueAxis* axis = numericAxis(yAxis_)) {
-    const AxisRange range = linearAxisRange(y, yOrigin_, ticksFitting(*axis, true, plot, {}), kValueMargin, headroom);
+    AxisRange range = linearAxisRange(y, yOrigin_, ticksFitting(*axis, true, plot, {}), kValueMargin, headroom);
+    if (marker > 0 && anyPoint && plot.height() > 4 * marker) {
+      const qreal pad = (range.max - range.min) * marker / (plot.height() - 2 * marker);
+      range.min -= pad;
+      range.max += pad;
+    }
     applyRange(axis, range);
   }
   updateBandHeights();
