@@ -100,6 +100,16 @@ void ShortcutOverlay::paintEvent(QPaintEvent*) {
   p.drawText(QRectF(x, y, width, line), Qt::AlignLeft | Qt::AlignVCenter, tr("Any key or click closes this list."));
 }
 
+// The window's shortcuts (Esc leaves presenter mode) would take a key before keyPressEvent sees it:
+// while the list is shown, a key only closes it.
+bool ShortcutOverlay::event(QEvent* event) {
+  if (event->type() == QEvent::ShortcutOverride) {
+    event->accept();
+    return true;
+  }
+  return QWidget::event(event);
+}
+
 void ShortcutOverlay::keyPressEvent(QKeyEvent* event) {
   event->accept();
   close();
