@@ -365,11 +365,13 @@ void ChartPanel::fitAxes(qreal headroom) {
   const QRectF plot = chart_->plotArea();
   fittedPlotSize_ = plot.size();
 
-  // A series that draws its points keeps them whole: the value axes end half a marker past them.
-  qreal marker = 0;
+  // A series that draws its points keeps them whole: the value axes end a share of their span past
+  // them, about half a marker on a small plot. A share, not pixels: a pad that followed the plot's
+  // size would move the tick labels, the plot, and the pad again.
+  bool markers = false;
   for (const QXYSeries* series : std::as_const(dataSeries_))
-    if (series->isVisible() && (series->pointsVisible() || qobject_cast<const QScatterSeries*>(series)))
-      marker = std::max(marker, series->markerSize() / 2);
+    markers = markers || (series->isVisible() && (series->pointsVisible() || qobject_cast<const QScatterSeries*>(series)));
+  constexpr qreal kMarkerShare = 0.06;
 
   if (x.empty()) x = {0, 1};
   if (x.min == x.max) {
@@ -381,8 +383,8 @@ void ChartPanel::fitAxes(qreal headroom) {
   } else if (auto* date = qobject_cast<QDateTimeAxis*>(xAxis_)) {
     date->setRange(QDateTime::fromMSecsSinceEpoch(qint64(x.min)), QDateTime::fromMSecsSinceEpoch(qint64(x.max)));
   } else if (QValueAxis* axis = numericAxis(xAxis_)) {
-    if (marker > 0 && plot.width() > 4 * marker) {
-      const qreal pad = (x.max - x.min) * marker / (plot.width() - 2 * marker);
+    if (markers) {
+      const qreal pad = (x.max - x.min) * kMarkerShare;
       x = {x.min - pad, x.max + pad};
     }
     const AxisRange guess = ticksWithin(x.min, x.max, kMaxTicks);
@@ -397,8 +399,8 @@ void ChartPanel::fitAxes(qreal headroom) {
     yAxis_->setRange(range.min, range.max);
   } else if (QValueAxis* axis = numericAxis(yAxis_)) {
     AxisRange range = linearAxisRange(y, yOrigin_, ticksFitting(*axis, true, plot, {}), kValueMargin, headroom);
-    if (marker > 0 && anyPoint && plot.height() > 4 * marker) {
-      const qreal pad = (range.max - range.min) * marker / (plot.height() - 2 * marker);
+    if (markers && anyPoint) {
+      const qreal pad = (range.max - range.min) * kMarkerShare;
       range.min -= pad;
       range.max += pad;
     }
