@@ -320,7 +320,13 @@ void TestLessonPlayer::noSceneShowsItsAnswerBeforeTheReveal() {
       int ink = 0;
       for (ScanTreeView* tree : explore_->scanTab().trees()) {
         const QImage image = tree->grab().toImage();
-        const QRgb background = image.pixel(1, 1);
+        // The most common colour is the background (a focused tree's frame is not).
+        QHash<QRgb, int> counts;
+        for (int y = 0; y < image.height(); y += 3)
+          for (int x = 0; x < image.width(); x += 3) ++counts[image.pixel(x, y)];
+        QRgb background = 0;
+        for (auto it = counts.cbegin(); it != counts.cend(); ++it)
+          if (it.value() > counts.value(background)) background = it.key();
         const ScanRun& run = *tree->run();
         for (int level = 1; level <= run.stepCount(); ++level)
           for (const aaren::ScanCombine& combine : run.combines(level)) {
