@@ -79,6 +79,9 @@ AxisRange linearAxisRange(ValueExtent data, AxisOrigin origin, int maxTicks, dou
 
   AxisRange range;
   if (!(high > low) || !std::isfinite(high - low)) return range;  // 0 to 1 rather than no axis
+  // Ticks sit on multiples of the step, so a range across zero needs at least three (-s, 0, s):
+  // with two, no step would do, and the search below would grow it to a billion.
+  if (low < 0 && high > 0) maxTicks = std::max(3, maxTicks);
   double step = niceStepAtLeast((high - low) / (maxTicks - 1));
   for (;;) {
     const double first = std::floor(low / step + kRoundingSlack);

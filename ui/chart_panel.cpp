@@ -373,6 +373,14 @@ void ChartPanel::fitAxes(qreal headroom) {
   const QRectF plot = chart_->plotArea();
   fittedPlotSize_ = plot.size();
 
+  // A series that draws its points keeps them whole: the value axes end a share of their span past
+  // them, about half a marker on a small plot. A share, not pixels: a pad that followed the plot's
+  // size would move the tick labels, the plot, and the pad again.
+  bool markers = false;
+  for (const QXYSeries* series : std::as_const(dataSeries_))
+    markers = markers || (series->isVisible() && (series->pointsVisible() || qobject_cast<const QScatterSeries*>(series)));
+  constexpr qreal kMarkerShare = 0.06;
+
   if (x.empty()) x = {0, 1};
   if (x.min == x.max) {
     const qreal half = xAxisKind_ == XAxisKind::dateTime ? kHalfDayMs : 0.5;
@@ -390,6 +398,10 @@ void ChartPanel::fitAxes(qreal headroom) {
     date->setRange(QDateTime::fromMSecsSinceEpoch(qint64(range.min - offset)),
                    QDateTime::fromMSecsSinceEpoch(qint64(range.max - offset)));
   } else if (QValueAxis* axis = numericAxis(xAxis_)) {
+    if (markers) {
+      const qreal pad = (x.max - x.min) * kMarkerShare;
+      x = {x.min - pad, x.max + pad};
+    }
     const AxisRange guess = ticksWithin(x.min, x.max, kMaxTicks);
     applyRange(axis, ticksWithin(x.min, x.max, ticksFitting(*axis, false, plot, guess)));
   }
@@ -401,7 +413,12 @@ void ChartPanel::fitAxes(qreal headroom) {
     const AxisRange range = logAxisRange(y, headroom);
     yAxis_->setRange(range.min, range.max);
   } else if (QValueAxis* axis = numericAxis(yAxis_)) {
-    const AxisRange range = linearAxisRange(y, yOrigin_, ticksFitting(*axis, true, plot, {}), kValueMargin, headroom);
+    AxisRange range = linearAxisRange(y, yOrigin_, ticksFitting(*axis, true, plot, {}), kValueMargin, headroom);
+    if (markers && anyPoint) {
+      const qreal pad = (range.max - range.min) * kMarkerShare;
+      range.min -= pad;
+      range.max += pad;
+    }
     applyRange(axis, range);
   }
   updateBandHeights();

@@ -302,6 +302,11 @@ void MainWindow::buildMenusAndToolBar() {
   toolBar->addSeparator();
   toolBar->addAction(presenterAction_);
   toolBar->addAction(sidebarAction_);
+
+  // Presenter mode hides the menu bar and the toolbar; their keys must go on working there (F11
+  // and Esc above all), so the window itself carries every action that has a key.
+  addActions({openAction, exportChartAction, exportPackAction, quitAction, presenterAction_, sidebarAction_,
+              shortcutsAction});
 }
 
 void MainWindow::addPage(Page* page) {
@@ -317,6 +322,7 @@ void MainWindow::addPage(Page* page) {
   connect(action, &QAction::triggered, this, [this, index] { setCurrentPageIndex(index); });
   pageActions_->addAction(action);
   viewMenu_->insertAction(pagesEnd_, action);
+  addAction(action);  // Ctrl+N also in presenter mode, without the menu bar
 
   connect(page, &Page::openCsvRequested, this, &MainWindow::openCsv);
   connect(page, &Page::browseCsvRequested, this, &MainWindow::browseCsv);
@@ -580,6 +586,12 @@ void MainWindow::onAppearanceChanged() {
   if (appearance.presenterMode() != presenterLayout_) {
     presenterLayout_ = appearance.presenterMode();
     setSidebarShown(!presenterLayout_);
+    // A 1280 x 720 projector has no height to spare: the menu bar, the toolbar and the status bar
+    // give it to the page and the lesson (their keys stay, see buildMenusAndToolBar).
+    menuBar()->setVisible(!presenterLayout_);
+    statusBar()->setVisible(!presenterLayout_);
+    for (QToolBar* toolBar : findChildren<QToolBar*>(QString(), Qt::FindDirectChildrenOnly))
+      toolBar->setVisible(!presenterLayout_);
   }
   for (QAction* action : presenterScales_->actions())
     action->setChecked(qFuzzyCompare(action->data().toReal(), appearance.presenterFontScale()));

@@ -1,5 +1,6 @@
 #include "ui/welcome_page.hpp"
 
+#include <QApplication>
 #include <QComboBox>
 #include <QFrame>
 #include <QGridLayout>
@@ -9,20 +10,26 @@
 #include <QScrollArea>
 #include <QVBoxLayout>
 
+#include "ui/appearance.hpp"
 #include "ui/bundled_datasets.hpp"
 #include "ui/glyph_icons.hpp"
 #include "ui/hint_label.hpp"
 #include "ui/lesson/bundled_lessons.hpp"
+#include "ui/readable_scripts.hpp"
 
 namespace aaren::ui {
 
 namespace {
 
 QLabel* makeText(const QString& html, QWidget* parent) {
-  auto* label = new QLabel(html, parent);
+  auto* label = new QLabel(parent);
   label->setWordWrap(true);
   label->setTextFormat(Qt::RichText);
   label->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+  // The formulas' sub- and superscripts stay above presenter mode's floor.
+  const auto show = [label, html] { label->setText(withReadableScripts(html, QApplication::font())); };
+  show();
+  QObject::connect(&Appearance::instance(), &Appearance::changed, label, show);
   return label;
 }
 

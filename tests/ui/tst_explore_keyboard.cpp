@@ -1,6 +1,7 @@
 // The Explore page from the keyboard, from the moment it is shown: entering it from the sidebar,
 // Right/Left, Space, Home/End, +/-, 1/2/3, E and P work without a click on the drawing; '?' and
-// Help > Keyboard Shortcuts list every shortcut (the lesson keys too); a text field keeps its keys;
+// Help > Keyboard Shortcuts list every shortcut (the lesson keys too); a text field keeps its keys,
+// but after a number typed into a spin box the arrows still step and Enter gives the keyboard back;
 // changing the algorithm, the cell's mode or the inputs starts again at step 0.
 #include <QtTest>
 
@@ -36,6 +37,7 @@ class ExploreKeyboardTest : public QObject {
   void presenterKeyTogglesPresenterMode();
   void questionMarkAndHelpMenuListEveryShortcut();
   void aTextFieldKeepsItsKeys();
+  void arrowsStillStepAfterTypingInASpinBox();
   void algorithmModeAndInputChangesStartAtStepZero();
 
  private:
@@ -181,10 +183,34 @@ void ExploreKeyboardTest::aTextFieldKeepsItsKeys() {
   QVERIFY(seed);
   seed->setFocus();
   QTRY_COMPARE(QApplication::focusWidget(), static_cast<QWidget*>(seed));
-  press(Qt::Key_Right);
+  press(Qt::Key_End);
   press(Qt::Key_2);
   QCOMPARE(controller().position(), 0);
   QCOMPARE(page_->currentView().id(), QStringLiteral("scan"));
+  QVERIFY(seed->text().endsWith(QLatin1Char('2')));
+}
+
+void ExploreKeyboardTest::arrowsStillStepAfterTypingInASpinBox() {
+  auto* tokens = page_->findChild<QSpinBox*>(QStringLiteral("inputTokens"));
+  QVERIFY(tokens);
+  tokens->setFocus();
+  QTRY_COMPARE(QApplication::focusWidget(), static_cast<QWidget*>(tokens));
+  tokens->selectAll();
+  QTest::keyClicks(tokens, QStringLiteral("12"));
+  QCOMPARE(page_->inputPanel().inputs().tokens(), 12);
+  QCOMPARE(controller().position(), 0);
+  press(Qt::Key_Right);
+  press(Qt::Key_Right);
+  QCOMPARE(controller().position(), 2);
+  press(Qt::Key_Left);
+  QCOMPARE(controller().position(), 1);
+  QCOMPARE(tokens->value(), 12);
+  // Enter keeps the number and gives every key back to the view: 2 now shows the cell.
+  press(Qt::Key_Return);
+  QTRY_COMPARE(QApplication::focusWidget(), static_cast<QWidget*>(&page_->currentView()));
+  press(Qt::Key_2);
+  QCOMPARE(page_->currentView().id(), QStringLiteral("cell"));
+  QCOMPARE(tokens->value(), 12);
 }
 
 void ExploreKeyboardTest::algorithmModeAndInputChangesStartAtStepZero() {

@@ -152,6 +152,7 @@ class TestExplorePage : public QObject {
   void countersAreTheTracesDepthAndWork();
   void errataFlagsExactlyThePrefixesThePrintedLoopGetsWrong_data();
   void errataFlagsExactlyThePrefixesThePrintedLoopGetsWrong();
+  void captionsCountOneCombineInTheSingular();
   void hoverNamesTheSegmentAndItsWeights();
   void cellChartsAndBarsDrawTheCoresTrace_data();
   void cellChartsAndBarsDrawTheCoresTrace();
@@ -176,6 +177,22 @@ class TestExplorePage : public QObject {
   std::unique_ptr<ExplorePage> page_;
   QTemporaryDir folder_;
 };
+
+// Blelloch on 8 tokens ends its up-sweep with one combine, and starts its down-sweep with one.
+void TestExplorePage::captionsCountOneCombineInTheSingular() {
+  page_->inputPanel().setRandom(8, 1, 7, 0.0);
+  page_->showView(0);
+  page_->scanTab().setDisplay(ScanDisplay::blelloch);
+  StepController& controller = page_->currentView().controller();
+  int singular = 0;
+  for (int step = 1; step <= controller.count(); ++step) {
+    controller.setPosition(step);
+    const QString caption = page_->caption();
+    QVERIFY2(!caption.contains(QStringLiteral(" 1 combines")), qPrintable(caption));
+    if (caption.contains(QStringLiteral(" 1 combine sums")) || caption.contains(QStringLiteral(" 1 combine hands"))) ++singular;
+  }
+  QCOMPARE(singular, 2);
+}
 
 void TestExplorePage::initTestCase() {
   QStandardPaths::setTestModeEnabled(true);

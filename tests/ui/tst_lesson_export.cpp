@@ -2,7 +2,9 @@
 // scene, each a real picture with its narration beneath; one PDF with a page per scene. From the
 // command line, --export-lesson prints what it wrote, and a broken lesson exits with 1 and
 // FILE:LINE:COLUMN: reason.
+#include <QAbstractSpinBox>
 #include <QLayout>
+#include <QToolButton>
 #include <QRegularExpression>
 #include <QSet>
 #include <QtTest>
@@ -10,6 +12,8 @@
 #include "support/studio_process.hpp"
 #include "support/test_files.hpp"
 #include "ui/appearance.hpp"
+#include "ui/chart_panel.hpp"
+#include "ui/explore/cell_tab.hpp"
 #include "ui/explore/explore_page.hpp"
 #include "ui/explore/frame_export.hpp"
 #include "ui/explore/scan_tab.hpp"
@@ -70,6 +74,7 @@ class TestLessonExport : public QObject {
   void initTestCase();
   void bundledLessonExportsEverySceneAndAHandout();
   void slideCarriesTheNarrationUnderThePicture();
+  void picturesLeaveOutButtonsAndSettings();
   void explorePicturesShowNoScrollBar_data();
   void explorePicturesShowNoScrollBar();
   void commandLineExportPrintsTheFiles();
@@ -139,6 +144,60 @@ void TestLessonExport::slideCarriesTheNarrationUnderThePicture() {
   QVERIFY(inkIn(slide, 0, top) > 0.005);
   const int below = top + picture.height();
   QVERIFY(inkIn(slide, below + 4, slide.height()) > 0.005);
+}
+
+// A slide shows what is drawn, not what is clicked: no chart's "Reset view" or "Export…", and for
+// the efficiency scene the measured charts without the page's settings and Start button.
+void TestLessonExport::picturesLeaveOutButtonsAndSettings() {
+  MainWindow window;
+  auto* explore = new ExplorePage;
+  auto* efficiency = new EfficiencyPage;
+  window.addPage(explore);
+  window.addPage(efficiency);
+  window.resize(1600, 1000);
+  window.show();
+  QVERIFY(QTest::qWaitForWindowExposed(&window));
+  Lesson lesson = readLesson(QStringLiteral("section3"));
+  LessonStage stage(window);
+  // Every pixel of where a button is on the screen is the background in the picture.
+  const auto buttonsInk = [](const QImage& picture, QWidget& pictured) {
+    QStringList inked;
+    for (QToolButton* button : pictured.findChildren<QToolButton*>()) {
+      if (!button->isVisible() || button->text().isEmpty()) continue;
+      const QRect rect(button->mapTo(&pictured, QPoint(0, 0)) * kFramePixelRatio, button->size() * kFramePixelRatio);
+      const QRgb background = picture.pixel(rect.topLeft());
+      for (int y = rect.top(); y <= rect.bottom(); ++y)
+        for (int x = rect.left(); x <= rect.right(); ++x)
+          if (picture.valid(x, y) && picture.pixel(x, y) != background) {
+            inked << button->text();
+            y = rect.bottom() + 1;
+            break;
+          }
+    }
+    return inked;
+  };
+  for (LessonScene& scene : lesson.scenes) {
+    if (scene.id == QLatin1String("cell")) {
+      const QImage picture = renderLessonScene(stage, scene, false);
+      QVERIFY(!explore->cellTab().cellCharts().isEmpty());
+      const QStringList inked = buttonsInk(picture, explore->stage());
+      QVERIFY2(inked.isEmpty(), qPrintable(inked.join(QStringLiteral(", "))));
+      // The buttons are back on the page after the picture.
+      const QList<QToolButton*> buttons = explore->cellTab().cellCharts().constLast()->findChildren<QToolButton*>();
+      QVERIFY(std::any_of(buttons.cbegin(), buttons.cend(), [](const QToolButton* b) { return b->isVisible(); }));
+    }
+    if (scene.onEfficiencyPage()) {
+      scene.efficiency.tokens = 256;
+      const QImage picture = renderLessonScene(stage, scene, false);
+      QWidget& charts = *efficiency->charts().first()->parentWidget();
+      QCOMPARE(picture.size(), charts.size() * kFramePixelRatio);
+      QVERIFY(charts.findChildren<QAbstractSpinBox*>().isEmpty());
+      QVERIFY(!charts.isAncestorOf(efficiency->findChild<QAbstractSpinBox*>()));
+      const QStringList inked = buttonsInk(picture, charts);
+      QVERIFY2(inked.isEmpty(), qPrintable(inked.join(QStringLiteral(", "))));
+    }
+  }
+  stage.leave();
 }
 
 // Nobody can scroll a slide: at a projector's size and a laptop's, in both modes, every Explore

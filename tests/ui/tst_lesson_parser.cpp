@@ -290,6 +290,12 @@ void TestLessonParser::bundledLessonReads() {
   for (const LessonScene& scene : lesson.scenes) {
     QVERIFY2(scene.narration.size() > 80, qPrintable(scene.id));
     QVERIFY2(!scene.explore.showAhead, qPrintable(scene.id));  // nothing given away in a lesson
+    // Read out in the bar as it is written: no TeX braces such as "Σ_{i≤k}".
+    QStringList texts{scene.title, scene.narration};
+    if (scene.question) texts << scene.question->prompt << scene.question->answer;
+    for (const QString& text : std::as_const(texts))
+      for (const char* tex : {"_{", "^{", "\\"})
+        QVERIFY2(!text.contains(QLatin1String(tex)), qPrintable(scene.id + QStringLiteral(": ") + text));
     questions += scene.question ? 1 : 0;
   }
   QVERIFY(questions >= 8);

@@ -4,6 +4,7 @@
 // and the lit formula terms), the efficiency scene starts a short real run, and a broken lesson
 // opened from the window is shown with its line and column instead of crashing.
 #include <QLabel>
+#include <QLayout>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSet>
@@ -11,9 +12,15 @@
 
 #include "support/test_files.hpp"
 #include "ui/appearance.hpp"
+#include "ui/chart_panel.hpp"
+#include "ui/explore/cell_tab.hpp"
+#include "ui/explore/softmax_bars.hpp"
 #include "ui/explore/explore_page.hpp"
 #include "ui/explore/explore_view.hpp"
 #include "ui/explore/formula_panel.hpp"
+#include "ui/explore/scan_run.hpp"
+#include "ui/explore/scan_tab.hpp"
+#include "ui/explore/scan_tree_view.hpp"
 #include "ui/lesson/lesson_parser.hpp"
 #include "ui/lesson/lesson_player.hpp"
 #include "ui/lesson/lesson_stage.hpp"
@@ -62,6 +69,10 @@ class TestLessonPlayer : public QObject {
   void everyBundledSceneShowsItsContent();
   void efficiencySceneStartsAShortRun();
   void closingGivesTheEfficiencyPageItsChoicesBack();
+  void closingDuringTheRunForgetsItOnceStopped();
+  void revealingMovesNothingBelowTheBar_data();
+  void revealingMovesNothingBelowTheBar();
+  void noSceneShowsItsAnswerBeforeTheReveal();
   void closingHidesTheBar();
   void brokenLessonIsShownWithItsPosition();
   void welcomePageAsksForTheBundledLesson();
@@ -212,8 +223,137 @@ void TestLessonPlayer::closingGivesTheEfficiencyPageItsChoicesBack() {
   player().showScene(last);
   QCOMPARE(efficiency_->choice().tokens, player().lesson().scenes[last].efficiency.tokens);
   QVERIFY(finished.wait(kRunGuardMs));
+  QVERIFY(efficiency_->result().has_value());
+  // The scene gives the charts the page's width; the settings come back with the lesson's end.
+  QVERIFY(!efficiency_->controlsShown());
   player().findChild<QPushButton*>(QStringLiteral("lessonClose"))->click();
   QCOMPARE(efficiency_->choice().tokens, users.tokens);
+  QVERIFY(efficiency_->controlsShown());
+  // The lesson's measurement goes with it: under the user's settings the page shows no run that
+  // they did not make, and writes no summary of it.
+  QVERIFY(!efficiency_->result().has_value());
+  QVERIFY(efficiency_->findChild<QLabel*>(QStringLiteral("summary"))->text().isEmpty());
+  for (const ChartPanel* chart : efficiency_->charts()) QVERIFY(chart->showsPlaceholder());
+}
+
+// Closed while the lesson's run still goes on: what the stopped run reports is forgotten too.
+void TestLessonPlayer::closingDuringTheRunForgetsItOnceStopped() {
+  window_->openLesson(QStringLiteral("section3"));
+  const int last = int(player().lesson().scenes.size()) - 1;
+  QSignalSpy finished(efficiency_, &EfficiencyPage::runFinished);
+  player().showScene(last);
+  QVERIFY(efficiency_->isRunning());
+  player().closeLesson();
+  QVERIFY(finished.wait(kRunGuardMs));
+  QVERIFY(!efficiency_->result().has_value());
+}
+
+// Revealing the answer must not move the page below the bar: charts would shrink and elide.
+void TestLessonPlayer::revealingMovesNothingBelowTheBar_data() {
+  QTest::addColumn<bool>("presenter");
+  QTest::newRow("window") << false;
+  QTest::newRow("presenter") << true;
+}
+
+void TestLessonPlayer::revealingMovesNothingBelowTheBar() {
+  QFETCH(bool, presenter);
+  Appearance::instance().setPresenterMode(presenter);
+  const auto normal = qScopeGuard([] { Appearance::instance().setPresenterMode(false); });
+  window_->resize(1280, 720);
+  window_->openLesson(QStringLiteral("section3"));
+  for (int i = 0; i < player().lesson().scenes.size(); ++i) {
+    if (player().lesson().scenes[i].onEfficiencyPage()) continue;
+    player().showScene(i);
+    QCoreApplication::processEvents();
+    window_->layout()->activate();
+    const QRect before = explore_->geometry();
+    const QPoint beforeOnWindow = explore_->mapTo(window_.get(), QPoint(0, 0));
+    player().toggleReveal();
+    QCoreApplication::processEvents();
+    window_->layout()->activate();
+    QVERIFY(player().revealed());
+    QCOMPARE(explore_->mapTo(window_.get(), QPoint(0, 0)), beforeOnWindow);
+    QCOMPARE(explore_->geometry().size(), before.size());
+  }
+}
+
+// Before the reveal nothing on the page answers the scene's question; the reveal shows it.
+void TestLessonPlayer::noSceneShowsItsAnswerBeforeTheReveal() {
+  window_->openLesson(QStringLiteral("section3"));
+  const auto sceneNamed = [this](const QString& id) {
+    for (int i = 0; i < player().lesson().scenes.size(); ++i)
+      if (player().lesson().scenes[i].id == id) player().showScene(i);
+    QCOMPARE(player().currentScene().id, id);
+  };
+  CellTab& cell = explore_->cellTab();
+
+  // Scene 1: which token has the largest weight, and how large: the bars stand without numbers.
+  sceneNamed(QStringLiteral("softmax"));
+  QVERIFY(cell.bars().content().weightsWithheld);
+  player().toggleReveal();
+  QVERIFY(!cell.bars().content().weightsWithheld);
+
+  // Scene 2: how many numbers the state holds.
+  sceneNamed(QStringLiteral("rnn-view"));
+  QVERIFY2(!explore_->caption().contains(QStringLiteral("numbers of state")), qPrintable(explore_->caption()));
+  player().toggleReveal();
+  QVERIFY(explore_->caption().contains(QStringLiteral("3 numbers of state")));
+
+  // Scene 4: which outputs stay right; the banner says they are NaN.
+  sceneNamed(QStringLiteral("underflow"));
+  QVERIFY(cell.undefinedNotice().isEmpty());
+  player().toggleReveal();
+  QVERIFY(cell.undefinedNotice().contains(QStringLiteral("NaN")));
+
+  // Scene 5: its question frame shows the charts waiting for token 1, not "No data yet".
+  sceneNamed(QStringLiteral("printed-typo"));
+  for (const ChartPanel* chart : cell.cellCharts())
+    if (chart->isVisible() && chart->showsPlaceholder())
+      QVERIFY2(!chart->placeholderText().contains(QStringLiteral("No data")), qPrintable(chart->placeholderText()));
+
+  // Scenes 9 and 10: which prefixes the up-sweep completes, how many steps and combines: no box is
+  // drawn for a step still to come, where they could be counted. With show ahead they are.
+  for (const QString& id : {QStringLiteral("blelloch"), QStringLiteral("work-depth")}) {
+    sceneNamed(id);
+    QCOMPARE(explore_->currentView().controller().position(), 0);
+    const auto inkInFutureBoxes = [this] {
+      int ink = 0;
+      for (ScanTreeView* tree : explore_->scanTab().trees()) {
+        const QImage image = tree->grab().toImage();
+        // The most common colour is the background (a focused tree's frame is not).
+        QHash<QRgb, int> counts;
+        for (int y = 0; y < image.height(); y += 3)
+          for (int x = 0; x < image.width(); x += 3) ++counts[image.pixel(x, y)];
+        QRgb background = 0;
+        for (auto it = counts.cbegin(); it != counts.cend(); ++it)
+          if (it.value() > counts.value(background)) background = it.key();
+        const ScanRun& run = *tree->run();
+        for (int level = 1; level <= run.stepCount(); ++level)
+          for (const aaren::ScanCombine& combine : run.combines(level)) {
+            const QRect box = tree->boxOf({level, combine.right}).toAlignedRect().adjusted(-2, -2, 2, 2);
+            for (int y = box.top(); y <= box.bottom(); ++y)
+              for (int x = box.left(); x <= box.right(); ++x)
+                ink += image.valid(x, y) && image.pixel(x, y) != background ? 1 : 0;
+          }
+      }
+      return ink;
+    };
+    QCOMPARE(inkInFutureBoxes(), 0);
+    explore_->setShowAhead(true);
+    QVERIFY(inkInFutureBoxes() > 0);
+    explore_->setShowAhead(false);
+  }
+
+  // Scene 11: how each state grows; the formula's note says it per layer.
+  sceneNamed(QStringLiteral("transformer-rnn"));
+  QVERIFY(!explore_->formulaHtml().contains(QStringLiteral("per layer")));
+  player().toggleReveal();
+  QVERIFY(explore_->formulaHtml().contains(QStringLiteral("per layer")));
+
+  // Closing the lesson shows everything again.
+  sceneNamed(QStringLiteral("softmax"));
+  player().closeLesson();
+  QVERIFY(!cell.bars().content().weightsWithheld);
 }
 
 void TestLessonPlayer::closingHidesTheBar() {

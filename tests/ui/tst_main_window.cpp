@@ -9,17 +9,20 @@
 #include <QLineSeries>
 #include <QListWidget>
 #include <QMenu>
+#include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QPushButton>
 #include <QStackedWidget>
 #include <QStatusBar>
+#include <QToolBar>
 #include <QVBoxLayout>
 
 #include "ui/about_dialog.hpp"
 #include "ui/about_info.hpp"
 #include "ui/appearance.hpp"
 #include "ui/chart_panel.hpp"
+#include "ui/explore/shortcut_overlay.hpp"
 #include "ui/main_window.hpp"
 #include "ui/welcome_page.hpp"
 
@@ -67,6 +70,8 @@ class TestMainWindow : public QObject {
   void themeSwitchesBothWays();
   void presenterModeScalesAndEscLeavesIt();
   void presenterTextSizeIsRemembered();
+  void presenterModeHidesTheBarsAndKeepsTheirKeys();
+  void escInTheShortcutListClosesOnlyTheList();
   void droppedCsvIsOpenedAndRemembered();
   void otherDroppedFilesAreRefused();
   void missingFileIsReportedNotOpened();
@@ -194,6 +199,46 @@ void TestMainWindow::presenterModeScalesAndEscLeavesIt() {
   QCOMPARE(currentPageTitle()->sizeHint().height(), titleHeight);
   QCOMPARE(series->pen().widthF(), lineWidth);
   QVERIFY(!window_->findChild<QAction*>(QStringLiteral("presenterAction"))->isChecked());
+}
+
+// A 1280 x 720 projector needs every line: the menu bar, the toolbar and the status bar go, and
+// the keys of their actions stay.
+void TestMainWindow::presenterModeHidesTheBarsAndKeepsTheirKeys() {
+  auto* toolBar = window_->findChild<QToolBar*>(QStringLiteral("mainToolBar"));
+  QVERIFY(toolBar);
+  QVERIFY(window_->menuBar()->isVisible() && toolBar->isVisible() && window_->statusBar()->isVisible());
+  QTest::keyClick(window_.get(), Qt::Key_F11);
+  QVERIFY(window_->presenterMode());
+  QVERIFY(!window_->menuBar()->isVisible());
+  QVERIFY(!toolBar->isVisible());
+  QVERIFY(!window_->statusBar()->isVisible());
+  QTest::keyClick(window_.get(), Qt::Key_2, Qt::ControlModifier);
+  QCOMPARE(window_->currentPage()->id(), QStringLiteral("data"));
+  QTest::keyClick(window_.get(), Qt::Key_B, Qt::ControlModifier);
+  QVERIFY(window_->sidebarShown());
+  QTest::keyClick(window_.get(), Qt::Key_F1);
+  QVERIFY(window_->findChild<ShortcutOverlay*>(QStringLiteral("shortcutOverlay")));
+  QTest::keyClick(QApplication::focusWidget(), Qt::Key_X);
+  QTRY_VERIFY(!window_->findChild<ShortcutOverlay*>(QStringLiteral("shortcutOverlay")));
+  QTest::keyClick(window_.get(), Qt::Key_F11);
+  QVERIFY(!window_->presenterMode());
+  QVERIFY(window_->menuBar()->isVisible() && toolBar->isVisible() && window_->statusBar()->isVisible());
+}
+
+// Esc closes the list of shortcuts, as any key does, and nothing else: presenter mode stays.
+void TestMainWindow::escInTheShortcutListClosesOnlyTheList() {
+  QTest::keyClick(window_.get(), Qt::Key_F11);
+  QVERIFY(window_->isFullScreen());
+  QTest::keyClick(window_.get(), Qt::Key_F1);
+  auto* overlay = window_->findChild<ShortcutOverlay*>(QStringLiteral("shortcutOverlay"));
+  QVERIFY(overlay && overlay->isVisible());
+  QTRY_COMPARE(QApplication::focusWidget(), static_cast<QWidget*>(overlay));
+  QTest::keyClick(overlay, Qt::Key_Escape);
+  QTRY_VERIFY(!window_->findChild<ShortcutOverlay*>(QStringLiteral("shortcutOverlay")));
+  QVERIFY(window_->presenterMode());
+  QVERIFY(window_->isFullScreen());
+  QTest::keyClick(window_.get(), Qt::Key_Escape);
+  QVERIFY(!window_->presenterMode());
 }
 
 void TestMainWindow::presenterTextSizeIsRemembered() {

@@ -37,6 +37,11 @@ QString blellochDifference(int n, bool withCount) {
                          "on the way down.");
 }
 
+// "1 combine", "3 combines": a step of a short scan may have only one.
+QString combinesNoun(int combines) {
+  return combines == 1 ? tr("1 combine") : tr("%1 combines").arg(combines);
+}
+
 bool upSweep(const ScanRun& run, int step) { return step == 1 || run.offset(step) > run.offset(step - 1); }
 
 // Without show ahead the step and combine counts are what the class is asked to predict: the
@@ -111,28 +116,30 @@ QString scanCaption(const ScanRun& run, int step, bool showAhead) {
       break;
     case ScanMethod::hillis_steele:
     case ScanMethod::hillis_steele_as_printed:
-      text = tr("Step %1, offset %2: every position from %3 on takes in the state %2 places to its left, %4 combines "
+      text = tr("Step %1, offset %2: every position from %3 on takes in the state %2 places to its left, %4 "
                 "at once. %5 of %6 prefixes are complete.")
                  .arg(step)
                  .arg(offset)
                  .arg(offset + 1)
-                 .arg(combines)
+                 .arg(combinesNoun(combines))
                  .arg(complete)
                  .arg(run.tokens());
       break;
     case ScanMethod::brent_kung:
       text = upSweep(run, step)
-                 ? tr("Up-sweep, offset %1: %2 combines sum blocks of %3 tokens, like a tournament tree. %4 of %5 "
+                 ? tr("Up-sweep, offset %1: %2 sum%3 blocks of %4 tokens, like a tournament tree. %5 of %6 "
                       "prefixes are complete.")
                        .arg(offset)
-                       .arg(combines)
+                       .arg(combinesNoun(combines))
+                       .arg(combines == 1 ? QStringLiteral("s") : QString())
                        .arg(2 * offset)
                        .arg(complete)
                        .arg(run.tokens())
-                 : tr("Down-sweep, offset %1: %2 combines hand complete prefixes to the positions in between. %3 of %4 "
+                 : tr("Down-sweep, offset %1: %2 hand%3 complete prefixes to the positions in between. %4 of %5 "
                       "prefixes are complete.")
                        .arg(offset)
-                       .arg(combines)
+                       .arg(combinesNoun(combines))
+                       .arg(combines == 1 ? QStringLiteral("s") : QString())
                        .arg(complete)
                        .arg(run.tokens());
       break;
@@ -188,7 +195,7 @@ QString errataCaption(const ScanRun& printed, const ScanRun& corrected, int posi
       .arg(corrected.stepCount());
 }
 
-QString cellCaption(const CellRun& run, int token) {
+QString cellCaption(const CellRun& run, int token, bool answerWithheld) {
   const int d = run.dv();
   if (token == 0)
     return std::isinf(run.m0())
@@ -212,11 +219,11 @@ QString cellCaption(const CellRun& run, int token) {
       : token == 1    ? tr("the first score sets the maximum to %1; there is nothing before it to rescale")
                          .arg(formatNumber(now.m))
                       : tr("a new maximum %1: the old sums shrink by e^(%2)").arg(formatNumber(now.m), formatNumber(prev.m - now.m));
-  return tr("Token %1 (s = %2): %3. o = a / c = %4, the same as the parallel softmax over tokens 1..%1 (%5). "
-            "Still %6 numbers of state.")
-      .arg(token)
-      .arg(formatNumber(s), maximum, formatVector(now.o), formatVector(run.conventional(token)))
-      .arg(d + 2);
+  const QString sentence = tr("Token %1 (s = %2): %3. o = a / c = %4, the same as the parallel softmax over tokens 1..%1 (%5).")
+                               .arg(token)
+                               .arg(formatNumber(s), maximum, formatVector(now.o), formatVector(run.conventional(token)));
+  if (answerWithheld) return sentence;
+  return sentence + QLatin1Char(' ') + tr("Still %1 numbers of state.").arg(d + 2);
 }
 
 QString blockCaption(const BlockRun& run, int block) {

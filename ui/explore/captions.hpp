@@ -17,7 +17,8 @@ QString scanCaption(const ScanRun& run, int step, bool showAhead);
 // Several algorithms on the same tokens, at the shared position (each stops at its own end).
 QString scanComparisonCaption(const std::vector<const ScanRun*>& runs, int position, bool showAhead);
 QString errataCaption(const ScanRun& printed, const ScanRun& corrected, int position);
-QString cellCaption(const CellRun& run, int token);
+// answerWithheld: no "still N numbers of state" (a lesson asks how many numbers the state holds).
+QString cellCaption(const CellRun& run, int token, bool answerWithheld = false);
 QString blockCaption(const BlockRun& run, int block);
 QString streamCaption(const StreamRun& run, int token);
 

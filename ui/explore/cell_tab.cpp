@@ -49,6 +49,8 @@ ChartPanel* makeChart(const QString& title, const QString& yTitle, QWidget* pare
   auto* chart = new ChartPanel(title, parent);
   chart->setAxisTitles(QObject::tr("token k"), yTitle);
   chart->chart()->legend()->hide();
+  // Step 0, before the first token: what comes, not "No data yet" (a lesson's question may stop here).
+  chart->setPlaceholderText(QObject::tr("Token 1 arrives with \u2192"));
   return chart;
 }
 
@@ -347,7 +349,8 @@ void CellTab::showPosition() {
       content.conventional = cell_.conventional(position);
     }
     const int undefined = cell_.firstUndefinedOutput();
-    const bool showNotice = undefined > 0 && position >= undefined;
+    // The banner states the erratum's result, which a lesson may ask the class to predict.
+    const bool showNotice = undefined > 0 && position >= undefined && !answerWithheld();
     notice_->setText(showNotice ? tr("o\u2096 is NaN from token %1 on: every e^(s \u2212 m\u2096) underflowed to 0 in float32, "
                                      "so c\u2096 = 0 and o\u2096 = 0 / 0. The paper's start m\u2080 = 0 fails here; "
                                      "m\u2080 = \u2212\u221e does not.")
@@ -370,6 +373,7 @@ void CellTab::showPosition() {
       content.conventional = cell_.conventional(frame.last + 1);
     }
   }
+  content.weightsWithheld = answerWithheld();
   bars_->setContent(std::move(content));
   emit presentationChanged();
 }
@@ -393,7 +397,7 @@ void CellTab::showPrintedNotice(int token) {
 QString CellTab::caption() const {
   if (inputs().tokens() == 0) return {};
   const int position = controller().position();
-  return mode_ == CellMode::tokenByToken ? cellCaption(cell_, position) : blockCaption(blocks_, position);
+  return mode_ == CellMode::tokenByToken ? cellCaption(cell_, position, answerWithheld()) : blockCaption(blocks_, position);
 }
 
 QString CellTab::formulaHtml() const {

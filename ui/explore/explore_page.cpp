@@ -1,5 +1,6 @@
 #include "ui/explore/explore_page.hpp"
 
+#include <QAbstractSpinBox>
 #include <QApplication>
 #include <QCheckBox>
 #include <QDir>
@@ -7,6 +8,7 @@
 #include <QFileInfo>
 #include <QGridLayout>
 #include <QHBoxLayout>
+#include <QKeyEvent>
 #include <QLabel>
 #include <QMessageBox>
 #include <QPushButton>
@@ -142,6 +144,8 @@ ExplorePage::ExplorePage(QWidget* parent)
 
   setControlsShown(true);
   stage_->installEventFilter(this);
+  // A number typed into a spin box must not take the arrows from the view (see eventFilter).
+  for (QAbstractSpinBox* spin : inputs_->findChildren<QAbstractSpinBox*>()) spin->installEventFilter(this);
   connect(&Appearance::instance(), &Appearance::changed, this, &ExplorePage::applyAppearance);
   applyAppearance();
   setInputs(inputs_->inputs());
@@ -202,6 +206,10 @@ void ExplorePage::setShowAhead(bool on) {
 
 bool ExplorePage::showAhead() const { return showAheadBox_->isChecked(); }
 
+void ExplorePage::setAnswerWithheld(bool withheld) {
+  for (ExploreView* view : views_) view->setAnswerWithheld(withheld);
+}
+
 void ExplorePage::setControlsShown(bool shown) {
   {
     const QSignalBlocker blocker(controlsToggle_);
@@ -238,6 +246,19 @@ void ExplorePage::refreshPresentation() {
 bool ExplorePage::eventFilter(QObject* watched, QEvent* event) {
   if (watched == stage_ && event->type() == QEvent::Resize)
     QMetaObject::invokeMethod(this, &ExplorePage::fitFormula, Qt::QueuedConnection);
+  // In the inputs' spin boxes Left and Right still step the view (a spin box's few digits need no
+  // cursor keys; Up and Down change its number), and Enter hands the keys back to the view.
+  if (qobject_cast<QAbstractSpinBox*>(watched) &&
+      (event->type() == QEvent::ShortcutOverride || event->type() == QEvent::KeyPress)) {
+    const auto* key = static_cast<QKeyEvent*>(event);
+    const bool arrow = key->modifiers() == Qt::NoModifier && (key->key() == Qt::Key_Left || key->key() == Qt::Key_Right);
+    if (arrow && event->type() == QEvent::ShortcutOverride) {
+      event->ignore();  // not taken by the spin box: the page's shortcut fires
+      return true;
+    }
+    if (event->type() == QEvent::KeyPress && (key->key() == Qt::Key_Return || key->key() == Qt::Key_Enter))
+      QMetaObject::invokeMethod(this, [this] { currentView().setFocus(Qt::OtherFocusReason); }, Qt::QueuedConnection);
+  }
   return Page::eventFilter(watched, event);
 }
 

@@ -72,6 +72,8 @@ class ExplorePage : public Page {
   // Later steps' numbers drawn (faint) before their step; off by default, so nothing is given away.
   void setShowAhead(bool on);
   bool showAhead() const;
+  // Every view leaves out what would answer an open lesson question (ExploreView::setAnswerWithheld).
+  void setAnswerWithheld(bool withheld);
   FormulaPanel& formulaPanel() const { return *formula_; }
   // The formula folds away when the view's narrowest layout does not fit beside it (presenter mode
   // on a small screen); a "Formula ▸" button then brings it back beside the view.

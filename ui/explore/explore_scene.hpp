@@ -43,6 +43,8 @@ struct ExploreScene {
 
   int step = 0;            // the position to show; -1 = the last step
   bool showAhead = false;  // future values drawn before their step (off in lessons)
+  // A lesson's question is open: the view leaves out what would answer it until the reveal.
+  bool answerWithheld = false;
 
   QList<TokenRange> litBoxes;  // scan tree boxes to light (a question's answer, a term's boxes)
   QStringList litTerms;        // formula terms to light, as they are written in the formula panel

@@ -18,4 +18,14 @@ void ExploreView::setInputs(const ExploreInputs& inputs) {
   controller_.setPosition(0);  // new numbers start from the beginning
 }
 
+void ExploreView::setAnswerWithheld(bool withheld) {
+  if (withheld == answerWithheld_) return;
+  answerWithheld_ = withheld;
+  const int position = controller_.position();
+  rebuild();
+  controller_.setPosition(position);
+  update();
+  emit presentationChanged();
+}
+
 }  // namespace aaren::ui

@@ -30,6 +30,11 @@ class ExploreView : public QWidget {
   void setInputs(const ExploreInputs& inputs);
   const ExploreInputs& inputs() const { return inputs_; }
 
+  // While a lesson's question is open the view leaves out what would answer it (a weight, a count,
+  // a banner that states the result); the reveal, or the end of the lesson, shows it again.
+  void setAnswerWithheld(bool withheld);
+  bool answerWithheld() const { return answerWithheld_; }
+
   virtual QString stepNoun() const = 0;  // "step", "token", "block"
   virtual QString caption() const = 0;
   virtual QString formulaHtml() const = 0;
@@ -53,6 +58,7 @@ class ExploreView : public QWidget {
   QWidget* settings_;
   QHBoxLayout* settingsRow_;
   ExploreInputs inputs_;
+  bool answerWithheld_ = false;
 };
 
 }  // namespace aaren::ui

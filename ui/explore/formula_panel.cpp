@@ -9,6 +9,7 @@
 
 #include "ui/appearance.hpp"
 #include "ui/explore/explore_style.hpp"
+#include "ui/readable_scripts.hpp"
 
 namespace aaren::ui {
 
@@ -60,13 +61,14 @@ void FormulaPanel::setLitTerms(const QStringList& terms) {
 // Lit terms are found in the text as it reads, across tags, and marked in a copy of the document.
 void FormulaPanel::showText() {
   found_.clear();
+  const QString html = withReadableScripts(html_, text_->font());
   if (litTerms_.isEmpty()) {
-    text_->setText(html_);
+    text_->setText(html);
     return;
   }
   QTextDocument document;
   document.setDefaultFont(text_->font());
-  document.setHtml(html_);
+  document.setHtml(html);
   QTextCharFormat lit;
   lit.setBackground(withAlpha(exploreColors().left, 90));
   lit.setFontWeight(QFont::Bold);

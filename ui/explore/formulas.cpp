@@ -267,7 +267,7 @@ QString blockFormula(const BlockRun& run, int block) {
   return html;
 }
 
-QString streamFormula(const StreamRun& run, int token) {
+QString streamFormula(const StreamRun& run, int token, bool answerWithheld) {
   const ExploreColors c = exploreColors();
   const ModelConfig& m = run.config();
   const QString aaren = colored(strong(tr("Aaren")), c.aaren), transformer = colored(strong(tr("Transformer")), c.transformer);
@@ -289,6 +289,7 @@ QString streamFormula(const StreamRun& run, int token) {
   numbers.add(aaren, tr("%1 scores q\u00b7k, state %2 floats").arg(cost.aarenScores).arg(cost.aarenFloats));
   numbers.add(transformer, tr("%1 scores q\u00b7k, KV cache %2 floats").arg(cost.transformerScores).arg(cost.transformerFloats));
   html += QStringLiteral("<hr>") + numbers.html();
+  if (answerWithheld) return html;
   html += note(tr("Aaren's state is d<sub>model</sub> + 2\u00b7heads = %1 floats per layer for any number of tokens; "
                   "the Transformer's cache grows by 2\u00b7d<sub>model</sub> = %2 floats per layer with every token.")
                    .arg(m.d_model + 2 * m.heads)

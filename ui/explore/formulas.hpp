@@ -20,6 +20,7 @@ QString printedUpdateFormula(const CellRun& run, int token);
 // Block j (1-based) folded into the running summary; j = 0 shows the start state.
 QString blockFormula(const BlockRun& run, int block);
 // What token t (1-based) costs each model; t = 0 explains the two ways.
-QString streamFormula(const StreamRun& run, int token);
+// answerWithheld: without the note of how each model's state grows (a lesson asks it).
+QString streamFormula(const StreamRun& run, int token, bool answerWithheld = false);
 
 }  // namespace aaren::ui

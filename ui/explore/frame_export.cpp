@@ -1,7 +1,11 @@
 #include "ui/explore/frame_export.hpp"
 
 #include <QCoreApplication>
+#include <QAbstractButton>
 #include <QAbstractScrollArea>
+#include <QAbstractSlider>
+#include <QAbstractSpinBox>
+#include <QComboBox>
 #include <QDir>
 #include <QImage>
 #include <QLayout>
@@ -9,6 +13,7 @@
 #include <QPageSize>
 #include <QPainter>
 #include <QPdfWriter>
+#include <QPointer>
 #include <QScrollBar>
 #include <QSvgGenerator>
 #include <QWidget>
@@ -38,10 +43,42 @@ void settle(QWidget& view) {
   }
 }
 
+// A picture shows what is drawn, not what is clicked: while it lives, the buttons, spin boxes,
+// sliders and lists to pick from inside the view (a chart's "Reset view" and "Export…") are
+// hidden, each keeping its room so that nothing else moves.
+class ControlsLeftOut {
+ public:
+  explicit ControlsLeftOut(QWidget& view) {
+    for (QWidget* widget : view.findChildren<QWidget*>()) {
+      const bool control = qobject_cast<QAbstractButton*>(widget) || qobject_cast<QAbstractSpinBox*>(widget) ||
+                           qobject_cast<QComboBox*>(widget) || qobject_cast<QAbstractSlider*>(widget);
+      if (!control || !widget->isVisibleTo(&view)) continue;
+      hidden_.append({widget, widget->sizePolicy()});
+      QSizePolicy keepsRoom = widget->sizePolicy();
+      keepsRoom.setRetainSizeWhenHidden(true);
+      widget->setSizePolicy(keepsRoom);
+      widget->hide();
+    }
+  }
+  ~ControlsLeftOut() {
+    for (const auto& [widget, policy] : hidden_) {
+      if (!widget) continue;
+      widget->show();
+      widget->setSizePolicy(policy);
+    }
+  }
+  ControlsLeftOut(const ControlsLeftOut&) = delete;
+  ControlsLeftOut& operator=(const ControlsLeftOut&) = delete;
+
+ private:
+  QList<QPair<QPointer<QWidget>, QSizePolicy>> hidden_;
+};
+
 QImage renderImage(QWidget& view) {
   QImage image(view.size() * kFramePixelRatio, QImage::Format_ARGB32_Premultiplied);
   image.setDevicePixelRatio(kFramePixelRatio);
   image.fill(view.palette().color(QPalette::Window));
+  const ControlsLeftOut leftOut(view);
   view.render(&image);
   return image;
 }
@@ -89,6 +126,7 @@ void exportView(QWidget& view, const QString& path, ExportFormat format) {
         generator.setResolution(dpi);
         generator.setTitle(QObject::tr("Aaren Studio: Explore"));
         QPainter painter(&generator);
+        const ControlsLeftOut leftOut(view);
         view.render(&painter);
       });
       return;
@@ -102,6 +140,7 @@ void exportView(QWidget& view, const QString& path, ExportFormat format) {
         writer.setCreator(QStringLiteral("Aaren Studio"));
         QPainter painter(&writer);
         painter.scale(writer.width() / qreal(view.width()), writer.height() / qreal(view.height()));
+        const ControlsLeftOut leftOut(view);
         view.render(&painter);
       });
       return;

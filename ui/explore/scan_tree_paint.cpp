@@ -183,8 +183,9 @@ void ScanTreeView::measureBoxText(PaintContext& c) const {
   paintedBoxLines_ = c.boxText.lines;
 }
 
-// Lines that carry an unchanged state down, the arrows of every step shown so far, and the
-// outline of every later step's results (what is still to come).
+// Lines that carry an unchanged state down, the arrows of every step shown so far, and with show
+// ahead the outline of every later step's results (what is still to come). Without it they are
+// left out: counted, they would tell the steps and combines a lesson asks the class to predict.
 void ScanTreeView::paintEdges(PaintContext& c) const {
   const Layout& l = c.l;
   QPainter& p = c.p;
@@ -215,6 +216,7 @@ void ScanTreeView::paintEdges(PaintContext& c) const {
                 QPen(rightColor, width), head);
     }
   }
+  if (!showAhead_) return;
   for (int level = step_ + 1; level <= run_->stepCount(); ++level)
     for (const ScanCombine& combine : run_->combines(level)) {
       p.setPen(QPen(c.colors.faint, pen * 0.8, Qt::DashLine));

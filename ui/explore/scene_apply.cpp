@@ -100,6 +100,7 @@ void ExplorePage::applyScene(const ExploreScene& scene) {
   cell_->setPaperStart(scene.paperStart);
   cell_->setPrintedTypo(scene.printedTypo);
   setShowAhead(scene.showAhead);
+  setAnswerWithheld(scene.answerWithheld);
   showView(index);
 
   StepController& controller = currentView().controller();

@@ -165,6 +165,16 @@ void ShortcutOverlay::paintEvent(QPaintEvent*) {
              tr("Any key or click closes this list."));
 }
 
+// The window's shortcuts (Esc leaves presenter mode) would take a key before keyPressEvent sees it:
+// while the list is shown, a key only closes it.
+bool ShortcutOverlay::event(QEvent* event) {
+  if (event->type() == QEvent::ShortcutOverride) {
+    event->accept();
+    return true;
+  }
+  return QWidget::event(event);
+}
+
 void ShortcutOverlay::keyPressEvent(QKeyEvent* event) {
   event->accept();
   close();

@@ -29,6 +29,7 @@ class ShortcutOverlay : public QWidget {
   void keyPressEvent(QKeyEvent* event) override;
   void mousePressEvent(QMouseEvent* event) override;
   void hideEvent(QHideEvent* event) override;  // gives the keyboard back to where it was
+  bool event(QEvent* event) override;  // every key closes the list, Esc too, before any shortcut sees it
   bool eventFilter(QObject* watched, QEvent* event) override;  // follows the window's size
 
  private:

@@ -127,7 +127,8 @@ void SoftmaxBars::paintEvent(QPaintEvent*) {
       const qreal h = plot.height() * c.weights[std::size_t(i)] / largest;
       const QRectF bar(column.left() + slot * 0.15, plot.bottom() - h, slot * 0.7, h);
       p.fillRect(bar, highlighted ? colors.result : colors.complete);
-      label(column, bar.top() - 0.1 * em, true, QString::number(c.weights[std::size_t(i)], 'f', 2), colors.text);
+      if (!c.weightsWithheld)
+        label(column, bar.top() - 0.1 * em, true, QString::number(c.weights[std::size_t(i)], 'f', 2), colors.text);
     } else if (arrived) {
       label(column, plot.bottom() - 0.1 * em, true, QStringLiteral("NaN"), colors.wrong);
     } else {

@@ -22,6 +22,7 @@ class SoftmaxBars : public QWidget {
     QString recurrentName;        // how the state gives the output: "recurrent  a_k / c_k", "block by block  w / u"
     std::vector<float> recurrent;   // (dv) the output from the state
     std::vector<float> conventional;  // (dv) the parallel softmax of the same prefix
+    bool weightsWithheld = false;     // the bars without their numbers: a lesson asks how large they are
   };
 
   explicit SoftmaxBars(QWidget* parent = nullptr);

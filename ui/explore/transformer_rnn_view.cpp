@@ -69,7 +69,7 @@ QString TransformerRnnView::caption() const {
 }
 
 QString TransformerRnnView::formulaHtml() const {
-  return run_.tokens() == 0 ? QString() : streamFormula(run_, controller().position());
+  return run_.tokens() == 0 ? QString() : streamFormula(run_, controller().position(), answerWithheld());
 }
 
 void TransformerRnnView::paintEvent(QPaintEvent*) {

@@ -4,6 +4,7 @@ namespace aaren::ui {
 
 ExploreScene LessonScene::exploreScene(bool revealed) const {
   ExploreScene scene = explore;
+  scene.answerWithheld = question && !revealed;
   if (!revealed || !question) return scene;
   if (question->revealStep) scene.step = *question->revealStep;
   // The answer's boxes and terms join those the scene lights from the start.

@@ -12,6 +12,7 @@
 
 #include "ui/appearance.hpp"
 #include "ui/atomic_write.hpp"
+#include "ui/chart_panel.hpp"
 #include "ui/explore/explore_page.hpp"
 #include "ui/explore/frame_export.hpp"
 #include "ui/lesson/lesson.hpp"
@@ -145,7 +146,9 @@ QImage renderLessonScene(LessonStage& stage, const LessonScene& scene, bool reve
   waitForRun(efficiency);
   if (!efficiency.result())
     throw std::runtime_error(QObject::tr("the efficiency scene's run ended without a measurement").toStdString());
-  return renderView(efficiency);
+  // The measured charts, without the page's settings and buttons beside them.
+  const QList<ChartPanel*> charts = efficiency.streamCharts().all();
+  return renderView(charts.isEmpty() ? static_cast<QWidget&>(efficiency) : *charts.first()->parentWidget());
 }
 
 QImage composeLessonSlide(const QImage& picture, const Lesson& lesson, int sceneIndex, bool revealed) {

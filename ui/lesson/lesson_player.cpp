@@ -3,6 +3,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QGuiApplication>
+#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
@@ -19,9 +20,11 @@ namespace aaren::ui {
 
 namespace {
 
-// The narration is read from the back of the room, like the Explore page's caption.
+// The narration is read from the back of the room, like the Explore page's caption. Presenter
+// mode's text is already that large, and a 1280 x 720 projector has no height to spare.
 constexpr qreal kNarrationFontScale = 1.25;
 constexpr qreal kQuestionFontScale = 1.15;
+constexpr qreal kPresenterNarrationFontScale = 1.0;
 
 QLabel* makeLabel(const QString& name, QWidget* parent) {
   auto* label = new QLabel(parent);
@@ -101,9 +104,19 @@ LessonPlayer::LessonPlayer(QWidget* parent)
   layout->setContentsMargins(20, 8, 20, 10);
   layout->setSpacing(4);
   layout->addLayout(top);
-  layout->addWidget(narration_);
   layout->addWidget(question_);
-  layout->addWidget(answer_);
+  // The answer takes the narration's place (the class has heard it) in a cell as tall as the taller
+  // of the two, so revealing it moves nothing on the page below.
+  auto* said = new QGridLayout;
+  said->setContentsMargins(0, 0, 0, 0);
+  said->addWidget(narration_, 0, 0);
+  said->addWidget(answer_, 0, 0);
+  for (QLabel* label : {narration_, answer_}) {
+    QSizePolicy policy = label->sizePolicy();
+    policy.setRetainSizeWhenHidden(true);
+    label->setSizePolicy(policy);
+  }
+  layout->addLayout(said);
 
   connect(&Appearance::instance(), &Appearance::changed, this, &LessonPlayer::applyAppearance);
   applyAppearance();
@@ -214,8 +227,10 @@ void LessonPlayer::refresh() {
   const bool asks = scene.question.has_value();
   question_->setVisible(asks);
   question_->setText(asks ? tr("Question: %1").arg(scene.question->prompt) : QString());
-  answer_->setText(asks && revealed_ ? tr("Answer: %1").arg(sceneAnswer()) : QString());
+  // Written before the reveal too, so that its room is kept from the start.
+  answer_->setText(asks ? tr("Answer: %1").arg(sceneAnswer()) : QString());
   answer_->setVisible(asks && revealed_);
+  narration_->setVisible(!(asks && revealed_));
   reveal_->setEnabled(asks);
   reveal_->setText(revealed_ ? tr("Hide Answer (R)") : tr("Reveal (R)"));
   previous_->setEnabled(index_ > 0);
@@ -225,11 +240,12 @@ void LessonPlayer::refresh() {
 void LessonPlayer::applyAppearance() {
   const Theme theme = Appearance::instance().theme();
   const QFont base = QApplication::font();
-  narration_->setFont(scaledFont(base, kNarrationFontScale));
-  QFont question = scaledFont(base, kQuestionFontScale);
+  const bool presenter = Appearance::instance().presenterMode();
+  narration_->setFont(scaledFont(base, presenter ? kPresenterNarrationFontScale : kNarrationFontScale));
+  QFont question = scaledFont(base, presenter ? kPresenterNarrationFontScale : kQuestionFontScale);
   question.setBold(true);
   question_->setFont(question);
-  answer_->setFont(scaledFont(base, kQuestionFontScale));
+  answer_->setFont(scaledFont(base, presenter ? kPresenterNarrationFontScale : kQuestionFontScale));
   QFont position = base;
   position.setBold(true);
   position_->setFont(position);

@@ -49,6 +49,7 @@ void LessonStage::show(const LessonScene& scene, bool revealed) {
     return;
   }
   auto* efficiency = static_cast<EfficiencyPage*>(page);
+  efficiency->setControlsShown(false);
   window_.showPage(efficiency->id());
   // A reveal only shows the answer in the bar; the run started on arrival goes on, or stays shown.
   if (revealed || efficiency->isRunning()) return;
@@ -77,13 +78,29 @@ void LessonStage::onEfficiencyRunFinished() {
 
 void LessonStage::leave() {
   EfficiencyPage* efficiency = efficiencyPage();
+  if (efficiency) efficiency->setControlsShown(true);
   if (runStartedHere_ && efficiency && efficiency->isRunning()) efficiency->stop();
   runStartedHere_ = false;
 }
 
 void LessonStage::end() {
   leave();
-  if (EfficiencyPage* efficiency = efficiencyPage(); efficiency && usersChoice_) efficiency->setChoice(*usersChoice_);
+  // Outside a lesson there is no open question: the Explore page shows everything again.
+  if (ExplorePage* explore = explorePage()) explore->setAnswerWithheld(false);
+  if (EfficiencyPage* efficiency = efficiencyPage(); efficiency && usersChoice_) {
+    efficiency->setChoice(*usersChoice_);
+    // The lesson's short run goes with the lesson: left on the page, its charts and summary would
+    // sit under the user's own settings as if they had measured them. A run being stopped
+    // reports its samples once it has ended; they are forgotten then.
+    if (!efficiency->isRunning()) {
+      efficiency->clearResult();
+    } else {
+      connect(efficiency, &EfficiencyPage::runFinished, efficiency, &EfficiencyPage::clearResult,
+              Qt::SingleShotConnection);
+      connect(efficiency, &EfficiencyPage::runFailed, efficiency, &EfficiencyPage::clearResult,
+              Qt::SingleShotConnection);
+    }
+  }
   usersChoice_.reset();
 }
 

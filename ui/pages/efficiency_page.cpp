@@ -108,7 +108,8 @@ EfficiencyPage::EfficiencyPage(QWidget* parent)
   auto* layout = new QHBoxLayout(this);
   layout->setContentsMargins(16, 12, 16, 16);
   layout->setSpacing(16);
-  layout->addWidget(buildControls());
+  controls_ = buildControls();
+  layout->addWidget(controls_);
   layout->addWidget(buildCharts(), 1);
 
   refreshTimer_->setInterval(kChartRefreshMs);
@@ -404,6 +405,22 @@ void EfficiencyPage::stop() {
   if (!running_ || !stopFlag_) return;
   stopFlag_->store(true);
   status_->setText(tr("Stopping after the current sample…"));
+}
+
+void EfficiencyPage::setControlsShown(bool shown) { controls_->setVisible(shown); }
+
+bool EfficiencyPage::controlsShown() const { return !controls_->isHidden(); }
+
+void EfficiencyPage::clearResult() {
+  if (running_) return;
+  result_.reset();
+  liveSamples_.clear();
+  chartsBehind_ = false;
+  charts_.clear();
+  summary_->clear();
+  status_->clear();
+  progress_->setValue(0);
+  setRunning(false);
 }
 
 void EfficiencyPage::onSampleMeasured(const bench::StreamSample& sample) {

@@ -71,6 +71,13 @@ class EfficiencyPage : public Page {
  public slots:
   void start();  // a mistake in the settings is shown on the page and nothing starts
   void stop();   // keeps what was measured; runFinished() follows
+  // Forgets what the last run measured (charts, summary, exports), as before any run; nothing
+  // while a run goes on.
+  void clearResult();
+  // The settings column beside the charts; a lesson's scene folds it away, so that the charts get
+  // the width (its run is set by the lesson).
+  void setControlsShown(bool shown);
+  bool controlsShown() const;
 
  signals:
   void runFinished();
@@ -117,6 +124,7 @@ class EfficiencyPage : public Page {
   QPushButton* exportCsvButton_ = nullptr;
   QPushButton* exportFigureButton_ = nullptr;
   QTimer* refreshTimer_ = nullptr;
+  QWidget* controls_ = nullptr;
 
   BackgroundJob* job_ = nullptr;
   std::shared_ptr<std::atomic<bool>> stopFlag_;
