@@ -182,7 +182,7 @@ class TestExplorePage : public QObject {
 void TestExplorePage::captionsCountOneCombineInTheSingular() {
   page_->inputPanel().setRandom(8, 1, 7, 0.0);
   page_->showView(0);
-  page_->scanTab().setDisplay(ScanDisplay::blelloch);
+  page_->scanTab().setDisplay(ScanDisplay::brentKung);
   StepController& controller = page_->currentView().controller();
   int singular = 0;
   for (int step = 1; step <= controller.count(); ++step) {

@@ -492,6 +492,8 @@ void TestTrainPage::timeLeftCoversTheWholeJob() {
   report.progress.eta_seconds = 15;
   const QString text = describeProgress(report);
   QVERIFY2(text.endsWith(QStringLiteral(" · ") + left), qPrintable(text));
+}
+
 // The Features choice, picked as a user picks it, reaches the run folder (MS: every channel in, the
 // Data page's target forecast), and the page's settings remember it.
 void TestTrainPage::featuresChoiceReachesTheRunAndIsRemembered() {
