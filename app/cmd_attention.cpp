@@ -1,6 +1,7 @@
 // aaren attention: softmax attention of the user's own Q, K, V by any of the paper's methods.
 #include <algorithm>
 #include <cmath>
+#include <tuple>
 #include <iostream>
 #include <limits>
 #include <nlohmann/json.hpp>
@@ -80,6 +81,28 @@ std::string matrix_to_csv(const Matrix<T>& m) {
   return out;
 }
 
+// --precision float (true) or double (false, the default).
+bool single_precision(const Args& args) {
+  const std::string precision = args.text("precision", "double");
+  if (precision != "float" && precision != "double")
+    throw UsageError("--precision must be float or double, got '" + precision + "'");
+  return precision == "float";
+}
+
+// Q, K and V as read from their files, checked to fit together.
+std::tuple<Matrix<double>, Matrix<double>, Matrix<double>> read_inputs(const Args& args) {
+  Matrix<double> q = read_matrix_csv(args.required("q"));
+  Matrix<double> k = read_matrix_csv(args.required("k"));
+  Matrix<double> v = read_matrix_csv(args.required("v"));
+  try {
+    check_attention_shapes(q, k, v);
+  } catch (const std::invalid_argument& e) {
+    throw std::runtime_error(std::string(e.what()) + " (--q " + args.required("q") + ", --k " + args.required("k") +
+                             ", --v " + args.required("v") + ")");
+  }
+  return {std::move(q), std::move(k), std::move(v)};
+}
+
 void writeOutput(const Args& args, const std::string& csv) {
   if (args.has("out"))
     write_file_atomically(args.required("out"), csv);
@@ -155,20 +178,9 @@ int runLinearAttention(const Args& args) {
       throw UsageError(std::string("--") + favorOnly + " applies only to --feature-map favor");
   featureMap.features = int(args.integer("features", 64, 1, 1 << 20));
   featureMap.seed = std::uint64_t(args.integer("seed", 1, 0, std::numeric_limits<int>::max()));
-  const std::string precision = args.text("precision", "double");
-  if (precision != "float" && precision != "double")
-    throw UsageError("--precision must be float or double, got '" + precision + "'");
-
-  const Matrix<double> q = read_matrix_csv(args.required("q"));
-  const Matrix<double> k = read_matrix_csv(args.required("k"));
-  const Matrix<double> v = read_matrix_csv(args.required("v"));
-  try {
-    check_attention_shapes(q, k, v);
-  } catch (const std::invalid_argument& e) {
-    throw std::runtime_error(std::string(e.what()) + " (--q " + args.required("q") + ", --k " + args.required("k") +
-                             ", --v " + args.required("v") + ")");
-  }
-  if (precision == "float")
+  const bool single = single_precision(args);
+  const auto [q, k, v] = read_inputs(args);
+  if (single)
     computeLinear<float>(args, q, k, v, featureMap, options);
   else
     computeLinear<double>(args, q, k, v, featureMap, options);
@@ -203,20 +215,9 @@ int run_attention(const Arguments& arguments) {
   if (args.flag("prefixes") && !supports_prefixes(options.method))
     throw UsageError("--method block computes one output per query (paper, Appendix A) and cannot give every "
                      "prefix; drop --prefixes or use sequential, hillis-steele, brent-kung, recurrent or conventional");
-  const std::string precision = args.text("precision", "double");
-  if (precision != "float" && precision != "double")
-    throw UsageError("--precision must be float or double, got '" + precision + "'");
-
-  const Matrix<double> q = read_matrix_csv(args.required("q"));
-  const Matrix<double> k = read_matrix_csv(args.required("k"));
-  const Matrix<double> v = read_matrix_csv(args.required("v"));
-  try {
-    check_attention_shapes(q, k, v);
-  } catch (const std::invalid_argument& e) {
-    throw std::runtime_error(std::string(e.what()) + " (--q " + args.required("q") + ", --k " + args.required("k") +
-                             ", --v " + args.required("v") + ")");
-  }
-  if (precision == "float")
+  const bool single = single_precision(args);
+  const auto [q, k, v] = read_inputs(args);
+  if (single)
     compute<float>(args, q, k, v, options);
   else
     compute<double>(args, q, k, v, options);
