@@ -150,6 +150,7 @@ class TestExplorePage : public QObject {
   void scanTreeDrawsTheCoresTrace();
   void countersAreTheTracesDepthAndWork_data();
   void countersAreTheTracesDepthAndWork();
+  void treesSideBySideShowStructureWhereTheirNumbersDoNotFit();
   void errataFlagsExactlyThePrefixesThePrintedLoopGetsWrong_data();
   void errataFlagsExactlyThePrefixesThePrintedLoopGetsWrong();
   void captionsCountOneCombineInTheSingular();
@@ -327,6 +328,40 @@ void TestExplorePage::countersAreTheTracesDepthAndWork() {
   QCOMPARE(trees[1]->countsShown().depth, ceil_log2(tokens));
   QVERIFY(trees[2]->countsShown().work < 2L * tokens);
   if (tokens > 2) QVERIFY(trees[1]->countsShown().work > trees[2]->countsShown().work);
+}
+
+// Three trees of 8 tokens need about 1,850 px for their numbers at the presenter's 18 px: narrower,
+// they show the scan's structure (depth and work, what they compare) and scroll no more; one tree
+// alone keeps its numbers at any width.
+void TestExplorePage::treesSideBySideShowStructureWhereTheirNumbersDoNotFit() {
+  page_->inputPanel().setRandom(8, 1, 7, 0.0);
+  ScanTab tab;  // alone: its own width decides (on the page, the stage's)
+  tab.setInputs(page_->inputPanel().inputs());
+  tab.setDisplay(ScanDisplay::sideBySide);
+  const QList<ScanTreeView*> trees = tab.trees();
+  QCOMPARE(trees.size(), 3);
+  int needed = 0;
+  for (const ScanTreeView* tree : trees) needed += tree->minimumWidthWithNumbers();
+  // How many trees write numbers at this width; -1 where what a tree paints disagrees with its mode.
+  const auto numbersShownAt = [&](int width) {
+    tab.resize(width, tab.height());
+    int shown = 0;
+    for (ScanTreeView* tree : tab.trees()) {
+      tree->grab();  // paints, so that paintedBoxLines() is what this width draws
+      const bool painted = tree->paintedBoxLines() >= 1;
+      if (painted != tree->numbersShown()) return -1;
+      if (!painted && tree->minimumSizeHint().width() >= tree->minimumWidthWithNumbers()) return -1;
+      shown += painted ? 1 : 0;
+    }
+    return shown;
+  };
+  QCOMPARE(numbersShownAt(needed + 40), 3);
+  QCOMPARE(numbersShownAt(needed - 40), 0);
+  int structureOnly = 0;
+  for (const ScanTreeView* tree : trees) structureOnly += tree->minimumSizeHint().width();
+  QVERIFY2(structureOnly < needed / 2, qPrintable(QString::number(structureOnly)));
+  tab.setDisplay(ScanDisplay::brentKung);
+  QCOMPARE(numbersShownAt(needed / 4), 1);
 }
 
 void TestExplorePage::errataFlagsExactlyThePrefixesThePrintedLoopGetsWrong_data() {

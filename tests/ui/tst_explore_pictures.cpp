@@ -207,7 +207,8 @@ void ExplorePicturesTest::narrowTreesRoundBeforeTheyScroll() {
   page_->applyScene(scene);
   const QList<ScanTreeView*> trees = page_->scanTab().trees();
   QCOMPARE(trees.size(), 3);
-  // The formula folds away once the layout has settled.
+  // The formula folds away, and the trees take their numbers, once the layout has settled.
+  QTRY_VERIFY(trees.back()->numbersShown());
   QTRY_VERIFY2(trees.back()->width() >= trees.back()->minimumSizeHint().width(),
                qPrintable(QStringLiteral("%1 < %2").arg(trees.back()->width()).arg(trees.back()->minimumSizeHint().width())));
   for (ScanTreeView* tree : trees) {

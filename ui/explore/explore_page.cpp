@@ -221,8 +221,6 @@ void ExplorePage::setControlsShown(bool shown) {
   for (QWidget* button : exportButtons_) button->setVisible(shown);
 }
 
-bool ExplorePage::controlsShown() const { return controlsToggle_->isChecked(); }
-
 void ExplorePage::showEvent(QShowEvent* event) {
   Page::showEvent(event);
   // Arriving on the page, the arrows and Space work at once, without a click on the drawing.
@@ -277,6 +275,7 @@ int ExplorePage::viewMinimumWidth() const {
 
 // Decided on the stage's width, which does not depend on the formula, so folding cannot oscillate.
 void ExplorePage::fitFormula() {
+  if (stage_->isVisible()) scan_->setRoomWidth(stage_->width());
   const int spacing = static_cast<QGridLayout*>(stage_->layout())->horizontalSpacing();
   const int formulaWidth = std::max(formula_->minimumWidth(), formula_->sizeHint().width());
   // Only once laid out on screen: before, the sizes are placeholders.

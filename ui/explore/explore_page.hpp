@@ -75,14 +75,9 @@ class ExplorePage : public Page {
   // Every view leaves out what would answer an open lesson question (ExploreView::setAnswerWithheld).
   void setAnswerWithheld(bool withheld);
   FormulaPanel& formulaPanel() const { return *formula_; }
-  // The formula folds away when the view's narrowest layout does not fit beside it (presenter mode
-  // on a small screen); a "Formula ▸" button then brings it back beside the view.
-  bool formulaFolded() const { return formulaFolded_; }
-  QPushButton& formulaToggle() const { return *formulaToggle_; }
   // The inputs, the view's choices and the export buttons; folded away in presenter mode, where a
   // button brings them back.
   void setControlsShown(bool shown);
-  bool controlsShown() const;
 
   // Throw std::runtime_error naming the file and the reason.
   void exportCurrentView(const QString& path, ExportFormat format);

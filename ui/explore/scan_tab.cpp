@@ -4,6 +4,7 @@
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QResizeEvent>
 #include <QScrollArea>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -29,8 +30,8 @@ QColor litOnBackground(const ExploreColors& c) {
 }
 
 // The colours of the boxes; while boxes are lit, the highlighter too: a band with dashes in the
-// text colour, as the boxes show it.
-QString legendHtml(bool lit) {
+// text colour, as the boxes show it. Trees that leave their numbers out say where they are.
+QString legendHtml(bool lit, bool numbersShown) {
   const ExploreColors c = exploreColors();
   const auto swatch = [](const QColor& color, const QString& label) {
     return QStringLiteral("<span style=\"color:%1\">\u25a0</span>&nbsp;%2").arg(color.name(), label);
@@ -40,6 +41,7 @@ QString legendHtml(bool lit) {
   if (lit)
     entries << QStringLiteral("<span style=\"background-color:%1; color:%2\">&nbsp;\u2504\u2504&nbsp;</span>&nbsp;%3")
                    .arg(litOnBackground(c).name(), c.text.name(), QObject::tr("lit: the answer"));
+  if (!numbersShown) entries << QObject::tr("numbers: hover a box").replace(QLatin1Char(' '), QStringLiteral("&nbsp;"));
   return entries.join(QStringLiteral("&nbsp;&nbsp;&nbsp;"));
 }
 
@@ -99,7 +101,10 @@ ScanTab::ScanTab(QWidget* parent)
     treesLayout_->addWidget(tree, 1);
   }
   connect(&controller(), &StepController::positionChanged, this, &ScanTab::showPosition);
-  connect(&Appearance::instance(), &Appearance::changed, this, [this] { emit presentationChanged(); });
+  connect(&Appearance::instance(), &Appearance::changed, this, [this] {
+    fitNumbers();
+    emit presentationChanged();
+  });
 }
 
 QString ScanTab::stepNoun() const { return tr("step"); }
@@ -139,7 +144,9 @@ void ScanTab::startOver() {
   controller().setPosition(0);
 }
 
-void ScanTab::showLegend() { legend_->setText(legendHtml(!litRanges_.isEmpty())); }
+void ScanTab::showLegend() {
+  legend_->setText(legendHtml(!litRanges_.isEmpty(), trees_.empty() || trees_.front()->numbersShown()));
+}
 
 QString ScanTab::legendText() const { return legend_->text(); }
 
@@ -200,9 +207,29 @@ void ScanTab::rebuild() {
   // The printed loop above the corrected one, column under column: the wrong prefixes sit right
   // above the right ones. Other trees stand side by side (and scroll when they need the room).
   treesLayout_->setDirection(errata_ ? QBoxLayout::TopToBottom : QBoxLayout::LeftToRight);
+  fitNumbers();
   focused_ = std::clamp(focused_, 0, std::max(0, int(runs_.size()) - 1));
   controller().setCount(levels);
   showPosition();
+}
+
+void ScanTab::resizeEvent(QResizeEvent* event) {
+  ExploreView::resizeEvent(event);
+  fitNumbers();
+}
+
+void ScanTab::setRoomWidth(int width) {
+  roomWidth_ = width;
+  fitNumbers();
+}
+
+void ScanTab::fitNumbers() {
+  int needed = 0;
+  for (std::size_t i = 0; i < runs_.size(); ++i) needed += trees_[i]->minimumWidthWithNumbers() + treesLayout_->spacing();
+  const bool shown = runs_.size() < 2 || errata_ || needed <= std::max(width(), roomWidth_);
+  if (!trees_.empty() && trees_.front()->numbersShown() == shown) return;
+  for (ScanTreeView* tree : trees_) tree->setNumbersShown(shown);
+  showLegend();
 }
 
 void ScanTab::focusTree(int index) {

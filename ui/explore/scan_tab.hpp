@@ -45,17 +45,23 @@ class ScanTab : public ExploreView {
   bool showAhead() const { return showAhead_; }
 
   QList<ScanTreeView*> trees() const;  // in the order shown
+  // The width the Explore page's stage has for the view and the formula together: trees side by
+  // side write their numbers when that room holds them (the formula then folds away), else they
+  // show structure alone. Without it, the tab's own width decides.
+  void setRoomWidth(int width);
   const ScanRun& run(int tree) const { return *runs_[std::size_t(tree)]; }
 
  protected:
   void rebuild() override;
   void inputsChanged() override;
+  void resizeEvent(QResizeEvent* event) override;
 
  private:
   void startOver();  // rebuilds at step 0 with nothing lit
   void showLegend();
   void showPosition();
   void focusTree(int index);
+  void fitNumbers();
 
   QComboBox* displayBox_;
   QCheckBox* errataBox_;
@@ -68,6 +74,7 @@ class ScanTab : public ExploreView {
   bool showAhead_ = false;
   QList<TokenRange> litRanges_;
   int focused_ = 0;
+  int roomWidth_ = 0;
 };
 
 }  // namespace aaren::ui

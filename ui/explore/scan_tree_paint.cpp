@@ -45,6 +45,7 @@ struct ScanTreeView::PaintContext {
   }
 
   void drawLines(const QRectF& box, const QStringList& lines, const QColor& color) const {
+    if (boxText.lines == 0) return;  // numbers off: the structure alone
     setPaintFont(p, atLeastReadable(boxText.font));
     p.setPen(color);
     const qreal lineHeight = QFontMetricsF(boxText.font).height() * 0.92;
@@ -125,7 +126,7 @@ void ScanTreeView::paintHeader(PaintContext& c) const {
   c.p.drawText(c.l.header, Qt::AlignLeft | Qt::AlignTop, title_);
   setPaintFont(c.p, atLeastReadable(exploreFont(font(), 1.0)));
   c.p.setPen(c.colors.muted);
-  const QString counters = c.boxText.lines == 3              ? countersText()
+  const QString counters = c.boxText.lines != 1              ? countersText()
                            : c.boxText.digits == kBoxDigits ? tr("%1 \u00b7 boxes show m").arg(countersText())
                                                             : tr("%1 \u00b7 boxes show m to %2 digits").arg(countersText()).arg(c.boxText.digits);
   c.p.drawText(c.l.header, (c.l.headerLines == 2 ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignBottom, counters);
@@ -176,7 +177,8 @@ void ScanTreeView::measureBoxText(PaintContext& c) const {
   const auto scaled = [&](qreal scale) {
     return atLeastReadable(exploreFont(font(), std::max(smallest, std::min(kLargestTextScale, scale))));
   };
-  if (fit(3, kBoxDigits) >= smallest) c.boxText = {3, kBoxDigits, scaled(fit(3, kBoxDigits))};
+  if (!numbersShown_) c.boxText = {0, kBoxDigits, font()};
+  else if (fit(3, kBoxDigits) >= smallest) c.boxText = {3, kBoxDigits, scaled(fit(3, kBoxDigits))};
   else if (fit(1, kBoxDigits) >= smallest) c.boxText = {1, kBoxDigits, scaled(fit(1, kBoxDigits))};
   else c.boxText = {1, kFewestBoxDigits, scaled(fit(1, kFewestBoxDigits))};
   paintedBoxDigits_ = c.boxText.digits;

@@ -46,6 +46,13 @@ void ScanTreeView::setLevelRows(int rows) {
   update();
 }
 
+void ScanTreeView::setNumbersShown(bool shown) {
+  if (shown == numbersShown_) return;
+  numbersShown_ = shown;
+  updateGeometry();
+  update();
+}
+
 void ScanTreeView::setFlagIncomplete(bool on) {
   flagIncomplete_ = on;
   update();
@@ -297,17 +304,22 @@ qreal ScanTreeView::widestBoxLine(const QFontMetricsF& metrics, bool mOnly, int 
   return widest;
 }
 
-// Room for every box to write its m at the smallest readable size, rounded to kFewestBoxDigits; a
-// smaller window scrolls.
-QSize ScanTreeView::minimumSizeHint() const {
+// Room for every box to write its m at the smallest readable size, rounded to kFewestBoxDigits, or
+// with numbers off for boxes of a readable line's height; a smaller window scrolls.
+QSize ScanTreeView::minimumSizeHint() const { return minimumSizeFor(numbersShown_); }
+
+int ScanTreeView::minimumWidthWithNumbers() const { return minimumSizeFor(true).width(); }
+
+QSize ScanTreeView::minimumSizeFor(bool numbers) const {
   const QSize floor = sizeInLines(*this, 9, 10);
   if (!run_) return floor;
   QFont readable = font();
   readable.setPixelSize(minimumTextPixels());
   const QFontMetricsF small(readable), normal(font());
   const qreal em = normal.height();
-  const qreal column = widestBoxLine(small, true, kFewestBoxDigits) / kTextWidthShare / kBoxWidthShare;
-  const qreal row = small.height() * 0.92 / 0.85 / kBoxHeightShare;
+  const qreal column = numbers ? widestBoxLine(small, true, kFewestBoxDigits) / kTextWidthShare / kBoxWidthShare
+                               : small.height() / kBoxWidthShare;
+  const qreal row = numbers ? small.height() * 0.92 / 0.85 / kBoxHeightShare : small.height();
   const int rows = std::max(levelRows_, run_->stepCount()) + 2;
   const qreal labels = normal.horizontalAdvance(QStringLiteral("+32")) + 0.8 * em;
   // A wide tree writes its header on one line (layout()); a narrow one needs two.

@@ -75,7 +75,15 @@ class ScanTreeView : public QWidget {
     Node later;
   };
   std::optional<Operands> selectedOperands() const;
-  // Lines of numbers the last paint wrote in each box: 3 (m, u, w) or 1 (m); never bars alone.
+  // Off: the boxes show the scan's structure alone (the tab's legend says that hovering a box gives
+  // its numbers). For trees side by side on a screen too narrow for their numbers at a readable size
+  // (three trees of 8 tokens at 1280 px in presenter mode): what they compare is depth and work.
+  void setNumbersShown(bool shown);
+  bool numbersShown() const { return numbersShown_; }
+  // The narrowest the tree can be with its numbers at the smallest readable size.
+  int minimumWidthWithNumbers() const;
+  // Lines of numbers the last paint wrote in each box: 3 (m, u, w) or 1 (m), 0 with numbers off;
+  // never bars alone.
   int paintedBoxLines() const { return paintedBoxLines_; }
   // Significant digits of the numbers the last paint wrote: kBoxDigits, or fewer on a narrow tree.
   int paintedBoxDigits() const { return paintedBoxDigits_; }
@@ -108,6 +116,7 @@ class ScanTreeView : public QWidget {
   // The widest line a box writes ("m −1.08", "u 2.5", "w 0.3"), or of its m alone ("−1.08": one
   // line, the header then says the boxes show m), with `digits` significant digits.
   qreal widestBoxLine(const QFontMetricsF& metrics, bool mOnly, int digits) const;
+  QSize minimumSizeFor(bool numbers) const;
   struct Layout {
     QRectF header;
     qreal labelWidth = 0;
@@ -144,6 +153,7 @@ class ScanTreeView : public QWidget {
   bool flagIncomplete_ = false;
   bool focused_ = false;
   bool showAhead_ = false;
+  bool numbersShown_ = true;
   mutable int paintedBoxLines_ = 0;
   mutable int paintedBoxDigits_ = 0;
   QList<TokenRange> litRanges_;
