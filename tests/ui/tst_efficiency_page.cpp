@@ -25,6 +25,7 @@
 #include "ui/chart_panel.hpp"
 #include "ui/pages/efficiency_page.hpp"
 #include "ui/settings.hpp"
+#include "ui/stream_chart_grid.hpp"
 #include "ui/stream_charts.hpp"
 
 using namespace aaren;
@@ -103,6 +104,40 @@ class TestEfficiencyPage : public QObject {
     QCOMPARE(model->item(1)->isEnabled(), gpu.available);
     if (!gpu.available)
       QVERIFY2(!device->itemData(1, Qt::ToolTipRole).toString().isEmpty(), "the CUDA entry says why it is disabled");
+  }
+
+  // Two rows of two where each chart has its lines of text; on a short stage (1280 x 720 in
+  // presenter mode) one row, the paper's Figure 5 pair first, as many as the width holds readably.
+  void chartsTakeOneRowWhereTwoWouldBeUnreadable_data() {
+    QTest::addColumn<int>("linesHigh");
+    QTest::addColumn<int>("linesWide");
+    QTest::addColumn<int>("rows");
+    QTest::addColumn<int>("shown");
+    QTest::newRow("tall and wide") << 2 * StreamChartGrid::kChartLinesHigh + 2 << 2 * StreamChartGrid::kChartLinesWide + 2 << 2 << 4;
+    QTest::newRow("short and wide") << StreamChartGrid::kChartLinesHigh + 4 << 4 * StreamChartGrid::kChartLinesWide + 4 << 1 << 4;
+    QTest::newRow("short, three fit") << StreamChartGrid::kChartLinesHigh + 4 << 3 * StreamChartGrid::kChartLinesWide + 4 << 1 << 3;
+    QTest::newRow("short and narrow") << StreamChartGrid::kChartLinesHigh << StreamChartGrid::kChartLinesWide << 1 << 2;
+  }
+  void chartsTakeOneRowWhereTwoWouldBeUnreadable() {
+    QFETCH(int, linesHigh);
+    QFETCH(int, linesWide);
+    QFETCH(int, rows);
+    QFETCH(int, shown);
+    QWidget window;
+    StreamCharts charts(&window);
+    auto* grid = new StreamChartGrid(charts.all(), &window);
+    QFont font = grid->font();
+    font.setPixelSize(18);  // the presenter floor
+    grid->setFont(font);
+    const int line = QFontMetrics(font).height();
+    window.resize(linesWide * line, linesHigh * line);
+    grid->setGeometry(window.rect());
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QCOMPARE(grid->shownCharts(), charts.all().mid(0, shown));
+    QSet<int> tops;
+    for (ChartPanel* chart : grid->shownCharts()) tops << chart->y();
+    QCOMPARE(tops.size(), rows);
   }
 
   void optionsRoundTripThroughTheControls() {

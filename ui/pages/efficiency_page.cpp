@@ -6,7 +6,6 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
-#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLocale>
@@ -33,6 +32,7 @@
 #include "ui/pages/stream_run_clock.hpp"
 #include "ui/settings.hpp"
 #include "ui/side_panel.hpp"
+#include "ui/stream_chart_grid.hpp"
 #include "ui/workers/background_job.hpp"
 #include "ui/workers/stream_worker.hpp"
 
@@ -242,15 +242,7 @@ QWidget* EfficiencyPage::buildControls() {
   return scroll;
 }
 
-QWidget* EfficiencyPage::buildCharts() {
-  auto* area = new QWidget(this);
-  auto* grid = new QGridLayout(area);
-  grid->setContentsMargins(0, 0, 0, 0);
-  grid->setSpacing(10);
-  const QList<ChartPanel*> panels = charts_.all();
-  for (int i = 0; i < panels.size(); ++i) grid->addWidget(panels[i], i / 2, i % 2);
-  return area;
-}
+QWidget* EfficiencyPage::buildCharts() { return new StreamChartGrid(charts_.all(), this); }
 
 bench::StreamBenchOptions EfficiencyPage::options() const {
   bench::StreamBenchOptions options;
