@@ -231,7 +231,7 @@ int run(QApplication& app, const QCommandLineParser& parser, const StudioOptions
     if (!theme) throw UsageError(QStringLiteral("--theme must be light or dark, not '%1'").arg(parser.value(options.theme)).toStdString());
     aaren::ui::Appearance::instance().setTheme(*theme);  // for this run; the menu choice is what is remembered
   }
-  if (parser.isSet(options.open)) window.openCsv(parser.value(options.open));
+  if (parser.isSet(options.open)) window.openDataFile(parser.value(options.open));
   if (parser.isSet(options.runFolder)) {
     pages.train->showRun(parser.value(options.runFolder));
     pages.forecast->openRun(parser.value(options.runFolder));

@@ -69,7 +69,6 @@ class ChartPanel : public QWidget {
   bool yAxisScaleVisible() const { return yScaleVisible_; }
   // AxisOrigin::zero for a quantity that cannot be negative: the linear Y axis then starts at 0.
   void setYAxisOrigin(AxisOrigin origin);
-  AxisOrigin yAxisOrigin() const { return yOrigin_; }
 
   // A chart for paper (a report's pages) keeps the light theme whatever the window's theme is.
   void setFixedTheme(std::optional<Theme> theme);

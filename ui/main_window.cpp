@@ -173,11 +173,11 @@ QWidget* MainWindow::framePage(Page* page) {
 }
 
 void MainWindow::buildMenusAndToolBar() {
-  auto* openAction = new QAction(glyphIcon(Glyph::open), tr("&Open CSV…"), this);
-  openAction->setObjectName(QStringLiteral("openCsvAction"));
+  auto* openAction = new QAction(glyphIcon(Glyph::open), tr("&Open Data File…"), this);
+  openAction->setObjectName(QStringLiteral("openDataFileAction"));
   openAction->setShortcut(QKeySequence::Open);
-  openAction->setStatusTip(tr("Open a time series or event log stored as CSV"));
-  connect(openAction, &QAction::triggered, this, &MainWindow::browseCsv);
+  openAction->setStatusTip(tr("Open a time series or an event log (CSV) or a set of labelled series (.ts)"));
+  connect(openAction, &QAction::triggered, this, &MainWindow::browseDataFile);
 
   auto* exportChartAction =
       new QAction(glyphIcon(Glyph::exportChart), tr("&Export Current Chart…"), this);
@@ -324,8 +324,8 @@ void MainWindow::addPage(Page* page) {
   viewMenu_->insertAction(pagesEnd_, action);
   addAction(action);  // Ctrl+N also in presenter mode, without the menu bar
 
-  connect(page, &Page::openCsvRequested, this, &MainWindow::openCsv);
-  connect(page, &Page::browseCsvRequested, this, &MainWindow::browseCsv);
+  connect(page, &Page::openDataFileRequested, this, &MainWindow::openDataFile);
+  connect(page, &Page::browseDataFileRequested, this, &MainWindow::browseDataFile);
   connect(page, &Page::statusMessage, this,
           [this](const QString& message) { statusBar()->showMessage(message, kStatusMessageMs); });
 
@@ -384,7 +384,7 @@ ChartPanel* MainWindow::currentChart() const {
 
 bool MainWindow::presenterMode() const { return Appearance::instance().presenterMode(); }
 
-void MainWindow::openCsv(const QString& path) {
+void MainWindow::openDataFile(const QString& path) {
   const QFileInfo file(path);
   if (!file.isFile() || !file.isReadable()) {
     reportError(tr("Cannot open the file"),
@@ -393,10 +393,10 @@ void MainWindow::openCsv(const QString& path) {
   }
   const QString absolute = file.absoluteFilePath();
   settings_.addRecentFile(absolute);
-  settings_.setLastDirectory(DirectoryPurpose::openCsv, file.absolutePath());
+  settings_.setLastDirectory(DirectoryPurpose::openDataFile, file.absolutePath());
   // Not "opened": the read may still fail, and the page that reads it reports how it went.
   statusBar()->showMessage(tr("Opening %1…").arg(absolute), kStatusMessageMs);
-  emit csvOpenRequested(absolute);
+  emit dataFileOpenRequested(absolute);
 }
 
 void MainWindow::showDataFile(const QString& path) {
@@ -406,10 +406,10 @@ void MainWindow::showDataFile(const QString& path) {
   setWindowTitle(path.isEmpty() ? tr("Aaren Studio") : tr("%1 — Aaren Studio").arg(name));
 }
 
-void MainWindow::browseCsv() {
-  const QString path = QFileDialog::getOpenFileName(this, tr("Open CSV"), settings_.lastDirectory(DirectoryPurpose::openCsv),
+void MainWindow::browseDataFile() {
+  const QString path = QFileDialog::getOpenFileName(this, tr("Open Data File"), settings_.lastDirectory(DirectoryPurpose::openDataFile),
                                                     tr("Data files (*.csv *.ts);;CSV files (*.csv);;Labelled series (*.ts);;All files (*)"));
-  if (!path.isEmpty()) openCsv(path);
+  if (!path.isEmpty()) openDataFile(path);
 }
 
 void MainWindow::openLesson(const QString& fileOrId) {
@@ -497,7 +497,7 @@ void MainWindow::dropEvent(QDropEvent* event) {
     return;
   }
   event->acceptProposedAction();
-  openCsv(paths.first());
+  openDataFile(paths.first());
   if (paths.size() > 1)
     statusBar()->showMessage(tr("Opening %1; one file is opened at a time, the other %n were left.", nullptr,
                                 int(paths.size() - 1))
@@ -543,7 +543,7 @@ void MainWindow::rebuildRecentMenu() {
     action->setData(path);
     action->setStatusTip(path);
     action->setToolTip(path);
-    connect(action, &QAction::triggered, this, [this, path] { openCsv(path); });
+    connect(action, &QAction::triggered, this, [this, path] { openDataFile(path); });
   }
   if (files.isEmpty()) recentMenu_->addAction(tr("No recent files"))->setEnabled(false);
   recentMenu_->addSeparator();
@@ -565,7 +565,7 @@ void MainWindow::rebuildBundledMenu() {
     QAction* action = menu->addAction(dataset.name);
     action->setStatusTip(dataset.path);
     const QString path = dataset.path;
-    connect(action, &QAction::triggered, this, [this, path] { openCsv(path); });
+    connect(action, &QAction::triggered, this, [this, path] { openDataFile(path); });
   }
   if (datasets.isEmpty())
     bundledMenu_->addAction(dir.isEmpty() ? tr("No datasets folder next to the application")

@@ -1,7 +1,7 @@
 #pragma once
 // The application window: a sidebar of pages, their headers, menus, a toolbar and a status bar.
 // Pages plug in with addPage(); CSV files opened in any way (menu, recent files, a sample, drag
-// and drop) come out of csvOpenRequested() for the page that loads them.
+// and drop) come out of dataFileOpenRequested() for the page that loads them.
 #include <QByteArray>
 #include <QList>
 #include <QMainWindow>
@@ -51,12 +51,12 @@ class MainWindow : public QMainWindow {
   bool presenterMode() const;
 
  public slots:
-  // Records the file in the recent files and emits csvOpenRequested; a missing file is reported.
+  // Records the file in the recent files and emits dataFileOpenRequested; a missing file is reported.
   // The page that reads it says whether it loaded.
-  void openCsv(const QString& path);
+  void openDataFile(const QString& path);
   // Names the loaded data file in the title and the status bar; empty when none is loaded.
   void showDataFile(const QString& path);
-  void browseCsv();
+  void browseDataFile();
   // A lesson file, or a bundled lesson's id; a mistake in it is shown with its line and column.
   void openLesson(const QString& fileOrId);
   void browseLesson();
@@ -72,7 +72,7 @@ class MainWindow : public QMainWindow {
   void exportLecturePack();
 
  signals:
-  void csvOpenRequested(const QString& path);
+  void dataFileOpenRequested(const QString& path);
   void currentPageChanged(aaren::ui::Page* page);
   // Every page's session state was written to the settings and synced to disk, after a change.
   void sessionSaved();

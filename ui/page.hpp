@@ -39,9 +39,9 @@ class Page : public QWidget {
 
  signals:
   // Ask the window to open a CSV file (it records it in the recent files and tells the Data page).
-  void openCsvRequested(const QString& path);
+  void openDataFileRequested(const QString& path);
   // Ask the window to let the user choose a CSV file.
-  void browseCsvRequested();
+  void browseDataFileRequested();
   // A short message for the status bar.
   void statusMessage(const QString& message);
   // What saveSession() writes has changed (a data set loaded, a setting edited). The window saves

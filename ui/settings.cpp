@@ -122,7 +122,8 @@ std::optional<char> decimalMarkOf(const QVariant& value) {
 
 QString directoryKey(DirectoryPurpose purpose) {
   switch (purpose) {
-    case DirectoryPurpose::openCsv: return QStringLiteral("directories/openCsv");
+    // The key keeps the name earlier versions saved it under.
+    case DirectoryPurpose::openDataFile: return QStringLiteral("directories/openCsv");
     case DirectoryPurpose::exportChart: return QStringLiteral("directories/exportChart");
     case DirectoryPurpose::lecturePack: return QStringLiteral("directories/lecturePack");
   }

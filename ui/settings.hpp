@@ -24,7 +24,7 @@ class QSettings;
 namespace aaren::ui {
 
 // Each file dialog starts where the user last was for the same kind of work.
-enum class DirectoryPurpose { openCsv, exportChart, lecturePack };
+enum class DirectoryPurpose { openDataFile, exportChart, lecturePack };
 
 // The data set open when the last session ended, and how it was read.
 struct RememberedDataset {

@@ -134,9 +134,9 @@ QString WelcomePage::subtitle() const { return tr("What Aaren Studio shows, and 
 QIcon WelcomePage::icon() const { return glyphIcon(Glyph::welcome); }
 
 QWidget* WelcomePage::makeStartCard() {
-  auto* openCsv = new QPushButton(tr("Open a CSV File…"));
-  openCsv->setObjectName(QStringLiteral("primaryButton"));
-  connect(openCsv, &QPushButton::clicked, this, &Page::browseCsvRequested);
+  auto* openDataFile = new QPushButton(tr("Open a CSV File…"));
+  openDataFile->setObjectName(QStringLiteral("primaryButton"));
+  connect(openDataFile, &QPushButton::clicked, this, &Page::browseDataFileRequested);
 
   auto* datasets = new QComboBox;
   datasets->setObjectName(QStringLiteral("sampleDatasets"));
@@ -147,7 +147,7 @@ QWidget* WelcomePage::makeStartCard() {
                       dataset.path);
   auto* openDataset = new QPushButton(tr("Open Sample"));
   connect(openDataset, &QPushButton::clicked, this,
-          [this, datasets] { emit openCsvRequested(datasets->currentData().toString()); });
+          [this, datasets] { emit openDataFileRequested(datasets->currentData().toString()); });
   const bool haveDatasets = datasets->count() > 0;
   if (!haveDatasets) datasets->addItem(tr("No sample datasets were found next to the application"));
   datasets->setEnabled(haveDatasets);
@@ -155,7 +155,7 @@ QWidget* WelcomePage::makeStartCard() {
 
   auto* row = new QHBoxLayout;
   row->setSpacing(10);
-  row->addWidget(openCsv);
+  row->addWidget(openDataFile);
   row->addSpacing(18);
   row->addWidget(new QLabel(tr("or a sample:")));
   row->addWidget(datasets);

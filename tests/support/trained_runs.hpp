@@ -49,3 +49,9 @@ inline void trainSmallEventRun(const QString& log, const QString& dir, aaren::Mo
   request.out_dir = dir.toStdString();
   aaren::train_event_run(request);
 }
+
+// Both event models in dir/aaren and dir/transformer, as the app trains them side by side.
+inline void trainSideBySideEventRun(const QString& log, const QString& dir) {
+  trainSmallEventRun(log, dir + QStringLiteral("/aaren"), aaren::ModelKind::aaren);
+  trainSmallEventRun(log, dir + QStringLiteral("/transformer"), aaren::ModelKind::transformer);
+}

@@ -162,7 +162,7 @@ void TestClassifyResults::dataPageShowsClassCountsAndSeriesPerClass() {
   DataPage page(&dataset);
   page.resize(1200, 800);
   QSignalSpy finished(&page, &DataPage::loadFinished);
-  page.openCsv(trainFile_);
+  page.openDataFile(trainFile_);
   QVERIFY(finished.wait(30000));
   QCOMPARE(finished.takeFirst().at(0).toBool(), true);
   QVERIFY(dataset.isLabelledSeries());
@@ -194,11 +194,11 @@ void TestClassifyResults::malformedFileIsReportedAndKeepsTheLoadedSet() {
   CurrentDataset dataset;
   DataPage page(&dataset);
   QSignalSpy finished(&page, &DataPage::loadFinished);
-  page.openCsv(trainFile_);
+  page.openDataFile(trainFile_);
   QVERIFY(finished.wait(30000));
   const QString bad = writeText(folder_, QStringLiteral("bad.ts"), "@classLabel true up down\n@data\n1,2,3:up\n4,5,6:sideways\n");
   finished.clear();
-  page.openCsv(bad);
+  page.openDataFile(bad);
   QVERIFY(finished.wait(30000));
   QCOMPARE(finished.takeFirst().at(0).toBool(), false);
   const QString message = page.messageBar()->text();

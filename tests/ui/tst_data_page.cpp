@@ -98,7 +98,7 @@ void TestDataPage::bundledCsvFillsPreviewChannelsAndChart() {
   CurrentDataset dataset;
   DataPage page(&dataset);
   QSignalSpy finished(&page, &DataPage::loadFinished);
-  page.openCsv(bundled("R_Seatbelts.csv"));
+  page.openDataFile(bundled("R_Seatbelts.csv"));
   QVERIFY(waitForLoad(finished));
 
   const QStringList channels{"DriversKilled", "drivers", "front", "rear", "kms", "PetrolPrice", "VanKilled", "law"};
@@ -125,7 +125,7 @@ void TestDataPage::splitSelectorMovesTheShading() {
   CurrentDataset dataset;
   DataPage page(&dataset);
   QSignalSpy finished(&page, &DataPage::loadFinished);
-  page.openCsv(bundled("R_AirPassengers.csv"));
+  page.openDataFile(bundled("R_AirPassengers.csv"));
   QVERIFY(waitForLoad(finished));
   const auto validationStart = [&] { return page.seriesChart()->shadedIntervals().at(1)->upperSeries()->at(0).x(); };
   const QList<QPointF> points = page.seriesChart()->dataSeries().first()->points();
@@ -169,7 +169,7 @@ void TestDataPage::malformedCsvShowsLineAndColumn() {
   CurrentDataset dataset;
   DataPage page(&dataset);
   QSignalSpy finished(&page, &DataPage::loadFinished);
-  page.openCsv(path);
+  page.openDataFile(path);
   QVERIFY(!waitForLoad(finished));
   QVERIFY(!page.messageBar()->isHidden());
   QCOMPARE(page.messageBar()->level(), MessageBar::Level::error);
@@ -214,12 +214,12 @@ void TestDataPage::failedReadKeepsTheLoadedDataSet() {
   QSignalSpy finished(&page, &DataPage::loadFinished);
   QSignalSpy status(&page, &DataPage::statusMessage);
   const QString seatbelts = QFileInfo(bundled("R_Seatbelts.csv")).absoluteFilePath();
-  page.openCsv(seatbelts);
+  page.openDataFile(seatbelts);
   QVERIFY(waitForLoad(finished));
   QVERIFY(lastStatus(status).startsWith(QStringLiteral("Loaded R_Seatbelts.csv")));
 
   const QString bad = writeFile(folder_.filePath(QStringLiteral("bad.csv")), content);
-  page.openCsv(bad);
+  page.openDataFile(bad);
   QVERIFY(!waitForLoad(finished));
 
   QVERIFY(dataset.isLoaded());
@@ -282,7 +282,7 @@ void TestDataPage::failedReadKeepsTheLoadedDataSet() {
 
   // Read again with the line fixed, the file replaces the data set and the highlight goes.
   writeFile(bad, seriesWithBadCell(20, 0));
-  page.openCsv(bad);
+  page.openDataFile(bad);
   QVERIFY(waitForLoad(finished));
   QCOMPARE(dataset.path(), bad);
   QCOMPARE(page.highlightedPreviewRow(), -1);
@@ -305,7 +305,7 @@ void TestDataPage::aRefusedFileGivesTheSettingsBack() {
   DataPage page(&dataset);
   QSignalSpy finished(&page, &DataPage::loadFinished);
   const QString seatbelts = QFileInfo(bundled("R_Seatbelts.csv")).absoluteFilePath();
-  page.openCsv(seatbelts);
+  page.openDataFile(seatbelts);
   QVERIFY(waitForLoad(finished));
   auto* target = page.findChild<QComboBox*>(QStringLiteral("targetCombo"));
   auto* channels = page.findChild<QListWidget*>(QStringLiteral("channelList"));
@@ -320,7 +320,7 @@ void TestDataPage::aRefusedFileGivesTheSettingsBack() {
   const QStringList checked = page.checkedChannels();
   QCOMPARE(checked.size(), 7);
 
-  page.openCsv(writeFile(folder_.filePath(QStringLiteral("refused.csv")), content));
+  page.openDataFile(writeFile(folder_.filePath(QStringLiteral("refused.csv")), content));
   QVERIFY(!waitForLoad(finished));
   QCOMPARE(dataset.path(), seatbelts);
   QCOMPARE(page.filePath(), seatbelts);
@@ -371,7 +371,7 @@ void TestDataPage::channelsHaveColoursOfTheirOwnAndTheTargetStandsOut() {
   CurrentDataset dataset;
   DataPage page(&dataset);
   QSignalSpy finished(&page, &DataPage::loadFinished);
-  page.openCsv(writeFile(folder_.filePath(QStringLiteral("ten.csv")), csv));
+  page.openDataFile(writeFile(folder_.filePath(QStringLiteral("ten.csv")), csv));
   QVERIFY(waitForLoad(finished));
   auto* target = page.findChild<QComboBox*>(QStringLiteral("targetCombo"));
   QVERIFY(target);
@@ -417,7 +417,7 @@ void TestDataPage::decimalMarkIsDetectedAndCanBeChosen() {
   CurrentDataset dataset;
   DataPage page(&dataset);
   QSignalSpy finished(&page, &DataPage::loadFinished);
-  page.openCsv(path);
+  page.openDataFile(path);
   QVERIFY(waitForLoad(finished));
   QCOMPARE(dataset.table()->values(0, 0), 1.5);
   QCOMPARE(dataset.table()->values(27, 1), 56.25);
@@ -460,7 +460,7 @@ void TestDataPage::unclearDecimalMarkAsksForTheControl() {
   CurrentDataset dataset;
   DataPage page(&dataset);
   QSignalSpy finished(&page, &DataPage::loadFinished);
-  page.openCsv(path);
+  page.openDataFile(path);
   QVERIFY(!waitForLoad(finished));
   QVERIFY(!dataset.isLoaded());
   QCOMPARE(page.messageBar()->level(), MessageBar::Level::warning);
@@ -481,7 +481,7 @@ void TestDataPage::overridingTheDelimiterReadsTheFileAgain() {
   CurrentDataset dataset;
   DataPage page(&dataset);
   QSignalSpy finished(&page, &DataPage::loadFinished);
-  page.openCsv(path);
+  page.openDataFile(path);
   QVERIFY(waitForLoad(finished));
   QCOMPARE(page.previewModel()->columnCount(), 3);
   QCOMPARE(page.channelNames(), QStringList({"level", "flow"}));
@@ -513,7 +513,7 @@ void TestDataPage::gapsAreReportedUntilInterpolationIsChosen() {
   CurrentDataset dataset;
   DataPage page(&dataset);
   QSignalSpy finished(&page, &DataPage::loadFinished);
-  page.openCsv(bundled("co2.csv"));
+  page.openDataFile(bundled("co2.csv"));
   QVERIFY(!waitForLoad(finished));
   QVERIFY2(page.messageBar()->text().contains(QStringLiteral("co2.csv, line 8, column 'co2': the value is missing")),
            qPrintable(page.messageBar()->text()));
@@ -533,7 +533,7 @@ void TestDataPage::uncheckedChannelsAreLeftOut() {
   CurrentDataset dataset;
   DataPage page(&dataset);
   QSignalSpy finished(&page, &DataPage::loadFinished);
-  page.openCsv(bundled("R_EuStockMarkets.csv"));
+  page.openDataFile(bundled("R_EuStockMarkets.csv"));
   QVERIFY(waitForLoad(finished));
   QCOMPARE(dataset.table()->values.cols, 4);
 
@@ -561,7 +561,7 @@ void TestDataPage::cancellingAReadKeepsNoData() {
   CurrentDataset dataset;
   DataPage page(&dataset);
   QSignalSpy finished(&page, &DataPage::loadFinished);
-  page.openCsv(path);
+  page.openDataFile(path);
   QVERIFY(page.isLoading());
   page.cancelLoading();
   QVERIFY(!waitForLoad(finished));
@@ -571,7 +571,7 @@ void TestDataPage::cancellingAReadKeepsNoData() {
   QVERIFY2(page.messageBar()->text().contains(QStringLiteral("cancelled")), qPrintable(page.messageBar()->text()));
 
   // The same file reads in full when left alone, on the worker thread.
-  page.openCsv(path);
+  page.openDataFile(path);
   QVERIFY(page.isLoading());
   QVERIFY(waitForLoad(finished));
   QCOMPARE(dataset.table()->values.rows, 100000);
@@ -597,7 +597,7 @@ void TestDataPage::largeFileShowsProgressAndCancelKeepsThePreviousData() {
   DataPage page(&dataset);
   QSignalSpy finished(&page, &DataPage::loadFinished);
   const QString seatbelts = QFileInfo(bundled("R_Seatbelts.csv")).absoluteFilePath();
-  page.openCsv(seatbelts);
+  page.openDataFile(seatbelts);
   QVERIFY(waitForLoad(finished));
 
   auto* bar = page.findChild<QProgressBar*>(QStringLiteral("loadProgress"));
@@ -605,7 +605,7 @@ void TestDataPage::largeFileShowsProgressAndCancelKeepsThePreviousData() {
   QVERIFY(bar && cancel);
   QList<int> shown;
   connect(bar, &QProgressBar::valueChanged, this, [&shown](int value) { shown << value; });
-  page.openCsv(large);
+  page.openDataFile(large);
   QVERIFY(page.isLoading());
   QTRY_VERIFY_WITH_TIMEOUT(bar->value() >= 3, kLoadTimeoutMs);
   QVERIFY2(page.isLoading(), "the read finished before it could be cancelled");
@@ -627,7 +627,7 @@ void TestDataPage::largeFileShowsProgressAndCancelKeepsThePreviousData() {
   QCOMPARE(page.seriesChart()->dataSeries().size(), 8);
   QCOMPARE(page.previewModel()->columnCount(), 9);
 
-  page.openCsv(large);
+  page.openDataFile(large);
   QVERIFY(waitForLoad(finished));
   QCOMPARE(dataset.table()->values.rows, largeRows);
   QCOMPARE(page.seriesChart()->dataSeries().size(), 2);  // load, price

@@ -32,6 +32,7 @@
 #include "ui/pages/model_settings_form.hpp"
 #include "ui/pages/run_list_view.hpp"
 #include "ui/pages/train_page.hpp"
+#include "support/trained_runs.hpp"
 
 using namespace aaren::ui;
 
@@ -128,12 +129,15 @@ class TestEventsView : public QObject {
 
  private:
   QTemporaryDir folder_;
-  QString runDir_;
+  QString fixtureRun_;
 };
 
 void TestEventsView::initTestCase() {
   QStandardPaths::setTestModeEnabled(true);
   QVERIFY(folder_.isValid());
+  // The run the forecast view and the chart export open: trained here, so that each test stands alone.
+  fixtureRun_ = folder_.filePath(QStringLiteral("fixture-run"));
+  trainSideBySideEventRun(coalPath(), fixtureRun_);
 }
 
 void TestEventsView::bundledLogsAreListedAsEventLogs() {
@@ -150,7 +154,7 @@ void TestEventsView::coalLogLoadsThroughTheDataPageIntoTheRaster() {
   CurrentDataset dataset;
   DataPage page(&dataset);
   QSignalSpy finished(&page, &DataPage::loadFinished);
-  page.openCsv(coalPath());
+  page.openDataFile(coalPath());
   QVERIFY(finished.wait());
   QCOMPARE(finished.first().first().toBool(), true);
   QVERIFY(dataset.isEventLog());
@@ -172,7 +176,7 @@ void TestEventsView::coalLogLoadsThroughTheDataPageIntoTheRaster() {
   // Read as a time series when told to.
   finished.clear();
   page.readAsCombo()->setCurrentIndex(page.readAsCombo()->findData(int(ImportKind::timeSeries)));
-  page.openCsv(coalPath());
+  page.openDataFile(coalPath());
   if (finished.isEmpty()) QVERIFY(finished.wait());
   QVERIFY(!dataset.isEventLog());
 }
@@ -187,7 +191,7 @@ void TestEventsView::malformedLogNamesLineAndColumn() {
   CurrentDataset dataset;
   DataPage page(&dataset);
   QSignalSpy finished(&page, &DataPage::loadFinished);
-  page.openCsv(path);
+  page.openDataFile(path);
   if (finished.isEmpty()) QVERIFY(finished.wait());
   QCOMPARE(finished.first().first().toBool(), false);
   QVERIFY(!dataset.isLoaded());
@@ -293,13 +297,13 @@ void TestEventsView::unclearDecimalMarkKeepsTheLoadedLog() {
   CurrentDataset dataset;
   DataPage page(&dataset);
   QSignalSpy finished(&page, &DataPage::loadFinished);
-  page.openCsv(coalPath());
+  page.openDataFile(coalPath());
   QVERIFY(finished.wait());
   QVERIFY(finished.takeFirst().first().toBool());
 
   QComboBox* readAs = page.readAsCombo();
   readAs->setCurrentIndex(readAs->findData(int(ImportKind::eventLog)));  // two numeric columns look like a series
-  page.openCsv(path);
+  page.openDataFile(path);
   if (finished.isEmpty()) QVERIFY(finished.wait());
   QCOMPARE(finished.takeFirst().first().toBool(), false);
   QCOMPARE(dataset.path(), QFileInfo(coalPath()).absoluteFilePath());
@@ -395,11 +399,11 @@ void TestEventsView::failedLogKeepsTheLoadedLog() {
   DataPage page(&dataset);
   QSignalSpy finished(&page, &DataPage::loadFinished);
   QSignalSpy status(&page, &DataPage::statusMessage);
-  page.openCsv(coalPath());
+  page.openDataFile(coalPath());
   QVERIFY(finished.wait());
   QVERIFY(finished.takeFirst().first().toBool());
 
-  page.openCsv(broken);
+  page.openDataFile(broken);
   if (finished.isEmpty()) QVERIFY(finished.wait());
   QCOMPARE(finished.takeFirst().first().toBool(), false);
   QVERIFY(dataset.isEventLog());
@@ -422,10 +426,10 @@ void TestEventsView::failedLogKeepsTheLoadedLog() {
 
   // With a time series loaded, the log's failure leaves the series loaded, drawn and shown.
   const QString airline = sourcePath(QStringLiteral("datasets/R_AirPassengers.csv"));
-  page.openCsv(airline);
+  page.openDataFile(airline);
   QVERIFY(finished.wait());
   QVERIFY(finished.takeFirst().first().toBool());
-  page.openCsv(broken);
+  page.openDataFile(broken);
   if (finished.isEmpty()) QVERIFY(finished.wait());
   QCOMPARE(finished.takeFirst().first().toBool(), false);
   QVERIFY(dataset.table());
@@ -453,9 +457,9 @@ void TestEventsView::bothModelsTrainOnTheLogWithNllCurves() {
   QCOMPARE(finished.first().at(1).toBool(), false);
   QCOMPARE(finished.first().at(2).toString(), QString());
 
-  runDir_ = finished.first().first().toString();
-  QVERIFY(hasRunFiles(QDir(runDir_).filePath(QStringLiteral("aaren"))));
-  QVERIFY(hasRunFiles(QDir(runDir_).filePath(QStringLiteral("transformer"))));
+  const QString runDir = finished.first().first().toString();
+  QVERIFY(hasRunFiles(QDir(runDir).filePath(QStringLiteral("aaren"))));
+  QVERIFY(hasRunFiles(QDir(runDir).filePath(QStringLiteral("transformer"))));
   for (const QString& name : {QStringLiteral("Aaren training"), QStringLiteral("Aaren validation"),
                               QStringLiteral("Transformer training"), QStringLiteral("Transformer validation")}) {
     const QXYSeries* series = seriesNamed(*page.lossChart(), name);
@@ -476,7 +480,7 @@ void TestEventsView::bothModelsTrainOnTheLogWithNllCurves() {
     QVERIFY(std::isfinite(model.events()->metrics->test.nll_per_event));
     QVERIFY(!model.epochs().empty());
   }
-  page.showRun(runDir_);
+  page.showRun(runDir);
   QCOMPARE(page.lossChart()->yAxis()->titleText(), QStringLiteral("NLL per event"));
   const QXYSeries* validation = seriesNamed(*page.lossChart(), QStringLiteral("Transformer validation"));
   QVERIFY(validation && validation->count() == int(runs.front().models.back().epochs().size()));
@@ -485,11 +489,10 @@ void TestEventsView::bothModelsTrainOnTheLogWithNllCurves() {
 }
 
 void TestEventsView::forecastViewDrawsTheNextEventAndSteps() {
-  if (runDir_.isEmpty()) QSKIP("needs the run of bothModelsTrainOnTheLogWithNllCurves");
   CurrentDataset dataset;
   ForecastPage page(&dataset);
   QSignalSpy loaded(&page, &ForecastPage::runLoaded);
-  page.openRun(runDir_);
+  page.openRun(fixtureRun_);
   QVERIFY(loaded.wait(kTrainingTimeoutMs));
   QCOMPARE(loaded.first().first().toBool(), true);
 
@@ -530,15 +533,14 @@ void TestEventsView::newChartsExportAsPng() {
   CurrentDataset dataset;
   DataPage page(&dataset);
   QSignalSpy finished(&page, &DataPage::loadFinished);
-  page.openCsv(coalPath());
+  page.openDataFile(coalPath());
   QVERIFY(finished.wait());
   verifyPng(*page.eventsView()->rasterChart(), folder_.filePath(QStringLiteral("raster.png")));
 
-  if (runDir_.isEmpty()) QSKIP("the forecast chart needs the run of bothModelsTrainOnTheLogWithNllCurves");
   MessageBar messages;
   EventForecastView view(&messages);
   QSignalSpy loaded(&view, &EventForecastView::runLoaded);
-  view.openRun(runDir_);
+  view.openRun(fixtureRun_);
   QVERIFY(loaded.wait(kTrainingTimeoutMs));
   verifyPng(*view.densityChart(), folder_.filePath(QStringLiteral("next-event.png")));
 }

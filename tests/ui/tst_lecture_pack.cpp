@@ -277,7 +277,7 @@ void TestLecturePack::theWindowsPackHoldsItsPagesExploreAndTheLesson() {
   window.resize(1400, 900);
   window.show();
   QVERIFY(QTest::qWaitForWindowExposed(&window));
-  window.openCsv(csv_);
+  window.openDataFile(csv_);
   pages.train->showRun(run_);
   QTRY_VERIFY_WITH_TIMEOUT(!pages.isBusy() && pages.dataset->table(), 60000);
   window.showPage(QStringLiteral("explore"));

@@ -260,7 +260,7 @@ void TestMainWindow::presenterTextSizeIsRemembered() {
 
 void TestMainWindow::droppedCsvIsOpenedAndRemembered() {
   const QString csv = writeFile(dataDir_.filePath(QStringLiteral("drop/prices.csv")), "date,OT\n2016-07-01,30.5\n");
-  QSignalSpy opened(window_.get(), &MainWindow::csvOpenRequested);
+  QSignalSpy opened(window_.get(), &MainWindow::dataFileOpenRequested);
   QMimeData mime;
   mime.setUrls({QUrl::fromLocalFile(csv)});
 
@@ -297,7 +297,7 @@ void TestMainWindow::droppedCsvIsOpenedAndRemembered() {
 
 void TestMainWindow::otherDroppedFilesAreRefused() {
   const QString text = writeFile(dataDir_.filePath(QStringLiteral("drop/notes.txt")), "not a table");
-  QSignalSpy opened(window_.get(), &MainWindow::csvOpenRequested);
+  QSignalSpy opened(window_.get(), &MainWindow::dataFileOpenRequested);
   QMimeData mime;
   mime.setUrls({QUrl::fromLocalFile(text), QUrl(QStringLiteral("https://example.org/data.csv"))});
   QDragEnterEvent enter(QPoint(40, 40), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
@@ -311,9 +311,9 @@ void TestMainWindow::otherDroppedFilesAreRefused() {
 }
 
 void TestMainWindow::missingFileIsReportedNotOpened() {
-  QSignalSpy opened(window_.get(), &MainWindow::csvOpenRequested);
+  QSignalSpy opened(window_.get(), &MainWindow::dataFileOpenRequested);
   const QString missing = dataDir_.filePath(QStringLiteral("missing.csv"));
-  window_->openCsv(missing);
+  window_->openDataFile(missing);
   QCOMPARE(opened.count(), 0);
   QVERIFY(window_->settings().recentFiles().isEmpty());
   auto* box = window_->findChild<QMessageBox*>();
@@ -340,7 +340,7 @@ void TestMainWindow::aboutBoxNamesTheVersions() {
 
 void TestMainWindow::bundledDatasetsOpenFromMenuAndWelcomePage() {
   const QString airline = QFileInfo(QDir(datasetsDir_).filePath(QStringLiteral("classic/airline.csv"))).canonicalFilePath();
-  QSignalSpy opened(window_.get(), &MainWindow::csvOpenRequested);
+  QSignalSpy opened(window_.get(), &MainWindow::dataFileOpenRequested);
   auto* bundled = window_->findChild<QMenu*>(QStringLiteral("bundledMenu"));
   QVERIFY(bundled);
   QMenu* group = nullptr;

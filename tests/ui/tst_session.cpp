@@ -173,7 +173,7 @@ void TestSession::everyChoiceComesBackAfterARestart() {
     QComboBox* readAs = data.readAsCombo();
     readAs->setCurrentIndex(readAs->findData(int(ImportKind::timeSeries)));
     emit readAs->activated(readAs->currentIndex());
-    QVERIFY(!loadWith(data, [&] { data.openCsv(csv); }));  // the gap on line 10
+    QVERIFY(!loadWith(data, [&] { data.openDataFile(csv); }));  // the gap on line 10
     QVERIFY(loadWith(data, [&] { data.findChild<QCheckBox*>(QStringLiteral("interpolateCheck"))->setChecked(true); }));
     QVERIFY(loadWith(data, [&] { combo(data, "dateColumnCombo")->setCurrentIndex(0); }));  // none
     QVERIFY(loadWith(data, [&] {
@@ -261,7 +261,7 @@ void TestSession::eventLogDecimalMarkComesBack() {
     Studio studio;
     DataPage& data = *studio.pages.data;
     readAs(data, ImportKind::eventLog);
-    QVERIFY(!loadWith(data, [&] { data.openCsv(log); }));  // asks which mark
+    QVERIFY(!loadWith(data, [&] { data.openDataFile(log); }));  // asks which mark
     QVERIFY2(data.messageBar()->text().contains(QStringLiteral("Decimal mark")), qPrintable(data.messageBar()->text()));
     QVERIFY(loadWith(data, [&] {
       QComboBox* mark = combo(data, "eventDecimalMarkCombo");
@@ -296,7 +296,7 @@ void TestSession::choicesAreSavedAsTheyChange() {
   {
     Studio studio;
     DataPage& data = *studio.pages.data;
-    QVERIFY(loadWith(data, [&] { data.openCsv(csv); }));
+    QVERIFY(loadWith(data, [&] { data.openDataFile(csv); }));
     studio.pages.train->settingsForm()->setChoice(training);
     studio.efficiency->setChoice(efficiency);
     QSignalSpy saved(studio.window.get(), &MainWindow::sessionSaved);
@@ -349,7 +349,7 @@ void TestSession::fileOpenedAtStartWinsOverTheRememberedOne() {
     QComboBox* readAs = data.readAsCombo();
     readAs->setCurrentIndex(readAs->findData(int(ImportKind::eventLog)));
     emit readAs->activated(readAs->currentIndex());
-    QVERIFY(loadWith(data, [&] { data.openCsv(coal); }));
+    QVERIFY(loadWith(data, [&] { data.openDataFile(coal); }));
     QVERIFY(studio.pages.dataset->isEventLog());
     QVERIFY(studio.window->close());
   }
@@ -357,7 +357,7 @@ void TestSession::fileOpenedAtStartWinsOverTheRememberedOne() {
   DataPage& data = *studio.pages.data;
   QCOMPARE(data.readAsCombo()->currentData().toInt(), int(ImportKind::eventLog));  // restoring coal
   QSignalSpy finished(&data, &DataPage::loadFinished);
-  studio.window->openCsv(airline);  // as --open does, before the event loop runs
+  studio.window->openDataFile(airline);  // as --open does, before the event loop runs
   QVERIFY(finished.wait(kLoadTimeoutMs));
   QCOMPARE(finished.count(), 1);
   QVERIFY(finished.first().first().toBool());
@@ -377,7 +377,7 @@ void TestSession::movedDataSetIsSaidOnceQuietly() {
   {
     Studio studio;
     DataPage& data = *studio.pages.data;
-    QVERIFY(loadWith(data, [&] { data.openCsv(before); }));
+    QVERIFY(loadWith(data, [&] { data.openDataFile(before); }));
     QVERIFY(studio.window->close());
   }
   QVERIFY(QFile::rename(before, after));
@@ -416,7 +416,7 @@ void TestSession::closingDuringTrainingWritesTheRunThenSaves() {
   {
     Studio studio;
     DataPage& data = *studio.pages.data;
-    QVERIFY(loadWith(data, [&] { data.openCsv(csv); }));
+    QVERIFY(loadWith(data, [&] { data.openDataFile(csv); }));
     TrainPage& train = *studio.pages.train;
     train.setRunsFolder(runs);
     train.settingsForm()->setChoice(training);

@@ -57,7 +57,7 @@ void TestSettings::everySettingRoundTrips() {
     settings.setTheme(Theme::dark);
     settings.setPresenterFontScale(2.25);
     settings.setLastPage(QStringLiteral("forecast"));
-    settings.setLastDirectory(DirectoryPurpose::openCsv, folder_->path());
+    settings.setLastDirectory(DirectoryPurpose::openDataFile, folder_->path());
     settings.setLastDirectory(DirectoryPurpose::exportChart, exportDir);
     settings.setLastDirectory(DirectoryPurpose::lecturePack, packDir);
     settings.setExportImageOptions({QSize(1920, 1080), 300});
@@ -73,7 +73,7 @@ void TestSettings::everySettingRoundTrips() {
   QCOMPARE(settings.theme(), Theme::dark);
   QCOMPARE(settings.presenterFontScale(), 2.25);
   QCOMPARE(settings.lastPage(), QStringLiteral("forecast"));
-  QCOMPARE(settings.lastDirectory(DirectoryPurpose::openCsv), folder_->path());
+  QCOMPARE(settings.lastDirectory(DirectoryPurpose::openDataFile), folder_->path());
   QCOMPARE(settings.lastDirectory(DirectoryPurpose::exportChart), exportDir);
   QCOMPARE(settings.lastDirectory(DirectoryPurpose::lecturePack), packDir);
   QCOMPARE(settings.exportImageOptions().pixelSize, QSize(1920, 1080));
@@ -94,7 +94,7 @@ void TestSettings::unsetOrUnreadableValuesGiveDefaults() {
   QCOMPARE(settings.theme(), Theme::light);
   QCOMPARE(settings.presenterFontScale(), 1.6);
   QCOMPARE(settings.exportImageOptions().dpi, ImageOptions{}.dpi);
-  QCOMPARE(settings.lastDirectory(DirectoryPurpose::openCsv), QDir::homePath());
+  QCOMPARE(settings.lastDirectory(DirectoryPurpose::openDataFile), QDir::homePath());
   QVERIFY(settings.windowGeometry().isEmpty());
   QVERIFY(settings.lastPage().isEmpty());
   QVERIFY(settings.recentFiles().isEmpty());

@@ -34,9 +34,7 @@ class ClassifyResultsView : public QWidget {
   ChartPanel* misclassifiedChart() const { return misclassified_; }
   ChartPanel* streamingChart() const { return streaming_; }
   QComboBox* modelChoice() const { return model_; }
-  QComboBox* caseChoice() const { return case_; }
   QComboBox* misclassifiedChoice() const { return wrongCase_; }
-  QComboBox* dimensionChoice() const { return dimension_; }
   QTabWidget* tabs() const { return tabs_; }
   QString summary() const;
   bool isLoading() const;

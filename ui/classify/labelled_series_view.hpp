@@ -41,7 +41,6 @@ class LabelledSeriesView : public QWidget {
   QString summary() const;
   ClassBarsChart* countsChart() const { return counts_; }
   ChartPanel* seriesChart() const { return series_; }
-  QComboBox* dimensionChoice() const { return dimension_; }
   QList<ChartPanel*> charts() const;
 
  public slots:

@@ -31,7 +31,6 @@ class EventsView : public QWidget {
   ChartPanel* rasterChart() const { return raster_; }
   QComboBox* timeColumnCombo() const { return time_; }
   QComboBox* sequenceColumnCombo() const { return sequence_; }
-  QComboBox* markColumnCombo() const { return mark_; }
   // Detect, Point or Comma (ui/pages/decimal_mark_choice.hpp): a log whose numbers leave the mark
   // open is not read until one is chosen.
   QComboBox* decimalMarkCombo() const { return decimalMark_; }

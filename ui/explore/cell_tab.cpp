@@ -181,7 +181,6 @@ void CellTab::fitChartRows() {
   cChart_->setVisible(twoRows);
 }
 
-bool CellTab::firstChartRowShown() const { return !mChart_->isHidden(); }
 
 bool CellTab::eventFilter(QObject* watched, QEvent* event) {
   if (watched == scroll_ && event->type() == QEvent::Resize) fitChartRows();

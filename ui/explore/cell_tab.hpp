@@ -57,8 +57,6 @@ class CellTab : public ExploreView {
   const BlockRun& blockRun() const { return blocks_; }
   // The charts in order m_k, c_k, a_k, o_k; each has the series "so far" and, for o_k, "parallel".
   QList<ChartPanel*> cellCharts() const;
-  // Whether m_k and c_k are shown: they give way where two rows of charts do not fit.
-  bool firstChartRowShown() const;
   const SoftmaxBars& bars() const { return *bars_; }
   QString undefinedNotice() const;  // shown above the charts when o_k is NaN, empty otherwise
   QString printedNotice() const;    // erratum 2's numbers for the shown token, empty when off

@@ -56,13 +56,13 @@ DataPage::DataPage(CurrentDataset* dataset, QWidget* parent)
     : Page(parent), dataset_(dataset), loader_(new DataLoader(this)) {
   messageBar_ = new MessageBar(this);
   sourceBar_ = new DataSourceBar(this);
-  connect(sourceBar_, &DataSourceBar::browseRequested, this, &Page::browseCsvRequested);
-  connect(sourceBar_, &DataSourceBar::openRequested, this, &Page::openCsvRequested);
+  connect(sourceBar_, &DataSourceBar::browseRequested, this, &Page::browseDataFileRequested);
+  connect(sourceBar_, &DataSourceBar::openRequested, this, &Page::openDataFileRequested);
   connect(sourceBar_, &DataSourceBar::readAsChosen, this, [this] {
     readAsRestored_ = false;  // the user's choice now
     // After a failed read, the file to read otherwise is the one that failed.
     const QString file = failedPath_.isEmpty() ? path_ : failedPath_;
-    if (!file.isEmpty()) openCsv(file);
+    if (!file.isEmpty()) openDataFile(file);
   });
 
   dialect_ = new DialectPanel;
@@ -178,7 +178,7 @@ QWidget* DataPage::buildContent() {
   return content;
 }
 
-void DataPage::openCsv(const QString& path) {
+void DataPage::openDataFile(const QString& path) {
   // A kind restored from the last session belonged to that session's file; others are detected.
   if (std::exchange(readAsRestored_, false)) sourceBar_->setReadAs(ImportKind::automatic);
   open(path, nullptr);

@@ -82,7 +82,7 @@ class DataPage : public Page {
 
  public slots:
   // Detects how the file is written, then reads it in the background.
-  void openCsv(const QString& path);
+  void openDataFile(const QString& path);
   void cancelLoading();
 
  signals:
@@ -91,7 +91,7 @@ class DataPage : public Page {
 
  private:
   QWidget* buildContent();
-  // Opens the file as openCsv does; with `remembered`, read as it was in the last session.
+  // Opens the file as openDataFile does; with `remembered`, read as it was in the last session.
   void open(const QString& path, const RememberedDataset* remembered);
   // Hands the file to the Events view when it is to be read as an event log.
   bool openAsEventLog(const EventLogOptions& columns);

@@ -26,8 +26,8 @@ DataSourceBar::DataSourceBar(QWidget* parent)
   fileDetails_->setText(tr("Open a CSV file, pick a bundled sample, or drop a file on the window."));
   fileDetails_->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
-  auto* open = new QPushButton(tr("Open CSV…"), this);
-  open->setObjectName(QStringLiteral("openCsvButton"));
+  auto* open = new QPushButton(tr("Open File…"), this);
+  open->setObjectName(QStringLiteral("openDataFileButton"));
   open->setToolTip(tr("Choose a CSV file with a date column and one or more numeric columns"));
   connect(open, &QPushButton::clicked, this, &DataSourceBar::browseRequested);
 

@@ -31,9 +31,9 @@ StudioPages addStudioPages(MainWindow& window) {
   DataPage* data = pages.data;
   TrainPage* train = pages.train;
   ForecastPage* forecast = pages.forecast;
-  QObject::connect(&window, &MainWindow::csvOpenRequested, data, [&window, data](const QString& path) {
+  QObject::connect(&window, &MainWindow::dataFileOpenRequested, data, [&window, data](const QString& path) {
     window.showPage(data->id());
-    data->openCsv(path);
+    data->openDataFile(path);
   });
   QObject::connect(train, &TrainPage::forecastRequested, forecast, [&window, forecast](const QString& runDir) {
     window.showPage(forecast->id());

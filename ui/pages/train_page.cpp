@@ -467,7 +467,6 @@ bool TrainPage::startJob(TrainingJob& job, const std::vector<ModelKind>& models,
                                             : tr("Continuing %1 into %2")
                                                   .arg(QFileInfo(continueFrom.first()).fileName(),
                                                        QDir::toNativeSeparators(runDir)));
-  emit trainingStarted(runDir);
   return true;
 }
 

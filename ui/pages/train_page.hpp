@@ -83,7 +83,6 @@ class TrainPage : public Page {
   void stopTraining();
 
  signals:
-  void trainingStarted(const QString& runDir);
   void trainingProgress(const aaren::ui::TrainingProgress& progress);
   void pausedChanged(bool paused);
   void trainingFinished(const QString& runDir, bool stopped, const QString& error);
