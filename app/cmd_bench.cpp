@@ -186,6 +186,9 @@ int bench_stream(const Arguments& arguments) {
   const std::string chart = args.text("chart", "");
   if (args.has("chart") && !is_stream_figure_path(chart))
     throw UsageError("--chart: '" + chart + "' must end in .png, .svg or .pdf");
+  if (args.has("chart") && !stream_figures_available())
+    throw std::runtime_error("--chart: this aaren was built without charts (AAREN_CLI_CHARTS=OFF); rebuild with "
+                             "-DAAREN_CLI_CHARTS=ON, or leave --chart out");
 
   std::printf("streaming %ld tokens: d_model %d, heads %d, layers %d, d_ff %d, %d repeats\ndevice: %s\n",
               options.tokens, options.model.d_model, options.model.heads, options.model.layers, options.model.d_ff,

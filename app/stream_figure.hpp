@@ -8,6 +8,8 @@
 namespace aaren::cli {
 
 bool is_stream_figure_path(const std::string& path);  // ends in .png, .svg or .pdf
+// False in a build without the user interface library (AAREN_CLI_CHARTS=OFF: the sanitized pass).
+bool stream_figures_available();
 
 // Throws std::runtime_error naming the file when it cannot be written.
 void write_stream_figure(const std::string& path, const bench::StreamBenchOptions& options,

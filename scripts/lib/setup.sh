@@ -105,8 +105,10 @@ aaren_build() {
 # UndefinedBehaviorSanitizer (AAREN_SANITIZE), in their own folder: -O1 keeps the build and the
 # tests quick enough for CI and the stack traces readable; Eigen's own checks stay on (no NDEBUG).
 # The GUI, its suites and CUDA are left out (the GPU suites link the backend's CPU-only fallback and
-# skip): the CUDA runtime and AddressSanitizer's memory layout do not mix. No -march=native: at -O1
-# GCC 12 warns "used uninitialized" inside its own AVX-512 intrinsics (GCC bug 105593).
+# skip): the CUDA runtime and AddressSanitizer's memory layout do not mix. So is `aaren bench stream
+# --chart` (AAREN_CLI_CHARTS=OFF), the one thing that would link the user interface into `aaren`.
+# No -march=native: at -O1 GCC 12 warns "used uninitialized" inside its own AVX-512 intrinsics (GCC
+# bug 105593).
 AAREN_BUILD_SANITIZED="${AAREN_BUILD_SANITIZED:-$AAREN_ROOT/build-asan}"
 
 aaren_build_sanitized() {
@@ -114,6 +116,7 @@ aaren_build_sanitized() {
   jobs="$(nproc 2>/dev/null || echo 2)"
   aaren_check_requirements
   cmake -S "$AAREN_ROOT" -B "$AAREN_BUILD_SANITIZED" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g" -DAAREN_SANITIZE=ON -DAAREN_ENABLE_CUDA=OFF -DAAREN_NATIVE_CPU=OFF "$@"
+    "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g" -DAAREN_SANITIZE=ON -DAAREN_ENABLE_CUDA=OFF -DAAREN_NATIVE_CPU=OFF \
+    -DAAREN_CLI_CHARTS=OFF "$@"
   cmake --build "$AAREN_BUILD_SANITIZED" -j "$jobs" --target aaren aaren_core_tests aaren_gpu_tests aaren_cli_tests
 }

@@ -130,6 +130,7 @@ class TestCliBenchStream : public QObject {
 
   void writesTheCsvAndTheChart() {
     QFETCH(QString, suffix);
+    if (!AAREN_CLI_CHARTS) QSKIP("this aaren draws no charts (AAREN_CLI_CHARTS=OFF): chartlessBuildSaysWhy checks it");
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
     const QString csv = dir.filePath(QStringLiteral("stream.csv"));
@@ -219,12 +220,26 @@ class TestCliBenchStream : public QObject {
   }
 
   void unwritableChartIsAnErrorNamingTheFile() {
+    if (!AAREN_CLI_CHARTS) QSKIP("this aaren draws no charts (AAREN_CLI_CHARTS=OFF)");
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
     const QString chart = dir.filePath(QStringLiteral("missing-folder/figure5.png"));
     const CliResult result = run_displayless(smallRun(dir.filePath(QStringLiteral("stream.csv")), chart));
     QVERIFY2(!result.crashed && result.exit_code == 1, qPrintable(result.describe()));
     QVERIFY2(result.err.contains(QStringLiteral("figure5.png")), qPrintable(result.describe()));
+  }
+
+  // Built without the user interface (scripts/test's sanitized pass), --chart is refused before
+  // anything is measured, saying why.
+  void chartlessBuildSaysWhy() {
+    if (AAREN_CLI_CHARTS) QSKIP("this aaren draws charts: writesTheCsvAndTheChart checks them");
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString csv = dir.filePath(QStringLiteral("stream.csv"));
+    const CliResult result = run_displayless(smallRun(csv, dir.filePath(QStringLiteral("figure5.png"))));
+    QVERIFY2(!result.crashed && result.exit_code == 1, qPrintable(result.describe()));
+    QVERIFY2(result.err.contains(QStringLiteral("built without charts")), qPrintable(result.describe()));
+    QVERIFY(!QFile::exists(csv));
   }
 };
 
