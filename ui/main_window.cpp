@@ -10,6 +10,7 @@
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLayout>
 #include <QListWidget>
 #include <QMap>
 #include <QMenuBar>
@@ -596,6 +597,15 @@ void MainWindow::onAppearanceChanged() {
   for (QAction* action : presenterScales_->actions())
     action->setChecked(qFuzzyCompare(action->data().toReal(), appearance.presenterFontScale()));
   updateSidebarMetrics();
+  // A hidden page keeps the minimum its layouts cached at the old text size, and the stack's
+  // minimum is the largest of every page's: leaving presenter mode on the Welcome page, the window
+  // could not shrink back to a 1280 px screen until the Train page had been shown.
+  // updateGeometry() drops the size a layout item cached for its widget, hidden or not.
+  for (int i = 0; i < stack_->count(); ++i) {
+    for (QWidget* widget : stack_->widget(i)->findChildren<QWidget*>()) widget->updateGeometry();
+    for (QLayout* layout : stack_->widget(i)->findChildren<QLayout*>()) layout->invalidate();
+  }
+  stack_->updateGeometry();
 }
 
 void MainWindow::updateSidebarMetrics() {

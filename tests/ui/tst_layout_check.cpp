@@ -20,6 +20,7 @@
 #include <QLayout>
 #include <QLegend>
 #include <QScatterSeries>
+#include <QScrollBar>
 #include <QTextBlock>
 #include <QTextDocument>
 #include <QXYSeries>
@@ -250,8 +251,23 @@ QString openScrollDefectOf(const QString& place, QSize size, bool presenter) {
   if (!presenter || size.height() > 720 || (place.startsWith(QLatin1String("page ")) && place != QLatin1String("page explore")))
     return {};
   return QStringLiteral("open: at 1280 x 720 in presenter mode the lesson's question, answer and narration leave the "
-                        "Explore stage about 340 px of height; the formula panel, the cell view and the trees of the "
-                        "longer scans scroll");
+                        "Explore stage about 340 px of height: the formula panel scrolls (up to 253 px out of sight), "
+                        "the cell view by 1 px, the stacked errata trees by 154 px");
+}
+
+// Each scroll bar shown, with how much of its content is out of sight.
+QStringList scrollBarsOn(const QWidget& stage) {
+  QStringList found;
+  for (const QAbstractScrollArea* area : stage.findChildren<QAbstractScrollArea*>()) {
+    if (!area->isVisibleTo(&stage)) continue;
+    const QString name = area->objectName().isEmpty() ? QString::fromLatin1(area->metaObject()->className()) : area->objectName();
+    for (const QScrollBar* bar : {area->verticalScrollBar(), area->horizontalScrollBar()})
+      if (bar->isVisibleTo(&stage))
+        found << QStringLiteral("the Explore page's %1 scroll bar: %2 px of it out of sight")
+                     .arg(name + (bar == area->verticalScrollBar() ? QStringLiteral(" vertical") : QStringLiteral(" horizontal")))
+                     .arg(bar->maximum());
+  }
+  return found;
 }
 
 QString fileNameFor(const QString& row) {
@@ -392,8 +408,9 @@ void LayoutCheck::everyPlaceFits() {
   QFETCH(QString, place);
   setAppearance(Theme(theme), presenter);
   showPlace(place);
-  // Twice: the size the last place needed may have held the first resize back.
-  for (int i = 0; i < 2; ++i) {
+  // Until it takes: the size the last place needed (presenter mode off again, the sidebar and bars
+  // back) may hold the first resizes back while the layouts settle.
+  for (int i = 0; i < 6 && (i < 2 || window_->size() != size); ++i) {
     window_->resize(size);
     settle();
   }
@@ -415,8 +432,7 @@ void LayoutCheck::everyPlaceFits() {
   // formula and caption show whole (in the window, a small screen may scroll them).
   QStringList scrolled;
   if (presenter && window_->currentPage() == explore_)
-    for (const QString& bar : visibleScrollBars(explore_->stage()))
-      scrolled << QStringLiteral("the Explore page's %1 scroll bar: part of the view is out of sight").arg(bar);
+    scrolled = scrollBarsOn(explore_->stage());
   if (presenter && window_->currentPage() == explore_ && &explore_->currentView() == &explore_->scanTab())
     for (const ScanTreeView* tree : explore_->scanTab().trees())
       if (tree->isVisible() && tree->numbersShown() && tree->paintedBoxLines() < 1) found << QStringLiteral("a scan tree's boxes cut their numbers");
@@ -429,11 +445,15 @@ void LayoutCheck::everyPlaceFits() {
                    .arg(kPresenterMinimumTextPixels)
                    .arg(smallest.where);
   }
-  if (const QString defect = openCutDefectOf(place, size); !defect.isEmpty() && !found.isEmpty())
+  if (const QString defect = openCutDefectOf(place, size); !defect.isEmpty() && !found.isEmpty()) {
+    qInfo("%s", qPrintable(found.join(QStringLiteral("; "))));
     QEXPECT_FAIL("", qPrintable(defect), Continue);
+  }
   QVERIFY2(found.isEmpty(), qPrintable(QLatin1Char('\n') + found.join(QLatin1Char('\n'))));
-  if (const QString defect = openScrollDefectOf(place, size, presenter); !defect.isEmpty() && !scrolled.isEmpty())
+  if (const QString defect = openScrollDefectOf(place, size, presenter); !defect.isEmpty() && !scrolled.isEmpty()) {
+    qInfo("%s", qPrintable(scrolled.join(QStringLiteral("; "))));  // what the open defect looks like now
     QEXPECT_FAIL("", qPrintable(defect), Continue);
+  }
   QVERIFY2(scrolled.isEmpty(), qPrintable(QLatin1Char('\n') + scrolled.join(QLatin1Char('\n'))));
 
   // The window takes the screen's size; where a page does not let it, the page is named.
@@ -444,13 +464,6 @@ void LayoutCheck::everyPlaceFits() {
       widestWidth = width;
       widest = page->id();
     }
-  if (window_->size() != size && !presenter && (widest == QLatin1String("data") || widest == QLatin1String("train") ||
-                                                widest == QLatin1String("forecast")))
-    QEXPECT_FAIL("", qPrintable(QStringLiteral("open: the %1 page is at least %2 px wide, too wide beside the sidebar at "
-                                               "1280 px")
-                                    .arg(widest)
-                                    .arg(widestWidth)),
-                 Continue);
   QVERIFY2(window_->size() == size, qPrintable(QStringLiteral("the window cannot be %1x%2: it is at least %3x%4; the "
                                                               "widest page is %5 (%6 px)")
                                                    .arg(size.width())

@@ -166,9 +166,12 @@ CellTab::CellTab(QWidget* parent)
   setMode(CellMode::tokenByToken);
 }
 
-// Room for a chart's title, ticks and legend at the current text size.
+// Room for a chart's title, ticks and legend at the current text size. The window's smaller text
+// needs more lines for the parts of a chart that do not shrink with it (its tool row, its margins):
+// at 9 lines the tick labels elide there.
 void CellTab::fitChartSizes() {
-  for (ChartPanel* chart : cellCharts()) chart->setMinimumSize(sizeInLines(*chart, 13, 9));
+  const int lines = Appearance::instance().presenterMode() ? 9 : 12;
+  for (ChartPanel* chart : cellCharts()) chart->setMinimumSize(sizeInLines(*chart, 13, lines));
   fitChartRows();
 }
 
