@@ -2,13 +2,13 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
 #include <numeric>
 #include <random>
 #include <stdexcept>
 
 #include "core/classify/classifier_stream.hpp"
 #include "core/classify/classify_task.hpp"
+#include "core/data/label_numbers.hpp"
 #include "core/model/parameter_init.hpp"
 #include "core/train/train_with_checkpoints.hpp"
 
@@ -60,18 +60,14 @@ void standardize(LabelledSeriesSet& set, const ClassifyDataPreparation& d) {
 
 // Renumbers the set's labels as `run_names` number them; a label the run does not know is refused.
 void renumber_classes(LabelledSeriesSet& set, const std::vector<std::string>& run_names) {
-  std::map<std::string, int> run_index;
-  for (std::size_t k = 0; k < run_names.size(); ++k) run_index[run_names[k]] = int(k);
-  std::string known;
-  for (const std::string& name : run_names) known += (known.empty() ? "'" : ", '") + name + "'";
+  const RunLabelNumbers numbers(set.class_names, run_names);
   for (LabelledSeries& s : set.series) {
     if (s.label < 0) continue;
-    const std::string& name = set.class_names[std::size_t(s.label)];
-    const auto it = run_index.find(name);
-    if (it == run_index.end())
-      throw std::runtime_error(set.source + ": case " + s.case_id + " has class '" + name +
-                               "', which the run was not trained on (" + known + ")");
-    s.label = it->second;
+    if (numbers.of(s.label) < 0)
+      throw std::runtime_error(set.source + ": case " + s.case_id + " has class '" +
+                               set.class_names[std::size_t(s.label)] + "', which the run was not trained on (" +
+                               numbers.known() + ")");
+    s.label = numbers.of(s.label);
   }
   set.class_names = run_names;
 }

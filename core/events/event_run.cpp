@@ -2,10 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
 #include <random>
 #include <stdexcept>
 
+#include "core/data/label_numbers.hpp"
 #include "core/events/event_baselines.hpp"
 #include "core/events/event_features.hpp"
 #include "core/events/event_heads.hpp"
@@ -52,23 +52,15 @@ void standardize_features(EventSplit& split, const FeatureScaling& scaling) {
 
 // The run's mark numbers for the labels of a log read again (it may number them otherwise).
 void renumber_marks(EventLog& log, const std::vector<std::string>& run_names) {
-  std::map<std::string, int> run_index;
-  for (std::size_t k = 0; k < run_names.size(); ++k) run_index[run_names[k]] = int(k);
-  std::vector<int> to_run(log.mark_names.size(), -1);
-  for (std::size_t k = 0; k < log.mark_names.size(); ++k) {
-    const auto it = run_index.find(log.mark_names[k]);
-    if (it != run_index.end()) to_run[k] = it->second;
-  }
-  std::string known;
-  for (const std::string& name : run_names) known += (known.empty() ? "'" : ", '") + name + "'";
+  const RunLabelNumbers numbers(log.mark_names, run_names);
   for (EventSequence& sequence : log.sequences)
     for (int& mark : sequence.marks) {
-      if (to_run[std::size_t(mark)] < 0)
+      if (numbers.of(mark) < 0)
         throw std::runtime_error(log.source + ", column '" + log.columns.mark + "': mark '" +
                                  log.mark_names[std::size_t(mark)] + "'" +
                                  (sequence.id.empty() ? "" : " (sequence '" + sequence.id + "')") +
-                                 " is not one the run was trained on (" + known + ")");
-      mark = to_run[std::size_t(mark)];
+                                 " is not one the run was trained on (" + numbers.known() + ")");
+      mark = numbers.of(mark);
     }
   log.mark_names = run_names;
 }
