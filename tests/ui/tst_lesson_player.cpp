@@ -74,6 +74,7 @@ class TestLessonPlayer : public QObject {
   void revealingMovesNothingBelowTheBar();
   void noSceneShowsItsAnswerBeforeTheReveal();
   void closingHidesTheBar();
+  void lessonNameGivesWayBeforeTheSceneTitleWraps();
   void brokenLessonIsShownWithItsPosition();
   void welcomePageAsksForTheBundledLesson();
 
@@ -354,6 +355,28 @@ void TestLessonPlayer::noSceneShowsItsAnswerBeforeTheReveal() {
   sceneNamed(QStringLiteral("softmax"));
   player().closeLesson();
   QVERIFY(!cell.bars().content().weightsWithheld);
+}
+
+// On a narrow screen the scene's title keeps one line and the lesson's name gives way; where there
+// is room both show.
+void TestLessonPlayer::lessonNameGivesWayBeforeTheSceneTitleWraps() {
+  window_->openLesson(QStringLiteral("section3"));
+  const QLabel* name = player().findChild<QLabel*>(QStringLiteral("lessonTitle"));
+  const QLabel* position = player().findChild<QLabel*>(QStringLiteral("lessonPosition"));
+  QVERIFY(name && position);
+  window_->resize(1920, 1080);
+  QTRY_COMPARE(player().width() > 1600, true);  // beside the sidebar
+  QVERIFY(name->isVisible());
+  Appearance::instance().setPresenterMode(true);
+  const auto backToNormal = qScopeGuard([] { Appearance::instance().setPresenterMode(false); });
+  window_->resize(1280, 720);
+  QTRY_COMPARE(player().width() <= 1280, true);
+  QTRY_VERIFY(!name->isVisible());
+  // The title then fits on one line, once the bar has laid out again.
+  QTRY_VERIFY2(position->fontMetrics().horizontalAdvance(position->text()) <= position->width(),
+               qPrintable(QStringLiteral("%1 px for %2")
+                              .arg(position->fontMetrics().horizontalAdvance(position->text()))
+                              .arg(position->width())));
 }
 
 void TestLessonPlayer::closingHidesTheBar() {

@@ -2,11 +2,13 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QFontMetrics>
 #include <QGuiApplication>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
+#include <QResizeEvent>
 #include <QShortcut>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -235,6 +237,23 @@ void LessonPlayer::refresh() {
   reveal_->setText(revealed_ ? tr("Hide Answer (R)") : tr("Reveal (R)"));
   previous_->setEnabled(index_ > 0);
   next_->setEnabled(index_ + 1 < lesson_.scenes.size());
+  fitTitle();
+}
+
+void LessonPlayer::resizeEvent(QResizeEvent* event) {
+  QFrame::resizeEvent(event);
+  fitTitle();
+}
+
+void LessonPlayer::fitTitle() {
+  const auto* row = static_cast<QBoxLayout*>(layout()->itemAt(0)->layout());
+  int needed = layout()->contentsMargins().left() + layout()->contentsMargins().right() +
+               QFontMetrics(lessonTitle_->font()).horizontalAdvance(lessonTitle_->text()) +
+               QFontMetrics(position_->font()).horizontalAdvance(position_->text()) + 2 * row->spacing();
+  for (QWidget* widget : {static_cast<QWidget*>(goTo_), static_cast<QWidget*>(previous_), static_cast<QWidget*>(reveal_),
+                          static_cast<QWidget*>(next_), static_cast<QWidget*>(close_)})
+    if (!widget->isHidden()) needed += widget->sizeHint().width() + row->spacing();
+  lessonTitle_->setVisible(needed <= width());
 }
 
 void LessonPlayer::applyAppearance() {
@@ -249,6 +268,7 @@ void LessonPlayer::applyAppearance() {
   QFont position = base;
   position.setBold(true);
   position_->setFont(position);
+  fitTitle();
   const QPalette palette = paletteFor(theme);
   setStyleSheet(QStringLiteral("QFrame#lessonBar { background: %1; border-bottom: 1px solid %2; }"
                                "QLabel#lessonTitle { color: %3; }"

@@ -71,9 +71,15 @@ class LessonPlayer : public QFrame {
   void answerChanged();  // a measurement changed the current scene's answer
   void closed();
 
+ protected:
+  void resizeEvent(QResizeEvent* event) override;
+
  private:
   void refresh();
   void applyAppearance();
+  // The lesson's name gives way where the scene's title would wrap beside it: on a 1280 x 720
+  // projector every line of the bar is a line the slide does not have.
+  void fitTitle();
   void showTyping(const QString& digits, bool typing);
 
   Lesson lesson_;
