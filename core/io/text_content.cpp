@@ -12,7 +12,7 @@ struct Signature {
   const char* looks_like;
 };
 
-// Files people pick by mistake in an "Open CSV" dialog, by the bytes they start with.
+// Files people pick by mistake in an "Open Data File" dialog, by the bytes they start with.
 constexpr Signature kSignatures[] = {
     {"\x89PNG\r\n\x1a\n", "a PNG image"},
     {"\xff\xd8\xff", "a JPEG image"},

@@ -33,17 +33,15 @@ QColor litOnBackground(const ExploreColors& c) {
 // text colour, as the boxes show it. Trees that leave their numbers out say where they are.
 QString legendHtml(bool lit, bool numbersShown) {
   const ExploreColors c = exploreColors();
-  // An entry never breaks inside itself; the legend wraps between entries.
-  const auto unbroken = [](QString label) { return label.replace(QLatin1Char(' '), QStringLiteral("&nbsp;")); };
-  const auto swatch = [&](const QColor& color, const QString& label) {
-    return QStringLiteral("<span style=\"color:%1\">\u25a0</span>&nbsp;%2").arg(color.name(), unbroken(label));
+  const auto swatch = [](const QColor& color, const QString& label) {
+    return QStringLiteral("<span style=\"color:%1\">\u25a0</span>&nbsp;%2").arg(color.name(), label);
   };
   QStringList entries{swatch(c.left, QObject::tr("earlier operand")), swatch(c.right, QObject::tr("later operand")),
                       swatch(c.result, QObject::tr("being combined")), swatch(c.complete, QObject::tr("whole prefix"))};
   if (lit)
     entries << QStringLiteral("<span style=\"background-color:%1; color:%2\">&nbsp;\u2504\u2504&nbsp;</span>&nbsp;%3")
                    .arg(litOnBackground(c).name(), c.text.name(), QObject::tr("lit: the answer"));
-  if (!numbersShown) entries << unbroken(QObject::tr("numbers: hover a box"));
+  if (!numbersShown) entries << QObject::tr("numbers: hover a box").replace(QLatin1Char(' '), QStringLiteral("&nbsp;"));
   return entries.join(QStringLiteral("&nbsp;&nbsp;&nbsp;"));
 }
 
