@@ -14,8 +14,6 @@ QString fromPath(const std::string& path) { return QFile::decodeName(QByteArray:
 
 }  // namespace
 
-bool is_stream_figure_path(const std::string& path) { return ui::figure5FormatOf(fromPath(path)).has_value(); }
-
 bool stream_figures_available() { return true; }
 
 void write_stream_figure(const std::string& path, const bench::StreamBenchOptions& options,

@@ -7,7 +7,9 @@
 
 namespace aaren::cli {
 
-bool is_stream_figure_path(const std::string& path);  // ends in .png, .svg or .pdf
+// The suffix after the file name's last '.', as QFileInfo::suffix gives it, is png, svg or pdf in
+// any case. Plain C++: a build without charts checks the path the same way.
+bool is_stream_figure_path(const std::string& path);
 // False in a build without the user interface library (AAREN_CLI_CHARTS=OFF: the sanitized pass).
 bool stream_figures_available();
 

@@ -246,13 +246,19 @@ void LessonPlayer::resizeEvent(QResizeEvent* event) {
 }
 
 void LessonPlayer::fitTitle() {
-  const auto* row = static_cast<QBoxLayout*>(layout()->itemAt(0)->layout());
-  int needed = layout()->contentsMargins().left() + layout()->contentsMargins().right() +
-               QFontMetrics(lessonTitle_->font()).horizontalAdvance(lessonTitle_->text()) +
-               QFontMetrics(position_->font()).horizontalAdvance(position_->text()) + 2 * row->spacing();
-  for (QWidget* widget : {static_cast<QWidget*>(goTo_), static_cast<QWidget*>(previous_), static_cast<QWidget*>(reveal_),
-                          static_cast<QWidget*>(next_), static_cast<QWidget*>(close_)})
-    if (!widget->isHidden()) needed += widget->sizeHint().width() + row->spacing();
+  // Both labels on one line, beside whatever else the row shows at its preferred width.
+  const QLayout* row = layout()->itemAt(0)->layout();
+  int needed = layout()->contentsMargins().left() + layout()->contentsMargins().right();
+  for (int i = 0; i < row->count(); ++i) {
+    const QWidget* widget = row->itemAt(i)->widget();
+    if (widget == lessonTitle_ || widget == position_)
+      needed += static_cast<const QLabel*>(widget)->fontMetrics().horizontalAdvance(static_cast<const QLabel*>(widget)->text());
+    else if (widget && !widget->isHidden())
+      needed += widget->sizeHint().width();
+    else
+      continue;
+    needed += row->spacing();
+  }
   lessonTitle_->setVisible(needed <= width());
 }
 
