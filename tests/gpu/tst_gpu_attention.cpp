@@ -17,7 +17,15 @@
 //     sum_j |q_j k_j| reaches about 200 at query spread 30, times 2^-24 per ulp, a few ulps), and
 //     the scan adds float rounding of its sums (a compensated sum, about log2 N combines);
 //   floor 1e-6 of the tensor's largest entry (about 16 float ulps at its scale): rows whose exact
-//     values cancel (dK and dq with one token are 0) hold only rounding noise of that size.
+//     values cancel (dK and dq with one token are 0) hold only rounding noise of that size;
+//   dK's and dV's rows also get the rounding bound of the backward's float recurrences over the
+//     N - i tokens after token i: (N - i) float ulps (Higham's gamma_M = M u for M roundings in a
+//     row) of the size of the terms they sum, which R~ and Q~, the same recurrences over |g_k| and
+//     |g_k.o_k|, give: p_i max_e R~_ie for dv_i = p_i R_i, and scale max|q| p_i (sum_e |v_ie| R~_ie
+//     + Q~_i) for dK, whose ds_i = p_i (v_i.R_i - Q_i) of an early token is a small difference of
+//     large sums. It adds nothing of note below a few thousand tokens. At N = 70000 the CPU's own
+//     float backward (prefix_softmax_backward<float>) is off by up to twice what rtol and the floor
+//     allow, and an H100 by up to 1.7e-4 of a row (docs/gpu-results.md).
 #include <QtTest>
 
 #include <algorithm>
@@ -49,6 +57,7 @@ struct Problem {
   float scale = 0;
   std::vector<float> q, k, v, d_o, dq_start;  // q, dq_start (B, H, d); k, v, d_o (B, N, H d)
   std::vector<double> o, log_z, dk, dv, dq;   // o, dk, dv (B, N, H d); log_z (B, H, N); dq (B, H, d)
+  std::vector<double> dk_noise, dv_noise;     // (B, N, H): the rounding each row may hold (see the header)
 };
 
 std::vector<double> widened(const std::vector<float>& x) { return {x.begin(), x.end()}; }
@@ -56,6 +65,34 @@ std::vector<float> narrowed(const std::vector<double>& x) {
   std::vector<float> out(x.size());
   std::transform(x.begin(), x.end(), out.begin(), [](double value) { return float(value); });
   return out;
+}
+
+// The rounding that the rows of dK and dV of token i (of batch row b, head h) may hold: see the header.
+void recurrence_rounding(Problem& p, int b, int h, const std::vector<double>& scores) {
+  const int ld = p.heads * p.d;
+  const std::size_t head = std::size_t(b) * std::size_t(p.n) * std::size_t(ld) + std::size_t(h) * std::size_t(p.d);
+  const double* log_z = p.log_z.data() + (std::size_t(b) * std::size_t(p.heads) + std::size_t(h)) * std::size_t(p.n);
+  const float* q = p.q.data() + (std::size_t(b) * std::size_t(p.heads) + std::size_t(h)) * std::size_t(p.d);
+  double q_max = 0;
+  for (int j = 0; j < p.d; ++j) q_max = std::max(q_max, std::abs(double(q[j])));
+  std::vector<double> r_abs(std::size_t(p.d), 0.0);
+  double q_abs = 0, next_log_z = std::numeric_limits<double>::infinity();
+  for (int i = p.n - 1; i >= 0; --i) {
+    const std::size_t at = head + std::size_t(i) * std::size_t(ld);
+    const double gate = std::exp(log_z[i] - next_log_z);
+    double g_dot_o = 0, v_dot_r = 0;
+    for (int j = 0; j < p.d; ++j) {
+      g_dot_o += double(p.d_o[at + std::size_t(j)]) * p.o[at + std::size_t(j)];
+      r_abs[std::size_t(j)] = gate * r_abs[std::size_t(j)] + std::abs(double(p.d_o[at + std::size_t(j)]));
+      v_dot_r += std::abs(double(p.v[at + std::size_t(j)])) * r_abs[std::size_t(j)];
+    }
+    q_abs = gate * q_abs + std::abs(g_dot_o);
+    next_log_z = log_z[i];
+    const double p_i = std::exp(scores[std::size_t(i)] - log_z[i]);
+    const double ulps = double(p.n - i) * std::ldexp(1.0, -24);
+    p.dk_noise[at / std::size_t(p.d)] = ulps * double(p.scale) * q_max * p_i * (v_dot_r + q_abs);
+    p.dv_noise[at / std::size_t(p.d)] = ulps * p_i * *std::max_element(r_abs.begin(), r_abs.end());
+  }
 }
 
 // Scores s_i = scale q . k_i with q scaled by query_spread, so a large spread pushes the scores
@@ -85,6 +122,8 @@ Problem make_problem(int batch, int n, int heads, int d, float query_spread, uns
   p.o.assign(tokens, 0.0);
   p.log_z.assign(rows * std::size_t(n), 0.0);
   p.dk.assign(tokens, 0.0);
+  p.dk_noise.assign(tokens / std::size_t(d), 0.0);
+  p.dv_noise.assign(tokens / std::size_t(d), 0.0);
   p.dv.assign(tokens, 0.0);
   p.dq = widened(p.dq_start);
   std::vector<double> scores(static_cast<std::size_t>(n)), dscores(static_cast<std::size_t>(n));
@@ -106,6 +145,7 @@ Problem make_problem(int batch, int n, int heads, int d, float query_spread, uns
       prefix_softmax_backward<double>(dscores.data(), p.dv.data() + head, g.data() + head, scores.data(),
                                       v.data() + head, p.o.data() + head, log_z, scratch.data(), n, d, ld, ld, ld,
                                       ld);
+      recurrence_rounding(p, b, h, scores);
       for (int i = 0; i < n; ++i) {
         const double ds = scale * dscores[std::size_t(i)];
         const std::size_t at = head + std::size_t(i) * std::size_t(ld);
@@ -120,17 +160,19 @@ Problem make_problem(int batch, int n, int heads, int d, float query_spread, uns
 }
 
 // Rows of `row` entries, against the tolerance of the header.
-void check_close(const char* name, const std::vector<float>& got, const std::vector<double>& want, int row) {
+// row_noise, when given, is added to each row's allowance.
+void check_close(const char* name, const std::vector<float>& got, const std::vector<double>& want, int row,
+                 const std::vector<double>& row_noise = {}) {
   const Tolerance tolerance{kTensorFloor * max_abs(want), kRowRtol};
-  const Mismatch worst = worst_against_row_tolerance(got, want, std::size_t(row), tolerance);
+  const Mismatch worst = worst_against_row_tolerance(got, want, std::size_t(row), tolerance, row_noise);
   QVERIFY2(worst.error <= 1.0, describe(QByteArray(name) + " (rows of " + QByteArray::number(row) + ")", worst,
                                         tolerance).constData());
 }
 
-#define CHECK_CLOSE(name, got, want, row)   \
-  do {                                      \
-    check_close(name, got, want, row);      \
-    if (QTest::currentTestFailed()) return; \
+#define CHECK_CLOSE(name, got, want, row, ...)                \
+  do {                                                        \
+    check_close(name, got, want, row __VA_OPT__(, ) __VA_ARGS__); \
+    if (QTest::currentTestFailed()) return;                   \
   } while (false)
 
 }  // namespace
@@ -179,8 +221,8 @@ class TestGpuAttention : public QObject {
     gpu::prefix_attention_backward(dk.data(), dv.data(), dq.data(), d_o.data(), q.data(), k.data(), v.data(),
                                    o.data(), log_z.data(), p.batch, p.n, p.heads, p.d, p.scale);
     gpu::synchronize();
-    CHECK_CLOSE("dK", downloaded(dk), p.dk, p.d);
-    CHECK_CLOSE("dV", downloaded(dv), p.dv, p.d);
+    CHECK_CLOSE("dK", downloaded(dk), p.dk, p.d, p.dk_noise);
+    CHECK_CLOSE("dV", downloaded(dv), p.dv, p.d, p.dv_noise);
     CHECK_CLOSE("dq", downloaded(dq), p.dq, p.d);
   }
 
@@ -197,8 +239,8 @@ class TestGpuAttention : public QObject {
     gpu::prefix_attention_backward(dk.data(), dv.data(), dq.data(), d_o.data(), q.data(), k.data(), v.data(),
                                    o.data(), log_z.data(), p.batch, p.n, p.heads, p.d, p.scale);
     gpu::synchronize();
-    CHECK_CLOSE("dK", downloaded(dk), p.dk, p.d);
-    CHECK_CLOSE("dV", downloaded(dv), p.dv, p.d);
+    CHECK_CLOSE("dK", downloaded(dk), p.dk, p.d, p.dk_noise);
+    CHECK_CLOSE("dV", downloaded(dv), p.dv, p.d, p.dv_noise);
     CHECK_CLOSE("dq", downloaded(dq), p.dq, p.d);
   }
 

@@ -122,18 +122,20 @@ Mismatch worst_against_tolerance(const std::vector<G>& got, const std::vector<E>
   });
 }
 
-// Per row of row_length entries: entry i passes when |got_i - expected_i| <= atol + rtol m_row,
-// m_row the largest |expected| of its row (a row of a matrix whose entries share one rounding scale,
-// such as one token's output vector).
+// Per row of row_length entries: entry i passes when |got_i - expected_i| <= atol + rtol m_row
+// (+ row_noise[row], when given), m_row the largest |expected| of its row (a row of a matrix whose
+// entries share one rounding scale, such as one token's output vector).
 template <class G, class E>
 Mismatch worst_against_row_tolerance(const std::vector<G>& got, const std::vector<E>& expected,
-                                     std::size_t row_length, Tolerance tolerance) {
+                                     std::size_t row_length, Tolerance tolerance,
+                                     const std::vector<double>& row_noise = {}) {
   std::vector<double> row_max(row_length > 0 ? (expected.size() + row_length - 1) / row_length : 0, 0.0);
   for (std::size_t i = 0; i < expected.size(); ++i)
     if (std::isfinite(double(expected[i])))
       row_max[i / row_length] = std::max(row_max[i / row_length], std::abs(double(expected[i])));
   return worst_against_allowance(got, expected, [&](std::size_t i) {
-    return tolerance.atol + tolerance.rtol * row_max[i / row_length];
+    return tolerance.atol + tolerance.rtol * row_max[i / row_length] +
+           (row_noise.empty() ? 0.0 : row_noise[i / row_length]);
   });
 }
 
