@@ -240,19 +240,16 @@ SmallText smallestWindowText(QWidget& window) {
 // pass. Empty where none is known.
 QString openCutDefectOf(const QString& place, QSize size) {
   if (size.height() > 720) return {};
-  if (place == QLatin1String("view cell"))
-    return QStringLiteral("open: the recurrent cell's charts elide their tick labels at 1280 x 720 in the window");
   if (place == QLatin1String("scene 05-printed-typo answer"))
     return QStringLiteral("open: the o_k chart's legend elides \"parallel\" and \"printed\" beside the formula at 1280 x 720");
   return {};
 }
 
 QString openScrollDefectOf(const QString& place, QSize size, bool presenter) {
-  if (!presenter || size.height() > 720 || (place.startsWith(QLatin1String("page ")) && place != QLatin1String("page explore")))
+  if (!presenter || size.height() > 720 || !place.startsWith(QLatin1String("scene 08-")))
     return {};
-  return QStringLiteral("open: at 1280 x 720 in presenter mode the lesson's question, answer and narration leave the "
-                        "Explore stage about 360 px of height: the formula panel scrolls (up to 238 px out of sight), "
-                        "the stacked errata trees by 139 px");
+  return QStringLiteral("open: at 1280 x 720 in presenter mode the printed and the corrected trees of erratum 3, "
+                        "stacked, need about 75 px (100 px with the answer's legend) more than the stage has");
 }
 
 // Each scroll bar shown, with how much of its content is out of sight.

@@ -23,6 +23,8 @@
 #include "ui/explore/input_panel.hpp"
 #include "ui/explore/scan_tab.hpp"
 #include "ui/explore/scan_tree_view.hpp"
+#include "ui/lesson/lesson_parser.hpp"
+#include "ui/lesson/lesson_player.hpp"
 #include "ui/main_window.hpp"
 
 using namespace aaren::ui;
@@ -61,6 +63,7 @@ class PresenterLayoutTest : public QObject {
   void everyViewPaintsReadableText_data();
   void everyViewPaintsReadableText();
   void sidebarAndControlsFoldAwayWithAToggleBack();
+  void aLessonOnAShortScreenGivesTheViewRowToTheStage();
 
  private:
   void settle();
@@ -182,6 +185,43 @@ void PresenterLayoutTest::sidebarAndControlsFoldAwayWithAToggleBack() {
   Appearance::instance().setPresenterMode(false);
   QVERIFY(sidebar->isVisible());
   QVERIFY(page_->inputPanel().isVisible());
+}
+
+// At 1280 x 720 a lesson's scene chooses the view, so the row of views and switches goes, and the
+// cell's notices (which the formula beside it repeats); at 1920 x 1080, outside presenter mode and
+// after the lesson, they are back.
+void PresenterLayoutTest::aLessonOnAShortScreenGivesTheViewRowToTheStage() {
+  auto* tabs = page_->findChild<QWidget*>(QStringLiteral("exploreViews"));
+  QVERIFY(tabs);
+  LessonPlayer& player = window_->lessonPlayer();
+  player.setLesson(readLesson(QStringLiteral("section3")));
+  player.showScene(3);  // erratum 1 on the cell, whose notice (once revealed) the formula repeats
+  player.toggleReveal();
+  Appearance::instance().setPresenterMode(true);
+  window_->resize(1280, 720);
+  settle();
+  QVERIFY2(!page_->viewRowShown(), qPrintable(QStringLiteral("page height %1").arg(page_->height())));
+  QVERIFY(!tabs->isVisible());
+  QVERIFY(page_->cellTab().undefinedNotice().isEmpty());
+
+  window_->resize(1920, 1080);
+  settle();
+  QVERIFY(page_->viewRowShown());
+  QVERIFY(!page_->cellTab().undefinedNotice().isEmpty());
+  window_->resize(1280, 720);
+  settle();
+  QVERIFY(!page_->viewRowShown());
+
+  Appearance::instance().setPresenterMode(false);
+  settle();
+  QVERIFY(page_->viewRowShown());
+  Appearance::instance().setPresenterMode(true);
+  settle();
+  QVERIFY(!page_->viewRowShown());
+  player.closeLesson();
+  settle();
+  QVERIFY(page_->viewRowShown());
+  QVERIFY(tabs->isVisible());
 }
 
 QTEST_MAIN(PresenterLayoutTest)

@@ -4,6 +4,7 @@
 #include <QChart>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QApplication>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -166,12 +167,14 @@ CellTab::CellTab(QWidget* parent)
   setMode(CellMode::tokenByToken);
 }
 
-// Room for a chart's title, ticks and legend at the current text size. The window's smaller text
-// needs more lines for the parts of a chart that do not shrink with it (its tool row, its margins):
-// at 9 lines the tick labels elide there.
+// Room for a chart's tool row, title, ticks and legend at the current text size: with fewer lines
+// (11 in presenter mode, 12 in the window) the axes elide their tick labels.
 void CellTab::fitChartSizes() {
-  const int lines = Appearance::instance().presenterMode() ? 9 : 12;
-  for (ChartPanel* chart : cellCharts()) chart->setMinimumSize(sizeInLines(*chart, 13, lines));
+  const int lines = Appearance::instance().presenterMode() ? 13 : 14;
+  // In lines of the application's text, which the appearance has set by now (a chart's own font
+  // may still be the last mode's while the change goes round).
+  const int line = QFontMetrics(QApplication::font()).height();
+  for (ChartPanel* chart : cellCharts()) chart->setMinimumSize(13 * line, lines * line);
   fitChartRows();
 }
 
@@ -193,6 +196,12 @@ bool CellTab::eventFilter(QObject* watched, QEvent* event) {
 QString CellTab::stepNoun() const { return mode_ == CellMode::tokenByToken ? tr("token") : tr("block"); }
 
 QList<ChartPanel*> CellTab::cellCharts() const { return {mChart_, cChart_, aChart_, oChart_}; }
+
+void CellTab::setNoticesShown(bool shown) {
+  if (shown == noticesShown_) return;
+  noticesShown_ = shown;
+  showPosition();
+}
 
 QString CellTab::undefinedNotice() const { return notice_->isHidden() ? QString() : notice_->text(); }
 
@@ -358,7 +367,7 @@ void CellTab::showPosition() {
                                      "m\u2080 = \u2212\u221e does not.")
                                       .arg(undefined)
                                 : QString());
-    notice_->setVisible(showNotice);
+    notice_->setVisible(showNotice && noticesShown_);
     showPrintedNotice(position);
   } else {
     printedNotice_->hide();
@@ -381,7 +390,7 @@ void CellTab::showPosition() {
 }
 
 void CellTab::showPrintedNotice(int token) {
-  printedNotice_->setVisible(printedTypo_ && token > 0);
+  printedNotice_->setVisible(printedTypo_ && token > 0 && noticesShown_);
   if (printedNotice_->isHidden()) return;
   const PrintedUpdateRow<float>& row = cell_.printedUpdate()[std::size_t(token - 1)];
   QString text = tr("Token %1: as printed, v\u2096 enters with exp(c\u2096 \u2212 m\u2096) = %2; meant is exp(s\u2096 \u2212 m\u2096) = %3. "

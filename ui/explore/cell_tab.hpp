@@ -60,6 +60,8 @@ class CellTab : public ExploreView {
   const SoftmaxBars& bars() const { return *bars_; }
   QString undefinedNotice() const;  // shown above the charts when o_k is NaN, empty otherwise
   QString printedNotice() const;    // erratum 2's numbers for the shown token, empty when off
+  // Both notices say what the formula beside the view says; a short presenter screen leaves them out.
+  void setNoticesShown(bool shown);
 
  signals:
   // The user asks for scores that make the paper's m_0 = 0 fail.
@@ -76,6 +78,7 @@ class CellTab : public ExploreView {
   void fitChartRows();
   void fillCharts(int token);
   void showPrintedNotice(int token);
+  bool noticesShown_ = true;
   float trackValue(int quantity, int component, int token) const;  // what a chart series draws
 
   QButtonGroup* modeGroup_;

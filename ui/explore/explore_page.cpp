@@ -37,6 +37,9 @@ namespace aaren::ui {
 namespace {
 
 constexpr qreal kCaptionFontScale = 1.3;
+// A page under this many lines of its text is short (a 720-pixel projector with the lesson's bar
+// above it has about 22; 1080 pixels about 37).
+constexpr int kShortPageLines = 28;
 
 }  // namespace
 
@@ -45,7 +48,8 @@ ExplorePage::ExplorePage(QWidget* parent)
       viewStack_(new QStackedWidget), formula_(new FormulaPanel), caption_(new QLabel), stage_(new QWidget(this)),
       stepBar_(new StepBar(this)), formulaBox_(new QCheckBox(tr("Formula"), this)),
       captionsBox_(new QCheckBox(tr("Captions"), this)), showAheadBox_(new QCheckBox(tr("Show ahead"), this)),
-      controlsToggle_(new QPushButton(this)), formulaToggle_(new QPushButton(tr("Formula \u25b8"), this)), scan_(new ScanTab),
+      controlsToggle_(new QPushButton(this)), formulaToggle_(new QPushButton(tr("Formula \u25b8"), this)),
+      viewRow_(new QWidget(this)), scan_(new ScanTab),
       cell_(new CellTab), figure_(new TransformerRnnView) {
   views_ = {scan_, cell_, figure_};
   tabs_->setObjectName(QStringLiteral("exploreViews"));
@@ -120,7 +124,8 @@ ExplorePage::ExplorePage(QWidget* parent)
   controlsToggle_->setToolTip(tr("The inputs and the view's choices, folded away in presenter mode"));
   connect(controlsToggle_, &QPushButton::toggled, this, &ExplorePage::setControlsShown);
 
-  auto* viewRow = new QHBoxLayout;
+  auto* viewRow = new QHBoxLayout(viewRow_);
+  viewRow->setContentsMargins(0, 0, 0, 0);
   viewRow->setSpacing(10);
   viewRow->addWidget(tabs_);
   viewRow->addStretch(1);
@@ -137,7 +142,7 @@ ExplorePage::ExplorePage(QWidget* parent)
   layout->setContentsMargins(20, 10, 20, 10);
   layout->setSpacing(8);
   layout->addWidget(inputs_);
-  layout->addLayout(viewRow);
+  layout->addWidget(viewRow_);
   layout->addWidget(settingsStack_);
   layout->addWidget(stage_, 1);
   layout->addWidget(stepBar_);
@@ -208,6 +213,26 @@ bool ExplorePage::showAhead() const { return showAheadBox_->isChecked(); }
 
 void ExplorePage::setAnswerWithheld(bool withheld) {
   for (ExploreView* view : views_) view->setAnswerWithheld(withheld);
+}
+
+void ExplorePage::setLessonShown(bool shown) {
+  lessonShown_ = shown;
+  fitShortScreen();
+}
+
+// On a short screen in presenter mode a lesson needs every line for its stage: its scenes choose
+// the view and its settings (the keys 1 to 3 still switch views), and the cell's notices repeat the
+// formula beside it.
+void ExplorePage::fitShortScreen() {
+  const bool shortPage = height() < kShortPageLines * fontMetrics().lineSpacing();
+  const bool compact = lessonShown_ && Appearance::instance().presenterMode() && shortPage;
+  viewRow_->setVisible(!compact);
+  cell_->setNoticesShown(!compact || formula_->isHidden());
+}
+
+void ExplorePage::resizeEvent(QResizeEvent* event) {
+  Page::resizeEvent(event);
+  fitShortScreen();
 }
 
 void ExplorePage::setControlsShown(bool shown) {
@@ -299,6 +324,7 @@ void ExplorePage::showFormula() {
   formulaBox_->setVisible(!formulaToggle_->isVisible());
   formulaToggle_->setText(formulaToggle_->isChecked() ? tr("Formula \u25c2") : tr("Formula \u25b8"));
   formula_->setVisible(formulaBox_->isChecked() && (!formulaFolded_ || formulaToggle_->isChecked()));
+  fitShortScreen();
 }
 
 QString ExplorePage::caption() const { return caption_->text(); }
@@ -322,6 +348,7 @@ void ExplorePage::applyAppearance() {
     presenterLayout_ = presenter;
     setControlsShown(!presenter);
   }
+  fitShortScreen();
   caption_->setFont(scaledFont(QApplication::font(), kCaptionFontScale));
   const QFontMetrics metrics(caption_->font());
   caption_->setMinimumHeight(2 * metrics.lineSpacing() + 8);

@@ -78,6 +78,10 @@ class ExplorePage : public Page {
   // The inputs, the view's choices and the export buttons; folded away in presenter mode, where a
   // button brings them back.
   void setControlsShown(bool shown);
+  // While a lesson is shown in presenter mode on a short screen, the row of views and their
+  // switches gives its room to the stage.
+  void setLessonShown(bool shown);
+  bool viewRowShown() const { return !viewRow_->isHidden(); }
 
   // Throw std::runtime_error naming the file and the reason.
   void exportCurrentView(const QString& path, ExportFormat format);
@@ -85,6 +89,7 @@ class ExplorePage : public Page {
 
  protected:
   void showEvent(QShowEvent* event) override;
+  void resizeEvent(QResizeEvent* event) override;
   void keyPressEvent(QKeyEvent* event) override;  // '?' and '+' (explore_keys.cpp)
   bool eventFilter(QObject* watched, QEvent* event) override;  // the stage's resize refits the formula
 
@@ -97,6 +102,7 @@ class ExplorePage : public Page {
   void applyAppearance();
   int viewMinimumWidth() const;
   void fitFormula();
+  void fitShortScreen();
   void showFormula();
   void chooseViewExport();
   void chooseFramesExport();
@@ -114,6 +120,8 @@ class ExplorePage : public Page {
   QCheckBox* showAheadBox_;
   QPushButton* controlsToggle_;
   QPushButton* formulaToggle_;
+  QWidget* viewRow_;
+  bool lessonShown_ = false;
   bool formulaFolded_ = false;
   QList<QWidget*> exportButtons_;
   bool presenterLayout_ = false;

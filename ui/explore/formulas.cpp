@@ -38,6 +38,11 @@ class Lines {
     rows_ << QStringLiteral("<tr><td align=\"right\" style=\"padding-right:6px\">%1</td><td>%2</td></tr>")
                  .arg(name, expression);
   }
+  // A continuation line that explains rather than computes (an aside, formulas.hpp).
+  void aside(const QString& expression) {
+    add(QString(), expression);
+    rows_.last().prepend(kFormulaAside);
+  }
   void gap() { rows_ << QStringLiteral("<tr><td colspan=\"2\" style=\"font-size:4pt\">&nbsp;</td></tr>"); }
   QString html() const { return QStringLiteral("<table cellspacing=\"2\">%1</table>").arg(rows_.join(QString())); }
 
@@ -50,12 +55,14 @@ QString heading(const QString& title, const QString& detail = {}) {
       .arg(title, detail.isEmpty() ? QString() : QStringLiteral("<br>") + detail);
 }
 
+// Notes and warnings are marked as asides: on a short screen they give way before the formula
+// scrolls (FormulaPanel), as the caption under the view says the same.
 QString note(const QString& text) {
-  return QStringLiteral("<p style=\"color:%1\">%2</p>").arg(exploreColors().muted.name(), text);
+  return kFormulaAside + QStringLiteral("<p style=\"color:%1\">%2</p>").arg(exploreColors().muted.name(), text);
 }
 
 QString warning(const QString& text) {
-  return QStringLiteral("<p style=\"color:%1\"><b>%2</b></p>").arg(exploreColors().wrong.name(), text);
+  return kFormulaAside + QStringLiteral("<p style=\"color:%1\"><b>%2</b></p>").arg(exploreColors().wrong.name(), text);
 }
 
 // "e^{x} underflows" when a finite exponent gave exactly 0 in float32.
@@ -277,10 +284,10 @@ QString streamFormula(const StreamRun& run, int token, bool answerWithheld) {
                                                           .arg(m.layers));
   Lines lines;
   lines.add(aaren, tr("(m, u, w) \u2190 (m, u, w) \u2295 (s<sub>t</sub>, 1, v<sub>t</sub>)"));
-  lines.add(QString(), tr("one update per head and layer"));
+  lines.aside(tr("one update per head and layer"));
   lines.gap();
   lines.add(transformer, tr("o<sub>t</sub> = RNN over x<sub>1</sub>..x<sub>t</sub> with the query q<sub>t</sub>"));
-  lines.add(QString(), tr("a new many-to-one RNN for every token"));
+  lines.aside(tr("a new many-to-one RNN for every token"));
   html += lines.html();
   if (token == 0) return html;
   const StreamTokenCost& cost = run.cost(token);

@@ -10,6 +10,10 @@ class CellRun;
 class ScanRun;
 class StreamRun;
 
+// Put before a paragraph that explains rather than computes (a note, a warning): the formula panel
+// leaves such paragraphs out, the last first, where the whole text cannot fit its height.
+inline const QString kFormulaAside = QStringLiteral("<!--aside-->");
+
 // Step 0: what a token's state is and how two states combine. Step k: the chosen combine.
 QString scanFormula(const ScanRun& run, int step, int combineIndex);
 // Token k (1-based) entering the recurrent cell; k = 0 shows the start state.

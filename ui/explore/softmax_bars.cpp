@@ -45,11 +45,15 @@ void SoftmaxBars::paintEvent(QPaintEvent*) {
   const Content& c = content_;
   const int k = int(c.weights.size());
 
-  const QRectF titleRect(pad, pad * 0.6, width() - 2 * pad, 1.5 * em);
+  // The title on one line, or on two where even the smallest readable size would not fit one.
   const QString title = k == 0 ? tr("Softmax weights") : tr("Softmax weights over tokens 1..%1").arg(k);
-  setPaintFont(p, atLeastReadable(fittedFont(exploreFont(font(), 1.1, true), {title}, titleRect.size())));
+  const QFont titleFont =
+      atLeastReadable(fittedFont(exploreFont(font(), 1.1, true), {title}, QSizeF(width() - 2 * pad, 1.5 * em)));
+  const bool titleFits = QFontMetricsF(titleFont).horizontalAdvance(title) <= width() - 2 * pad;
+  const QRectF titleRect(pad, pad * 0.6, width() - 2 * pad, (titleFits ? 1 : 2) * QFontMetricsF(titleFont).lineSpacing() + 0.3 * em);
+  setPaintFont(p, titleFont);
   p.setPen(colors.text);
-  p.drawText(titleRect, Qt::AlignLeft | Qt::AlignVCenter, title);
+  p.drawText(titleRect, Qt::AlignLeft | Qt::AlignVCenter | Qt::TextWordWrap, title);
 
   // The outputs, two ways, at the bottom: name and value on one line when they fit, else on two.
   const QString names[] = {c.recurrentName + QStringLiteral(" ="), tr("parallel softmax =")};
@@ -129,9 +133,7 @@ void SoftmaxBars::paintEvent(QPaintEvent*) {
       p.fillRect(bar, highlighted ? colors.result : colors.complete);
       if (!c.weightsWithheld)
         label(column, bar.top() - 0.1 * em, true, QString::number(c.weights[std::size_t(i)], 'f', 2), colors.text);
-    } else if (arrived) {
-      label(column, plot.bottom() - 0.1 * em, true, QStringLiteral("NaN"), colors.wrong);
-    } else {
+    } else if (!arrived) {  // an arrived weight that is not finite: the line across the plot says why
       p.setPen(QPen(colors.faint, explorePenWidth() * 0.7, Qt::DashLine));
       const qreal h = std::min(plot.height() * 0.15, 1.2 * em);
       p.drawRect(QRectF(column.left() + slot * 0.15, plot.bottom() - h, slot * 0.7, h));

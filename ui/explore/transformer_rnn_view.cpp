@@ -190,7 +190,8 @@ void TransformerRnnView::paintEvent(QPaintEvent*) {
         drawArrow(p, QPointF(centerX(k - 1) + cellSide / 2, cellY + cellSide / 2),
                   QPointF(cell.left(), cellY + cellSide / 2), QPen(colors.transformer, pen * 1.4), head);
     }
-    if (t > 0) {
+    // Only between the lane's name and its cells: on a short lane the caption says it instead.
+    if (t > 0 && cellY - 1.5 * em >= top + 1.6 * em) {
       setPaintFont(p, atLeastReadable(exploreFont(font(), 0.9, true)));
       p.setPen(colors.transformer);
       p.drawText(QRectF(lanes.left(), cellY - 1.5 * em, lanes.width(), 1.4 * em), Qt::AlignLeft | Qt::AlignVCenter,

@@ -44,6 +44,7 @@ void LessonStage::show(const LessonScene& scene, bool revealed) {
     leave();
     auto* explore = static_cast<ExplorePage*>(page);
     explore->applyScene(scene.exploreScene(revealed));
+    explore->setLessonShown(true);
     window_.showPage(explore->id());
     explore->setFocus(Qt::OtherFocusReason);
     return;
@@ -86,7 +87,10 @@ void LessonStage::leave() {
 void LessonStage::end() {
   leave();
   // Outside a lesson there is no open question: the Explore page shows everything again.
-  if (ExplorePage* explore = explorePage()) explore->setAnswerWithheld(false);
+  if (ExplorePage* explore = explorePage()) {
+    explore->setAnswerWithheld(false);
+    explore->setLessonShown(false);
+  }
   if (EfficiencyPage* efficiency = efficiencyPage(); efficiency && usersChoice_) {
     efficiency->setChoice(*usersChoice_);
     // The lesson's short run goes with the lesson: left on the page, its charts and summary would
