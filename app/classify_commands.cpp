@@ -150,7 +150,7 @@ int run_train_classify(const Arguments& arguments) {
   options.insert(kTrainSettingsOptions.begin(), kTrainSettingsOptions.end());
   const Args args(arguments, options, {"instance-norm"}, "aaren train --task classify");
   if (args.print_help(kTrainClassifyHelp, kTrainSettingsHelp)) return 0;
-  require_cpu_device(args.text("device", "cpu"), "classifiers train on the CPU only");
+  require_cpu_device(args.text("device", "cpu"), cpu_only_reason(TrainingTaskKind::classify));
   ClassifyRunRequest request;
   request.data_path = args.required("data");
   request.test_path = args.text("test", "");

@@ -20,8 +20,8 @@
 #include "core/io/atomic_file.hpp"
 #include "core/io/matrix_csv.hpp"
 #include "core/runs/run_catalog.hpp"
-#include "core/train/forecast_evaluation.hpp"
-#include "core/train/forecast_run.hpp"
+#include "core/forecast/forecast_evaluation.hpp"
+#include "core/forecast/forecast_run.hpp"
 #include "gpu/forecast_device.hpp"
 
 namespace aaren::cli {
@@ -182,7 +182,8 @@ int run_train(const Arguments& arguments) {
   request.data.horizon = request.model.horizon;
   request.train = train_settings_from(args);
   request.seasonal_period = seasonal_period_option(args);
-  if (request.data.features == ForecastFeatures::MS) require_cpu_device(args.text("device", "cpu"), gpu::kTargetAloneOnCpuOnly);
+  if (request.data.features == ForecastFeatures::MS)
+    require_cpu_device(args.text("device", "cpu"), cpu_only_reason(TrainingTaskKind::forecast, ForecastFeatures::MS));
   const ComputeDevice device =
       request.data.features == ForecastFeatures::MS ? ComputeDevice::cpu : choose_device(args.text("device", "cpu"));
   if (device == ComputeDevice::cuda) request.engine = gpu::make_forecast_engine;
@@ -208,7 +209,7 @@ int run_train(const Arguments& arguments) {
     request.model.kind = kind;
     request.out_dir = kinds.size() > 1 ? side_by_side_model_dir(out, kind) : out;
     const ForecastRunOutcome outcome = train_forecast_run(request, callbacks);
-    const RunMetrics& m = outcome.metrics;
+    const ForecastRunMetrics& m = outcome.metrics;
     std::printf("%s%s (trained on %s)\n", terminal ? "\r\033[K" : "", m.message.c_str(), m.device.c_str());
     if (kind == kinds.front())  // the data's, the same for every model
       for (const std::string& warning : outcome.warnings) std::printf("warning: %s\n", warning.c_str());
@@ -237,9 +238,9 @@ int run_forecast(const Arguments& arguments) {
   if (args.has("seasonal-period") && !args.flag("test-metrics"))
     throw UsageError("--seasonal-period sets the baseline of --test-metrics; give both");
   ComputeDevice device = choose_device(args.text("device", "cpu"));
-  const LoadedRun run = load_run(single_model_run(args.required("run")));
+  const LoadedForecastRun run = load_forecast_run(single_model_run(args.required("run")));
   if (run.config.model.target_channel >= 0) {  // features MS
-    require_cpu_device(args.text("device", "cpu"), gpu::kTargetAloneOnCpuOnly);
+    require_cpu_device(args.text("device", "cpu"), cpu_only_reason(TrainingTaskKind::forecast, ForecastFeatures::MS));
     device = ComputeDevice::cpu;
   }
   const std::string out_path = args.required("out");

@@ -2,6 +2,8 @@
 // --device cpu|cuda|auto for the commands that can run on the GPU.
 #include <string>
 
+#include "core/train/cpu_only_models.hpp"
+
 #include "core/util/compute_device.hpp"
 
 namespace aaren::cli {

@@ -224,7 +224,7 @@ int run_train_events(const Arguments& arguments) {
   options.insert(kTrainSettingsOptions.begin(), kTrainSettingsOptions.end());
   const Args args(arguments, options, {}, "aaren train --task events");
   if (args.print_help(kTrainEventsHelp, kTrainSettingsHelp)) return 0;
-  require_cpu_device(args.text("device", "cpu"), "event models train on the CPU only");
+  require_cpu_device(args.text("device", "cpu"), cpu_only_reason(TrainingTaskKind::events));
   EventRunRequest request;
   request.data_path = args.required("data");
   const std::string out = args.required("out");

@@ -1,4 +1,4 @@
-// The run configuration reader (config.json of a run folder, core/train/run_folder.hpp) on
+// The run configuration reader (config.json of a run folder, core/forecast/forecast_run_folder.hpp) on
 // arbitrary text. Refusing it is fine; an accepted configuration must describe a model whose
 // parameters can be laid out, and must survive being written and read again unchanged.
 #include <cstddef>
@@ -7,14 +7,14 @@
 #include <string_view>
 
 #include "core/model/parameter_layout.hpp"
-#include "core/train/run_folder.hpp"
+#include "core/forecast/forecast_run_folder.hpp"
 #include "fuzz/fuzz_check.hpp"
 
 namespace {
 
 using aaren::fuzz::require;
 
-void check_config(const aaren::RunConfig& config, const std::string& source) {
+void check_config(const aaren::ForecastRunConfig& config, const std::string& source) {
   const aaren::ParameterLayout layout(config.model);
   require(layout.total() > 0, "the model has parameters");
   require(config.scaler.mean.size() == config.channels.size() && config.scaler.stddev.size() == config.channels.size(),
@@ -29,7 +29,7 @@ void check_config(const aaren::RunConfig& config, const std::string& source) {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   const std::string source = "config.json";
-  aaren::RunConfig config;
+  aaren::ForecastRunConfig config;
   if (aaren::fuzz::accepted([&] { config = aaren::parse_run_config(text, source); }, source))
     check_config(config, source);
   return 0;

@@ -9,17 +9,16 @@
 #include <string>
 
 #include "core/model/model_config.hpp"
+#include "core/train/cpu_only_models.hpp"
 #include "core/train/step_engine.hpp"
 #include "core/train/trainer.hpp"
-#include "core/train/window_set.hpp"
+#include "core/forecast/window_set.hpp"
 
 namespace aaren::gpu {
 
 // The GPU model forecasts every channel (features M and S); a model that forecasts the target alone
 // (features MS, ModelConfig::target_channel) trains and forecasts on the CPU. Every constructor
-// below throws std::invalid_argument with this reason for one.
-inline constexpr const char* kTargetAloneOnCpuOnly =
-    "a model of features MS (every channel in, the target alone forecast) trains and forecasts on the CPU only";
+// below throws std::invalid_argument with core's reason for one (core/train/cpu_only_models.hpp).
 
 // Parameters, gradients and every activation of a batch of up to max_batch windows, in device
 // memory allocated once here.

@@ -108,7 +108,7 @@ void DeviceForecastStream::Impl::transformer_layer(int l) {
 }
 
 DeviceForecastStream::DeviceForecastStream(const ModelConfig& config, const float* params, long capacity) {
-  if (config.target_channel >= 0) throw std::invalid_argument(kTargetAloneOnCpuOnly);
+  if (config.target_channel >= 0) throw std::invalid_argument(cpu_only_reason(TrainingTaskKind::forecast, ForecastFeatures::MS));
   if (!query_device().available) throw_unavailable();
   config.validate();
   if (capacity < 1 || capacity > INT_MAX)

@@ -77,7 +77,7 @@ class DeviceForecastEngine final : public StepEngine {
 
 std::unique_ptr<StepEngine> make_forecast_engine(const ModelConfig& config, const TrainSettings& settings,
                                                  const WindowSet& train, const WindowSet& validation) {
-  if (config.target_channel >= 0) throw std::invalid_argument(kTargetAloneOnCpuOnly);
+  if (config.target_channel >= 0) throw std::invalid_argument(cpu_only_reason(TrainingTaskKind::forecast, ForecastFeatures::MS));
   if (!query_device().available) throw_unavailable();
   return std::make_unique<DeviceForecastEngine>(config, settings, train, validation);
 }

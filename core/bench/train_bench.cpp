@@ -3,7 +3,7 @@
 #include <random>
 
 #include "core/bench/timing.hpp"
-#include "core/train/forecast_task.hpp"
+#include "core/forecast/forecast_task.hpp"
 #include "core/train/trainer.hpp"
 
 namespace aaren::bench {

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "core/model/model_config.hpp"
-#include "core/train/forecast_run.hpp"
+#include "core/forecast/forecast_run.hpp"
 
 namespace aaren::bench {
 

@@ -81,7 +81,7 @@ EventRunMetrics parse_event_run_metrics(std::string_view text, const std::string
 
 using LoadedEventRun = LoadedRunFolder<EventRunConfig, EventRunMetrics>;
 
-// Validates the folder, the configuration and the checkpoint against each other, as load_run does
+// Validates the folder, the configuration and the checkpoint against each other, as load_forecast_run does
 // for forecasting; a forecasting run folder is refused with a message saying so.
 LoadedEventRun load_event_run(const std::string& dir);
 

@@ -44,7 +44,7 @@ void check_request(const ModelConfig& config, const AttentionProbeRequest& reque
 
 }  // namespace
 
-AttentionProbe probe_attention(const LoadedRun& run, std::span<const float> window,
+AttentionProbe probe_attention(const LoadedForecastRun& run, std::span<const float> window,
                                const AttentionProbeRequest& request) {
   const ModelConfig& config = run.config.model;
   config.validate();

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "core/model/model_config.hpp"
-#include "core/train/run_folder.hpp"
+#include "core/forecast/forecast_run_folder.hpp"
 #include "core/util/matrix.hpp"
 
 namespace aaren {
@@ -39,7 +39,7 @@ struct AttentionProbe {
 // Runs the model's forward on one scaled window and reads the head's query, keys and values.
 // Throws std::invalid_argument naming the setting and its valid range when the request does not
 // fit the model ("layer 2 does not exist: the model has layers 0 to 1").
-AttentionProbe probe_attention(const LoadedRun& run, std::span<const float> window /*(seq_len, C)*/,
+AttentionProbe probe_attention(const LoadedForecastRun& run, std::span<const float> window /*(seq_len, C)*/,
                                const AttentionProbeRequest& request);
 
 // Rows first_row .. first_row + seq_len - 1 of a scaled series; throws with the valid range.

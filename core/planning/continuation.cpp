@@ -24,7 +24,7 @@ ContinueCheck check_continuable(const RunEntry* run, LoadedData loaded,
     check.refusal = ContinueRefusal::classifier_model;
     return check;
   }
-  const RunConfig& config = run->models.front().forecast()->config;
+  const ForecastRunConfig& config = run->models.front().forecast()->config;
   const std::vector<std::string>& trained = config.channels;
   // Features S read the target alone from whatever channels the series has.
   const bool has_trained = config.features == ForecastFeatures::S

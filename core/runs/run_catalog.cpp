@@ -207,10 +207,10 @@ std::vector<RunEntry> list_runs(const std::string& folder) {
 OpenedModel open_run(const ModelRunEntry& model) {
   if (model.events()) return load_event_run(model.dir);
   if (model.classify()) return load_classify_run(model.dir);
-  return load_run(model.dir);
+  return load_forecast_run(model.dir);
 }
 
-LoadedRun open_forecast_run(const ModelRunEntry& model) { return load_run(model.dir); }
+LoadedForecastRun open_forecast_run(const ModelRunEntry& model) { return load_forecast_run(model.dir); }
 
 LoadedEventRun open_event_run(const ModelRunEntry& model) { return load_event_run(model.dir); }
 
@@ -220,7 +220,7 @@ OpenedModel open_run(const std::string& model_dir) {
   const RunTask* task = is_run_folder(model_dir) ? run_task(model_dir) : nullptr;
   if (task && task->name == kEventModelRuns.name) return load_event_run(model_dir);
   if (task && task->name == kClassifierRuns.name) return load_classify_run(model_dir);
-  return load_run(model_dir);
+  return load_forecast_run(model_dir);
 }
 
 }  // namespace aaren

@@ -2,7 +2,7 @@
 // The runs on disk, and the one place that knows how they are laid out (docs/DESIGN.md section 9).
 // A runs folder holds run folders as the app and `aaren train` write them:
 //   a single model's run    config.json, model.safetensors, metrics.json, loss.csv
-//                           (core/train/run_folder.hpp, core/events/event_run_folder.hpp,
+//                           (core/forecast/forecast_run_folder.hpp, core/events/event_run_folder.hpp,
 //                           core/classify/classify_run_folder.hpp)
 //   a side-by-side run      aaren/ and transformer/, each a single model's run, trained on the same
 //                           data with the same seed
@@ -17,7 +17,7 @@
 
 #include "core/classify/classify_run_folder.hpp"
 #include "core/events/event_run_folder.hpp"
-#include "core/train/run_folder.hpp"
+#include "core/forecast/forecast_run_folder.hpp"
 
 namespace aaren {
 
@@ -27,7 +27,7 @@ struct ModelRunFiles {
   Config config;
   std::optional<Metrics> metrics;
 };
-using ForecastModelFiles = ModelRunFiles<RunConfig, RunMetrics>;
+using ForecastModelFiles = ModelRunFiles<ForecastRunConfig, ForecastRunMetrics>;
 using EventModelFiles = ModelRunFiles<EventRunConfig, EventRunMetrics>;
 using ClassifyModelFiles = ModelRunFiles<ClassifyRunConfig, ClassifyRunMetrics>;
 
@@ -80,13 +80,13 @@ RunEntry read_run_entry(const std::string& dir);
 std::vector<RunEntry> list_runs(const std::string& folder);
 
 // A model with its weights, loaded when it is needed. The folder, the configuration and the
-// checkpoint are checked against each other (load_run, load_event_run): std::runtime_error names
+// checkpoint are checked against each other (load_forecast_run, load_event_run): std::runtime_error names
 // the file and what is wrong.
-using OpenedModel = std::variant<LoadedRun, LoadedEventRun, LoadedClassifyRun>;
+using OpenedModel = std::variant<LoadedForecastRun, LoadedEventRun, LoadedClassifyRun>;
 OpenedModel open_run(const ModelRunEntry& model);
 OpenedModel open_run(const std::string& model_dir);  // by its config.json's task
 // Where one task is wanted: a model of the other task is refused, saying which it is.
-LoadedRun open_forecast_run(const ModelRunEntry& model);
+LoadedForecastRun open_forecast_run(const ModelRunEntry& model);
 LoadedEventRun open_event_run(const ModelRunEntry& model);
 LoadedClassifyRun open_classify_run(const ModelRunEntry& model);
 

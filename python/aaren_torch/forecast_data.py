@@ -1,4 +1,4 @@
-"""A run's data as the C++ prepares it (core/data/forecast_data.cpp, core/train/forecast_run.cpp):
+"""A run's data as the C++ prepares it (core/data/forecast_data.cpp, core/forecast/forecast_run.cpp):
 the chronological split, the scaler fitted on the training rows, and windows of look-back T and
 horizon H. Training and validation windows start in their own part; test windows take their
 look-back from the rows before the part (core/planning/window_plan.cpp: window_segment)."""

@@ -31,7 +31,7 @@ def _describe_forecaster(c):
 
 
 def _read_forecast_data(data, source, config):
-    """read_forecast_features (core/train/run_folder.cpp): "features" M where absent (runs written
+    """read_forecast_features (core/forecast/forecast_run_folder.cpp): "features" M where absent (runs written
     before it), checked against the channels and the target; MS sets the model's target channel."""
     text = data.get("features", "M")
     if not isinstance(text, str):

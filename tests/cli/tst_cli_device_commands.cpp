@@ -14,7 +14,7 @@
 #include <QTemporaryDir>
 #include <cmath>
 
-#include "core/train/run_folder.hpp"
+#include "core/forecast/forecast_run_folder.hpp"
 #include "support/gpu_requirement.hpp"
 
 namespace {
@@ -121,7 +121,7 @@ class TestCliDeviceCommands : public QObject {
     QVERIFY2(cpu.exited_with(0), qPrintable(cpu.describe()));
     const QList<double> cpu_metrics = test_metrics(cpu.out);
     QCOMPARE(cpu_metrics.size(), 2);
-    const aaren::LoadedRun run = aaren::load_run(cpu_run_.toStdString());
+    const aaren::LoadedForecastRun run = aaren::load_forecast_run(cpu_run_.toStdString());
     QCOMPARE(QString::number(cpu_metrics[0], 'f', 4), QString::number(run.metrics.test.mse, 'f', 4));
     QCOMPARE(QString::number(cpu_metrics[1], 'f', 4), QString::number(run.metrics.test.mae, 'f', 4));
     const QList<double> cpu_values = forecast_column(cpu_csv);
@@ -153,7 +153,7 @@ class TestCliDeviceCommands : public QObject {
     QVERIFY2(r.exited_with(0), qPrintable(r.describe()));
     QVERIFY2(r.out.contains(cuda_available_ ? QStringLiteral("(trained on cuda") : QStringLiteral("(trained on cpu)")),
              qPrintable(r.describe()));
-    const aaren::LoadedRun run = aaren::load_run(dir.toStdString());
+    const aaren::LoadedForecastRun run = aaren::load_forecast_run(dir.toStdString());
     QCOMPARE(run.config.model.d_model, 16);
     QVERIFY(run.has_metrics && run.metrics.best_epoch >= 1);
     QCOMPARE(QString::fromStdString(run.metrics.device).startsWith(QStringLiteral("cuda: ")), cuda_available_);

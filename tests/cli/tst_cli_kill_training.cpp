@@ -12,7 +12,7 @@
 #include <cmath>
 
 #include "core/io/atomic_file.hpp"
-#include "core/train/forecast_run.hpp"
+#include "core/forecast/forecast_run.hpp"
 
 using namespace aaren;
 
@@ -90,7 +90,7 @@ class TestCliKillTraining : public QObject {
 
     for (const QString& name : QDir(dir).entryList(QDir::Files))
       QVERIFY2(kRunFiles.contains(name) || is_temporary_file_name(name.toStdString()), qPrintable(name));
-    const LoadedRun run = load_run(dir.toStdString());
+    const LoadedForecastRun run = load_forecast_run(dir.toStdString());
     QCOMPARE(run.config.model.d_model, 16);
     // metrics.json follows each checkpoint: a kill between the two leaves the one before it.
     if (run.has_metrics) {
@@ -110,7 +110,7 @@ class TestCliKillTraining : public QObject {
     QVERIFY(next.waitForFinished(-1));
     QVERIFY2(next.exitCode() == 0, next.readAllStandardError().constData());
     QCOMPARE(QDir(dir).entryList(QDir::Files, QDir::Name), kRunFiles);
-    QVERIFY(load_run(dir.toStdString()).metrics.stop == "completed");
+    QVERIFY(load_forecast_run(dir.toStdString()).metrics.stop == "completed");
   }
 };
 

@@ -20,7 +20,7 @@
 #include <QTemporaryDir>
 #include <functional>
 
-#include "core/train/run_folder.hpp"
+#include "core/forecast/forecast_run_folder.hpp"
 
 namespace {
 
@@ -100,7 +100,7 @@ class TestCliTrainFailures : public QObject {
                                      "reached or the disk is full); the previous version is kept"),
              qPrintable(part.describe()));
     QCOMPARE(snapshot(dir), before);
-    QCOMPARE(aaren::load_run(dir.toStdString()).metrics.stop, std::string("completed"));
+    QCOMPARE(aaren::load_forecast_run(dir.toStdString()).metrics.stop, std::string("completed"));
   }
 
   void readOnlyFolderKeepsThePreviousRun() {

@@ -12,7 +12,7 @@
 #include <QTemporaryDir>
 
 #include "core/runs/run_catalog.hpp"
-#include "core/train/run_folder.hpp"
+#include "core/forecast/forecast_run_folder.hpp"
 
 namespace {
 
@@ -54,11 +54,11 @@ class TestCliTrainWording : public QObject {
     QVERIFY2(r.exited_with(0), qPrintable(r.describe()));
     QVERIFY2(hasRunFiles(out + "/aaren") && hasRunFiles(out + "/transformer"), qPrintable(r.describe()));
     QVERIFY2(aaren::is_side_by_side_run(out.toStdString()), qPrintable(out));
-    QVERIFY(aaren::load_run((out + "/aaren").toStdString()).config.model.kind == aaren::ModelKind::aaren);
-    QVERIFY(aaren::load_run((out + "/transformer").toStdString()).config.model.kind == aaren::ModelKind::transformer);
+    QVERIFY(aaren::load_forecast_run((out + "/aaren").toStdString()).config.model.kind == aaren::ModelKind::aaren);
+    QVERIFY(aaren::load_forecast_run((out + "/transformer").toStdString()).config.model.kind == aaren::ModelKind::transformer);
     // The same data, split and seed: the two runs differ only in their mixer.
-    const aaren::RunConfig first = aaren::load_run((out + "/aaren").toStdString()).config;
-    const aaren::RunConfig second = aaren::load_run((out + "/transformer").toStdString()).config;
+    const aaren::ForecastRunConfig first = aaren::load_forecast_run((out + "/aaren").toStdString()).config;
+    const aaren::ForecastRunConfig second = aaren::load_forecast_run((out + "/transformer").toStdString()).config;
     QVERIFY(first.scaler.mean == second.scaler.mean);
     QCOMPARE(first.train.seed, second.train.seed);
     QVERIFY2(r.out.contains("training aaren on ") && r.out.contains("training transformer on "), qPrintable(r.out));

@@ -15,8 +15,8 @@ using namespace aaren;
 
 namespace {
 
-LoadedRun randomRun(ModelKind kind, unsigned seed) {
-  LoadedRun run;
+LoadedForecastRun randomRun(ModelKind kind, unsigned seed) {
+  LoadedForecastRun run;
   ModelConfig& c = run.config.model;
   c.kind = kind;
   c.d_model = 16;
@@ -40,7 +40,7 @@ std::vector<float> randomWindow(const ModelConfig& c, unsigned seed) {
 }
 
 // The model's attention output (before Wo) at `token`, in the probed head's chosen columns.
-float modelAttention(const LoadedRun& run, const std::vector<float>& window, int layer, int head, int token,
+float modelAttention(const LoadedForecastRun& run, const std::vector<float>& window, int layer, int head, int token,
                      int dim) {
   const ModelConfig& c = run.config.model;
   ForwardState<float> state(c);
@@ -89,7 +89,7 @@ void TestAttentionProbe::aarenPrefixOutputsAreTheModelsAttention() {
   QFETCH(QList<int>, dims);
   QFETCH(int, tokens);
   QFETCH(int, method);
-  const LoadedRun run = randomRun(ModelKind::aaren, 3);
+  const LoadedForecastRun run = randomRun(ModelKind::aaren, 3);
   const std::vector<float> window = randomWindow(run.config.model, 4);
   const AttentionProbe probe =
       probe_attention(run, window, {layer, head, std::vector<int>(dims.begin(), dims.end()), tokens});
@@ -123,7 +123,7 @@ void TestAttentionProbe::transformerProbeIsTheLastTokensAttention_data() {
 
 void TestAttentionProbe::transformerProbeIsTheLastTokensAttention() {
   QFETCH(int, tokens);
-  const LoadedRun run = randomRun(ModelKind::transformer, 5);
+  const LoadedForecastRun run = randomRun(ModelKind::transformer, 5);
   const std::vector<float> window = randomWindow(run.config.model, 6);
   const std::vector<int> dims{1, 3};
   const AttentionProbe probe = probe_attention(run, window, {1, 2, dims, tokens});
@@ -142,7 +142,7 @@ void TestAttentionProbe::transformerProbeIsTheLastTokensAttention() {
 }
 
 void TestAttentionProbe::probeKeepsTheRequestedShape() {
-  const LoadedRun run = randomRun(ModelKind::aaren, 8);
+  const LoadedForecastRun run = randomRun(ModelKind::aaren, 8);
   const AttentionProbe probe = probe_attention(run, randomWindow(run.config.model, 9), {1, 3, {2, 0}, 6});
   QCOMPARE(int(probe.kind), int(ModelKind::aaren));
   QCOMPARE(probe.layer, 1);
@@ -181,7 +181,7 @@ void TestAttentionProbe::requestsThatDoNotFitAreRefused() {
   QFETCH(int, tokens);
   QFETCH(int, windowRows);
   QFETCH(QString, message);
-  const LoadedRun run = randomRun(ModelKind::aaren, 10);
+  const LoadedForecastRun run = randomRun(ModelKind::aaren, 10);
   std::vector<float> window = randomWindow(run.config.model, 11);
   window.resize(std::size_t(windowRows) * std::size_t(run.config.model.channels));
   try {

@@ -16,8 +16,8 @@
 #include "core/io/text_file.hpp"
 #include "core/model/parameter_init.hpp"
 #include "core/model/parameter_layout.hpp"
-#include "core/train/checkpoint.hpp"
-#include "core/train/run_folder.hpp"
+#include "core/forecast/forecast_checkpoint.hpp"
+#include "core/forecast/forecast_run_folder.hpp"
 #include "support/error_message.hpp"
 #include "support/numeric_comparison.hpp"
 #include "support/small_runs.hpp"
@@ -49,7 +49,7 @@ std::pair<std::size_t, std::size_t> value_range(const std::string& file, const s
 }
 
 // A checkpoint built by hand: the given tensors, with metadata that passes every other check.
-std::string hand_built(const RunConfig& config, const std::vector<TensorView>& tensors) {
+std::string hand_built(const ForecastRunConfig& config, const std::vector<TensorView>& tensors) {
   Fnv1a64 checksum;
   for (const TensorView& t : tensors) checksum.add_little_endian(t.data);
   return serialize_safetensors(tensors, {{"format", kRunFormat},
@@ -60,7 +60,7 @@ std::string hand_built(const RunConfig& config, const std::vector<TensorView>& t
                                          {"data_fnv1a64", checksum.hex()}});
 }
 
-std::vector<TensorView> views_of(const RunConfig& config, const std::vector<float>& params) {
+std::vector<TensorView> views_of(const ForecastRunConfig& config, const std::vector<float>& params) {
   std::vector<TensorView> views;
   const ParameterLayout layout(config.model);
   for (const ParameterEntry& e : layout.entries())
@@ -80,10 +80,10 @@ class TestCheckpoint : public QObject {
 
  private slots:
   void roundTripKeepsEveryBitAndSaysWhereItCameFrom() {
-    const RunConfig config = small_forecast_run();
+    const ForecastRunConfig config = small_forecast_run();
     const std::vector<float> params = initial_params(config.model);
     const std::string bytes = serialize_checkpoint(config, params);
-    QVERIFY(same_bits(parse_checkpoint(bytes, kSource, config), params));
+    QVERIFY(same_bits(parse_forecast_checkpoint(bytes, kSource, config), params));
 
     const SafetensorsContent content = parse_safetensors(bytes, kSource);
     QCOMPARE(content.metadata.at("format"), std::string(kRunFormat));
@@ -101,7 +101,7 @@ class TestCheckpoint : public QObject {
   // or changes nothing that is loaded: only the text of the metadata that no check depends on (the
   // writer's name, and the copy of config.json's training settings and data path) may take it.
   void everyBitFlipIsCaughtOrChangesNothingLoaded() {
-    const RunConfig config = small_forecast_run();
+    const ForecastRunConfig config = small_forecast_run();
     const std::vector<float> params = initial_params(config.model);
     const std::string original = serialize_checkpoint(config, params);
     const std::size_t data_begin = 8 + header_length(original);
@@ -118,7 +118,7 @@ class TestCheckpoint : public QObject {
         std::string damaged = original;
         damaged[at] = char(damaged[at] ^ (1 << bit));
         std::vector<float> loaded;
-        const QString message = error_of([&] { loaded = parse_checkpoint(damaged, kSource, config); });
+        const QString message = error_of([&] { loaded = parse_forecast_checkpoint(damaged, kSource, config); });
         const QString where = QString("byte %1 bit %2: ").arg(at).arg(bit);
         if (!message.isEmpty()) {
           QVERIFY2(message.startsWith("model.safetensors"), qPrintable(where + message));
@@ -143,23 +143,23 @@ class TestCheckpoint : public QObject {
   }
 
   void everyTruncationIsRefused() {
-    const RunConfig config = small_forecast_run();
+    const ForecastRunConfig config = small_forecast_run();
     const std::string original = serialize_checkpoint(config, initial_params(config.model));
     for (std::size_t length = 0; length < original.size(); ++length) {
-      const QString message = error_of([&] { parse_checkpoint(original.substr(0, length), kSource, config); });
+      const QString message = error_of([&] { parse_forecast_checkpoint(original.substr(0, length), kSource, config); });
       QVERIFY2(message.startsWith("model.safetensors: "), qPrintable(QString("length %1: '%2'").arg(length).arg(message)));
     }
-    const QString cut_in_data = error_of([&] { parse_checkpoint(original.substr(0, original.size() - 1), kSource, config); });
+    const QString cut_in_data = error_of([&] { parse_forecast_checkpoint(original.substr(0, original.size() - 1), kSource, config); });
     QVERIFY2(cut_in_data.contains("reach past the end of the data section") && cut_in_data.contains("truncated file?"),
              qPrintable(cut_in_data));
   }
 
   void oversizedHeaderIsRefusedBeforeAnythingIsRead() {
-    const RunConfig config = small_forecast_run();
+    const ForecastRunConfig config = small_forecast_run();
     std::string file = serialize_checkpoint(config, initial_params(config.model));
     const std::uint64_t huge = std::uint64_t(1) << 40;
     for (int i = 0; i < 8; ++i) file[std::size_t(i)] = char((huge >> (8 * i)) & 0xFF);
-    QCOMPARE(error_of([&] { parse_checkpoint(file, kSource, config); }),
+    QCOMPARE(error_of([&] { parse_forecast_checkpoint(file, kSource, config); }),
              QString("model.safetensors: header length 1099511627776 exceeds the 100 MiB limit (corrupt file, or not a "
                      "safetensors checkpoint)"));
   }
@@ -176,7 +176,7 @@ class TestCheckpoint : public QObject {
   void wrongShapesAndNamesAreRefused() {
     QFETCH(QString, edit);
     QFETCH(QString, problem);
-    const RunConfig config = small_forecast_run();
+    const ForecastRunConfig config = small_forecast_run();
     const std::vector<float> params = initial_params(config.model);
     std::vector<TensorView> tensors = views_of(config, params);
     const std::vector<float> extra{1, 2};
@@ -188,14 +188,14 @@ class TestCheckpoint : public QObject {
     } else {
       tensors.push_back({"extra.weight", {2}, extra});
     }
-    const QString message = error_of([&] { parse_checkpoint(hand_built(config, tensors), kSource, config); });
+    const QString message = error_of([&] { parse_forecast_checkpoint(hand_built(config, tensors), kSource, config); });
     QVERIFY2(message.startsWith("model.safetensors: " + problem), qPrintable(message));
   }
 
   void anotherArchitectureSaysSo() {
-    const RunConfig transformer = small_forecast_run(ModelKind::transformer, 16);
+    const ForecastRunConfig transformer = small_forecast_run(ModelKind::transformer, 16);
     const std::string file = serialize_checkpoint(transformer, initial_params(transformer.model));
-    const QString message = error_of([&] { parse_checkpoint(file, kSource, small_forecast_run()); });
+    const QString message = error_of([&] { parse_forecast_checkpoint(file, kSource, small_forecast_run()); });
     QCOMPARE(message, QString("model.safetensors: written for a Transformer with d_model 16, 2 heads, 1 layer, d_ff 16, "
                               "look-back 12, horizon 4 and 2 channels, but this run's config.json describes an Aaren "
                               "model with d_model 8, 2 heads, 1 layer, d_ff 16, look-back 12, horizon 4 and 2 channels: "
@@ -203,28 +203,28 @@ class TestCheckpoint : public QObject {
   }
 
   void anotherVersionSaysSo() {
-    const RunConfig config = small_forecast_run();
+    const ForecastRunConfig config = small_forecast_run();
     const std::vector<float> params = initial_params(config.model);
     SafetensorsContent content = parse_safetensors(serialize_checkpoint(config, params), kSource);
     std::map<std::string, std::string> metadata = content.metadata;
     metadata["version"] = "3";
     metadata["written_by"] = "Aaren Studio 9.0.0";
     const std::vector<TensorView> tensors = views_of(config, params);
-    const QString newer = error_of([&] { parse_checkpoint(serialize_safetensors(tensors, metadata), kSource, config); });
+    const QString newer = error_of([&] { parse_forecast_checkpoint(serialize_safetensors(tensors, metadata), kSource, config); });
     QCOMPARE(newer, QString("model.safetensors: written by Aaren Studio 9.0.0 (run format version 3), a newer Aaren "
                             "Studio: this one reads run format versions 1 to 2"));
 
     metadata["version"] = "1";
     metadata["written_by"] = "Aaren Studio 0.1.0";
-    const QString older = error_of([&] { parse_checkpoint(serialize_safetensors(tensors, metadata), kSource, config); });
+    const QString older = error_of([&] { parse_forecast_checkpoint(serialize_safetensors(tensors, metadata), kSource, config); });
     QCOMPARE(older, QString("model.safetensors: written by Aaren Studio 0.1.0 (run format version 1), but config.json "
                             "beside it is version 2: the folder holds the files of two different runs"));
 
     const QString foreign =
-        error_of([&] { parse_checkpoint(serialize_safetensors(tensors, {{"format", "pt"}}), kSource, config); });
+        error_of([&] { parse_forecast_checkpoint(serialize_safetensors(tensors, {{"format", "pt"}}), kSource, config); });
     QCOMPARE(foreign, QString("model.safetensors: not a checkpoint of an Aaren Studio run (its metadata says format "
                               "'pt', not 'aaren-studio-run')"));
-    const QString bare = error_of([&] { parse_checkpoint(serialize_safetensors(tensors, {}), kSource, config); });
+    const QString bare = error_of([&] { parse_forecast_checkpoint(serialize_safetensors(tensors, {}), kSource, config); });
     QVERIFY2(bare.contains("the header has no metadata: not a checkpoint of an Aaren Studio run"), qPrintable(bare));
   }
 
@@ -234,25 +234,25 @@ class TestCheckpoint : public QObject {
     QTemporaryDir dir;
     const std::string run = dir.filePath("run").toStdString();
     prepare_run_folder(run);
-    const RunConfig first = small_forecast_run();
+    const ForecastRunConfig first = small_forecast_run();
     write_run_config(run, first);
-    write_checkpoint(run, first, initial_params(first.model));
-    QVERIFY(same_bits(load_run(run).params, initial_params(first.model)));
+    write_forecast_checkpoint(run, first, initial_params(first.model));
+    QVERIFY(same_bits(load_forecast_run(run).params, initial_params(first.model)));
 
-    RunConfig second = first;
+    ForecastRunConfig second = first;
     second.scaler.mean = {1.75, -2.25};
     second.data_file = "moved/series.csv";  // where the data is does not matter, how it is scaled does
     write_run_config(run, second);
-    const QString message = error_of([&] { load_run(run); });
+    const QString message = error_of([&] { load_forecast_run(run); });
     QVERIFY2(message.contains("model.safetensors: trained on data prepared otherwise than config.json describes "
                               "(scaler differs): config.json belongs to a later run into this folder"),
              qPrintable(message));
 
-    RunConfig moved = first;
+    ForecastRunConfig moved = first;
     moved.data_file = "moved/series.csv";
     moved.train.epochs = 20;
     write_run_config(run, moved);
-    QVERIFY(same_bits(load_run(run).params, initial_params(first.model)));
+    QVERIFY(same_bits(load_forecast_run(run).params, initial_params(first.model)));
   }
 
   // Runs written before version 2: no checksum and no copy of config.json in the checkpoint.
@@ -260,7 +260,7 @@ class TestCheckpoint : public QObject {
     QTemporaryDir dir;
     const std::string run = dir.filePath("old").toStdString();
     prepare_run_folder(run);
-    const RunConfig config = small_forecast_run();
+    const ForecastRunConfig config = small_forecast_run();
     const std::vector<float> params = initial_params(config.model);
     std::string text = run_config_json(config);
     const std::string current = "\"version\": " + std::to_string(kRunFormatVersion);
@@ -269,13 +269,13 @@ class TestCheckpoint : public QObject {
     write_file_atomically(run + "/config.json", text);
     write_safetensors(run + "/model.safetensors", views_of(config, params),
                       {{"format", kRunFormat}, {"version", "1"}, {"model", "aaren"}});
-    const LoadedRun loaded = load_run(run);
+    const LoadedForecastRun loaded = load_forecast_run(run);
     QCOMPARE(loaded.config.version, 1);
     QVERIFY(same_bits(loaded.params, params));
 
     write_safetensors(run + "/model.safetensors", views_of(config, params),
                       {{"format", kRunFormat}, {"version", "1"}, {"model", "transformer"}});
-    QCOMPARE(error_of([&] { load_run(run); }),
+    QCOMPARE(error_of([&] { load_forecast_run(run); }),
              QString::fromStdString(run) +
                  "/model.safetensors: written for a model of kind 'transformer', but this run's config.json describes "
                  "an Aaren model with d_model 8, 2 heads, 1 layer, d_ff 16, look-back 12, horizon 4 and 2 channels");
@@ -293,25 +293,25 @@ class TestCheckpoint : public QObject {
   void featuresRoundTrip() {
     QFETCH(int, features);
     QFETCH(int, targetChannel);
-    RunConfig config = small_forecast_run();
+    ForecastRunConfig config = small_forecast_run();
     config.target = "temperature";
     config.features = ForecastFeatures(features);
     config.model.target_channel = targetChannel;
     const std::string text = run_config_json(config);
     QCOMPARE(nlohmann::json::parse(text)["data"]["features"].get<std::string>(), std::string(to_string(config.features)));
-    const RunConfig read = parse_run_config(text, "config.json");
+    const ForecastRunConfig read = parse_run_config(text, "config.json");
     QCOMPARE(read.features, config.features);
     QCOMPARE(read.model.target_channel, targetChannel);
     QCOMPARE(read.forecast_channels(), targetChannel < 0 ? config.channels : std::vector<std::string>{"temperature"});
     const std::vector<float> params = initial_params(config.model);
-    QVERIFY(same_bits(parse_checkpoint(serialize_checkpoint(config, params), kSource, read), params));
+    QVERIFY(same_bits(parse_forecast_checkpoint(serialize_checkpoint(config, params), kSource, read), params));
   }
 
   void runsWithoutFeaturesAreM() {
-    const RunConfig config = small_forecast_run();
+    const ForecastRunConfig config = small_forecast_run();
     nlohmann::json root = nlohmann::json::parse(run_config_json(config));
     root["data"].erase("features");
-    const RunConfig read = parse_run_config(root.dump(2), "config.json");
+    const ForecastRunConfig read = parse_run_config(root.dump(2), "config.json");
     QCOMPARE(read.features, ForecastFeatures::M);
     QCOMPARE(read.model.target_channel, -1);
     QCOMPARE(read.forecast_channels(), config.channels);
@@ -346,11 +346,11 @@ class TestCheckpoint : public QObject {
 
   // A checkpoint whose copy of config.json forecasts the target alone, beside a config.json of M.
   void checkpointOfOtherFeaturesSaysSo() {
-    RunConfig ms = small_forecast_run();
+    ForecastRunConfig ms = small_forecast_run();
     ms.features = ForecastFeatures::MS;
     ms.model.target_channel = 0;
-    RunConfig m = small_forecast_run();
-    const QString message = error_of([&] { parse_checkpoint(serialize_checkpoint(ms, initial_params(ms.model)), kSource, m); });
+    ForecastRunConfig m = small_forecast_run();
+    const QString message = error_of([&] { parse_forecast_checkpoint(serialize_checkpoint(ms, initial_params(ms.model)), kSource, m); });
     QVERIFY2(message.contains("forecasting channel 0 alone") && message.contains("forecast channel differs"),
              qPrintable(message));
   }
@@ -359,13 +359,13 @@ class TestCheckpoint : public QObject {
     QTemporaryDir dir;
     const std::string run = dir.filePath("run").toStdString();
     prepare_run_folder(run);
-    const RunConfig config = small_forecast_run();
+    const ForecastRunConfig config = small_forecast_run();
     write_run_config(run, config);
-    write_checkpoint(run, config, initial_params(config.model));
+    write_forecast_checkpoint(run, config, initial_params(config.model));
     for (const char* name : {"model.safetensors.tmp-Ab12Cd", "metrics.json.tmp-zzzzzz", "notes.txt.tmp-Ab12Cd",
                              "model.safetensors.tmp-1", "model.safetensors.backup"})
       write_bytes(run + "/" + name, "partial");
-    QVERIFY(same_bits(load_run(run).params, initial_params(config.model)));  // temporary files are never read
+    QVERIFY(same_bits(load_forecast_run(run).params, initial_params(config.model)));  // temporary files are never read
 
     prepare_run_folder(run);
     QStringList left = QDir(QString::fromStdString(run)).entryList(QDir::Files, QDir::Name);

@@ -25,7 +25,7 @@
 #include "core/events/event_run_folder.hpp"
 #include "core/io/atomic_file.hpp"
 #include "core/io/text_file.hpp"
-#include "core/train/run_folder.hpp"
+#include "core/forecast/forecast_run_folder.hpp"
 #include "support/error_message.hpp"
 #include "support/small_runs.hpp"
 #include "support/test_files.hpp"

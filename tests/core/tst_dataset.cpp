@@ -13,7 +13,7 @@
 #include "core/data/split.hpp"
 #include "core/data/time_series_csv.hpp"
 #include "core/data/windows.hpp"
-#include "core/train/forecast_windows.hpp"
+#include "core/forecast/forecast_windows.hpp"
 #include "support/error_message.hpp"
 
 using namespace aaren;

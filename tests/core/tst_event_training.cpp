@@ -20,7 +20,7 @@
 #include "core/io/atomic_file.hpp"
 #include "core/io/safetensors.hpp"
 #include "core/io/text_file.hpp"
-#include "core/train/forecast_run.hpp"
+#include "core/forecast/forecast_run.hpp"
 #include "support/error_message.hpp"
 
 using namespace aaren;
@@ -312,7 +312,7 @@ class TestEventTraining : public QObject {
     events.train.epochs = 1;
     events.out_dir = (dir_.path() + "/events-refused").toStdString();
     train_event_run(events);
-    const QString other_way = error_of<std::exception>([&] { load_run(events.out_dir); });
+    const QString other_way = error_of<std::exception>([&] { load_forecast_run(events.out_dir); });
     QVERIFY2(other_way.contains("an event-model run, not a forecasting run"), qPrintable(other_way));
 
     // A damaged value is caught by the checksum before anything else is said about the file.

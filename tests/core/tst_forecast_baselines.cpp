@@ -10,11 +10,11 @@
 
 #include "core/data/forecast_data.hpp"
 #include "core/data/seasonal_period.hpp"
-#include "core/train/forecast_evaluation.hpp"
-#include "core/train/forecast_run.hpp"
-#include "core/train/forecast_windows.hpp"
-#include "core/train/naive_baselines.hpp"
-#include "core/train/run_folder.hpp"
+#include "core/forecast/forecast_evaluation.hpp"
+#include "core/forecast/forecast_run.hpp"
+#include "core/forecast/forecast_windows.hpp"
+#include "core/forecast/naive_baselines.hpp"
+#include "core/forecast/forecast_run_folder.hpp"
 #include "support/small_runs.hpp"
 
 using namespace aaren;
@@ -236,7 +236,7 @@ class TestForecastBaselines : public QObject {
   // The model's per-channel errors agree whether the CPU workers evaluate it or a batch forecaster
   // does, and their mean is the overall MSE.
   void modelErrorsPerChannelAgreeOnBothPaths() {
-    LoadedRun run;
+    LoadedForecastRun run;
     run.config = small_forecast_run();
     run.params = initial_parameters(ParameterLayout(run.config.model), 5);
     std::string csv = "load,temperature\n";
@@ -260,7 +260,7 @@ class TestForecastBaselines : public QObject {
 
   void metricsJsonKeepsTheComparison() {
     QTemporaryDir dir;
-    RunMetrics written;
+    ForecastRunMetrics written;
     written.stop = "completed";
     written.test = naive_forecast_metrics(ForecastWindows(tiny_series(), make_window_index({0, 6}, 3, 2)), kTinyShape, 1);
     written.validation = written.test;
@@ -277,7 +277,7 @@ class TestForecastBaselines : public QObject {
     QFile file(dir.filePath("metrics.json"));
     QVERIFY(file.open(QIODevice::ReadOnly));
     const QByteArray text = file.readAll();
-    const RunMetrics read = parse_run_metrics(text.toStdString(), "metrics.json");
+    const ForecastRunMetrics read = parse_run_metrics(text.toStdString(), "metrics.json");
     QCOMPARE(read.test.channel_mse, written.test.channel_mse);
     QCOMPARE(read.test.channel_mae, written.test.channel_mae);
     QVERIFY(read.test_comparison.has_value());
@@ -292,7 +292,7 @@ class TestForecastBaselines : public QObject {
     const std::string old = R"({"epochs": [], "best_epoch": 0, "stop": "completed", "message": "",
       "train_seconds": 1, "samples_per_second": 2,
       "validation": {"mse": 0.5, "mae": 0.25, "windows": 3}, "test": {"mse": 0.75, "mae": 0.5, "windows": 4}})";
-    const RunMetrics before = parse_run_metrics(old, "metrics.json");
+    const ForecastRunMetrics before = parse_run_metrics(old, "metrics.json");
     QCOMPARE(before.test.mse, 0.75);
     QVERIFY(before.test.channel_mse.empty());
     QVERIFY(!before.test_comparison.has_value());

@@ -20,7 +20,7 @@
 #include "core/io/matrix_csv.hpp"
 #include "core/io/safetensors.hpp"
 #include "core/io/text_file.hpp"
-#include "core/train/run_folder.hpp"
+#include "core/forecast/forecast_run_folder.hpp"
 
 using namespace aaren;
 

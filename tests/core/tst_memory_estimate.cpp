@@ -12,7 +12,7 @@
 #include <string>
 
 #include "core/model/forecast_model.hpp"
-#include "core/train/forecast_run.hpp"
+#include "core/forecast/forecast_run.hpp"
 #include "core/train/memory_estimate.hpp"
 #include "core/util/available_memory.hpp"
 #include "support/error_message.hpp"

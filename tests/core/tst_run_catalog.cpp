@@ -37,8 +37,8 @@ EventRunConfig event_config(ModelKind kind) {
   return c;
 }
 
-RunMetrics forecast_metrics(double test_mse) {
-  RunMetrics m;
+ForecastRunMetrics forecast_metrics(double test_mse) {
+  ForecastRunMetrics m;
   m.epochs = {{1, 0.9, 0.8, 0.1}, {2, 0.7, 0.6, 0.1}};
   m.best_epoch = 2;
   m.stop = "completed";
@@ -53,11 +53,11 @@ RunMetrics forecast_metrics(double test_mse) {
 }
 
 // A forecasting model's run, with metrics.json when `metrics` is given.
-void write_forecast_run(const std::string& dir, ModelKind kind, std::optional<RunMetrics> metrics) {
-  const RunConfig config = small_forecast_run(kind);
+void write_forecast_run(const std::string& dir, ModelKind kind, std::optional<ForecastRunMetrics> metrics) {
+  const ForecastRunConfig config = small_forecast_run(kind);
   prepare_run_folder(dir);
   write_run_config(dir, config);
-  write_checkpoint(dir, config, initial_parameters(ParameterLayout(config.model), 5));
+  write_forecast_checkpoint(dir, config, initial_parameters(ParameterLayout(config.model), 5));
   if (metrics) write_run_metrics(dir, *metrics);
 }
 
@@ -249,7 +249,7 @@ class TestRunCatalog : public QObject {
     write_event_run(path("events"), ModelKind::aaren);
     const RunEntry forecast = read_run_entry(path("forecast"));
     const OpenedModel opened = open_run(forecast.models.front());
-    const auto* run = std::get_if<LoadedRun>(&opened);
+    const auto* run = std::get_if<LoadedForecastRun>(&opened);
     QVERIFY(run);
     QCOMPARE(run->params, initial_parameters(ParameterLayout(small_forecast_run(ModelKind::transformer).model), 5));
     QCOMPARE(open_forecast_run(forecast.models.front()).params, run->params);

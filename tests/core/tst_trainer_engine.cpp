@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "core/train/adamw.hpp"
-#include "core/train/forecast_task.hpp"
+#include "core/forecast/forecast_task.hpp"
 #include "core/train/step_engine.hpp"
 #include "core/train/trainer.hpp"
 #include "core/util/aligned_vector.hpp"

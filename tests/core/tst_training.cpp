@@ -15,9 +15,9 @@
 
 #include "core/data/time_series_csv.hpp"
 #include "core/io/text_file.hpp"
-#include "core/train/forecast_run.hpp"
-#include "core/train/forecast_task.hpp"
-#include "core/train/forecast_windows.hpp"
+#include "core/forecast/forecast_run.hpp"
+#include "core/forecast/forecast_task.hpp"
+#include "core/forecast/forecast_windows.hpp"
 #include "core/train/trainer.hpp"
 
 // Counts heap allocations, to check that training steps make none.
@@ -550,7 +550,7 @@ class TestTraining : public QObject {
     }
 
     for (const auto& [request, outcome] : {std::pair{m_request, m}, std::pair{s_request, s}, std::pair{ms_request, ms}}) {
-      const LoadedRun run = load_run(request.out_dir);
+      const LoadedForecastRun run = load_forecast_run(request.out_dir);
       QCOMPARE(run.config.features, request.data.features);
       QCOMPARE(run.config.model.target_channel, outcome.config.model.target_channel);
       const ForecastData data = prepare_run_data(run.config, request.data_path);
@@ -593,7 +593,7 @@ class TestTraining : public QObject {
     for (const char* f : {"config.json", "model.safetensors", "metrics.json", "loss.csv"})
       QVERIFY2(QFile::exists(QString::fromStdString(request.out_dir) + "/" + f), f);
 
-    const LoadedRun run = load_run(request.out_dir);
+    const LoadedForecastRun run = load_forecast_run(request.out_dir);
     QVERIFY(run.has_metrics);
     QCOMPARE(run.metrics.test.mse, outcome.metrics.test.mse);
     // Loading gives the same model: the same forecast as evaluation reported.
@@ -625,18 +625,18 @@ class TestTraining : public QObject {
     QVERIFY(file.resize(file.size() - 10));
     file.close();
     try {
-      load_run(request.out_dir);
+      load_forecast_run(request.out_dir);
       QFAIL("a truncated checkpoint must be rejected");
     } catch (const std::runtime_error& e) {
       QVERIFY2(QString(e.what()).contains("model.safetensors"), e.what());
     }
     // A configuration edited to another width no longer matches the checkpoint.
-    write_checkpoint(request.out_dir, run.config, run.params);
-    RunConfig edited = run.config;
+    write_forecast_checkpoint(request.out_dir, run.config, run.params);
+    ForecastRunConfig edited = run.config;
     edited.model.d_model = 64;
     write_run_config(request.out_dir, edited);
     try {
-      load_run(request.out_dir);
+      load_forecast_run(request.out_dir);
       QFAIL("a checkpoint of another shape must be rejected");
     } catch (const std::runtime_error& e) {
       QVERIFY2(QString(e.what()).contains("shape"), e.what());

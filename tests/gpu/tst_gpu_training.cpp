@@ -37,7 +37,7 @@
 #include "core/model/parameter_init.hpp"
 #include "core/model/parameter_layout.hpp"
 #include "core/train/adamw.hpp"
-#include "core/train/forecast_task.hpp"
+#include "core/forecast/forecast_task.hpp"
 #include "core/train/trainer.hpp"
 #include "gpu/device_buffer.hpp"
 #include "gpu/device_info.hpp"

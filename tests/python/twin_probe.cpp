@@ -35,7 +35,7 @@
 #include "core/io/safetensors.hpp"
 #include "core/model/forecast_model.hpp"
 #include "core/train/adamw.hpp"
-#include "core/train/run_folder.hpp"
+#include "core/forecast/forecast_run_folder.hpp"
 
 namespace {
 
@@ -64,7 +64,7 @@ void write_outputs(const std::string& path, std::vector<Tensor> outputs, const P
 }
 
 void probe_forecast(const std::string& run_dir, const SafetensorsContent& in, const std::string& out) {
-  const LoadedRun run = load_run(run_dir);
+  const LoadedForecastRun run = load_forecast_run(run_dir);
   const ModelConfig& m = run.config.model;
   const ParameterLayout layout(m);
   const std::vector<double> params(run.params.begin(), run.params.end());

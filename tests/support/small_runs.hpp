@@ -7,10 +7,10 @@
 #include "core/model/model_config.hpp"
 #include "core/model/parameter_init.hpp"
 #include "core/model/parameter_layout.hpp"
-#include "core/train/run_folder.hpp"
+#include "core/forecast/forecast_run_folder.hpp"
 
-inline aaren::RunConfig small_forecast_run(aaren::ModelKind kind = aaren::ModelKind::aaren, int d_model = 8) {
-  aaren::RunConfig c;
+inline aaren::ForecastRunConfig small_forecast_run(aaren::ModelKind kind = aaren::ModelKind::aaren, int d_model = 8) {
+  aaren::ForecastRunConfig c;
   c.model.kind = kind;
   c.model.d_model = d_model;
   c.model.heads = 2;

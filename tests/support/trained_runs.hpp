@@ -5,7 +5,7 @@
 #include <QString>
 
 #include "core/events/event_run.hpp"
-#include "core/train/forecast_run.hpp"
+#include "core/forecast/forecast_run.hpp"
 
 inline void trainSmallForecastRun(const QString& csv, const QString& dir, aaren::ModelKind kind,
                                   const std::string& target = "temperature",

@@ -22,8 +22,8 @@
 
 #include "support/test_files.hpp"
 #include "support/trained_runs.hpp"
-#include "core/train/forecast_evaluation.hpp"
-#include "core/train/forecast_run.hpp"
+#include "core/forecast/forecast_evaluation.hpp"
+#include "core/forecast/forecast_run.hpp"
 #include "ui/chart_panel.hpp"
 #include "ui/main_window.hpp"
 #include "ui/pages/current_dataset.hpp"
@@ -110,8 +110,8 @@ void TestForecastPage::chartSliderAndMetricsFollowTheRun() {
   QVERIFY(loaded.wait(kLoadTimeoutMs));
   QVERIFY2(loaded.first().at(0).toBool(), qPrintable(page.messageBar()->text()));
 
-  const aaren::LoadedRun aarenRun = aaren::load_run((run_ + QStringLiteral("/aaren")).toStdString());
-  const aaren::LoadedRun transformerRun = aaren::load_run((run_ + QStringLiteral("/transformer")).toStdString());
+  const aaren::LoadedForecastRun aarenRun = aaren::load_forecast_run((run_ + QStringLiteral("/aaren")).toStdString());
+  const aaren::LoadedForecastRun transformerRun = aaren::load_forecast_run((run_ + QStringLiteral("/transformer")).toStdString());
   const aaren::ForecastData data = aaren::prepare_run_data(aarenRun.config, csv_.toStdString());
   const int windows = data.test.sample_count();
   QVERIFY(windows > 1);
@@ -164,8 +164,8 @@ void TestForecastPage::metricsInBothUnitsBesideTheBaselines() {
   QVERIFY(loaded.wait(kLoadTimeoutMs));
   QVERIFY2(loaded.first().at(0).toBool(), qPrintable(page.messageBar()->text()));
 
-  const aaren::LoadedRun aarenRun = aaren::load_run((run_ + QStringLiteral("/aaren")).toStdString());
-  const aaren::LoadedRun transformerRun = aaren::load_run((run_ + QStringLiteral("/transformer")).toStdString());
+  const aaren::LoadedForecastRun aarenRun = aaren::load_forecast_run((run_ + QStringLiteral("/aaren")).toStdString());
+  const aaren::LoadedForecastRun transformerRun = aaren::load_forecast_run((run_ + QStringLiteral("/transformer")).toStdString());
   const aaren::ForecastData data = aaren::prepare_run_data(aarenRun.config, csv_.toStdString());
   const aaren::SeasonalPeriod period = aaren::seasonal_period_of(data);
   QVERIFY2(period.found(), period.note.c_str());  // daily dates: a week
@@ -176,7 +176,7 @@ void TestForecastPage::metricsInBothUnitsBesideTheBaselines() {
   // Four forecasters, each over all channels and over the channel shown.
   QCOMPARE(metrics.rowCount(), 8);
 
-  const aaren::LoadedRun* runs[] = {&aarenRun, &transformerRun};
+  const aaren::LoadedForecastRun* runs[] = {&aarenRun, &transformerRun};
   const QString names[] = {QStringLiteral("Aaren"), QStringLiteral("Transformer")};
   for (int m = 0; m < 2; ++m) {
     const aaren::TestComparison expected =
@@ -235,7 +235,7 @@ void TestForecastPage::theFutureIsDatedAsTheDataContinues() {
     for (int h = 0; h < kHorizon; ++h)
       QCOMPARE(QDateTime::fromMSecsSinceEpoch(qint64(series[i]->at(h).x())).date(), QDate(2020, 1, 1).addDays(240 + h));
   }
-  const aaren::LoadedRun transformerRun = aaren::load_run((run_ + QStringLiteral("/transformer")).toStdString());
+  const aaren::LoadedForecastRun transformerRun = aaren::load_forecast_run((run_ + QStringLiteral("/transformer")).toStdString());
   const aaren::ForecastData data = aaren::prepare_run_data(transformerRun.config, csv_.toStdString());
   const aaren::WindowForecast future = aaren::forecast_after_end(transformerRun, data);
   QCOMPARE(series[3]->at(kHorizon - 1).y(), future.forecast(kHorizon - 1, 1));
@@ -484,7 +484,7 @@ void TestForecastPage::aRunOfTheTargetAloneChartsTheTarget() {
   QVERIFY(channel);
   QCOMPARE(comboTexts(*channel), QStringList{QStringLiteral("temperature")});
 
-  const aaren::LoadedRun run = aaren::load_run(dir.toStdString());
+  const aaren::LoadedForecastRun run = aaren::load_forecast_run(dir.toStdString());
   QCOMPARE(run.config.model.target_channel, 1);
   const aaren::ForecastData data = aaren::prepare_run_data(run.config, csv_.toStdString());
   page.windowSlider()->setValue(0);

@@ -13,7 +13,7 @@
 #include <QUrl>
 #include <QVBoxLayout>
 
-#include "core/train/forecast_run.hpp"
+#include "core/forecast/forecast_run.hpp"
 #include "support/studio_process.hpp"
 #include "support/test_files.hpp"
 #include "support/trained_runs.hpp"

@@ -16,7 +16,7 @@
 #include <functional>
 #include <memory>
 
-#include "core/train/run_folder.hpp"
+#include "core/forecast/forecast_run_folder.hpp"
 #include "gpu/device_info.hpp"
 #include "support/question_answerer.hpp"
 #include "ui/events/events_view.hpp"
@@ -434,7 +434,7 @@ void TestSession::closingDuringTrainingWritesTheRunThenSaves() {
   }
   for (const char* name : {"config.json", "model.safetensors", "metrics.json", "loss.csv"})
     QVERIFY2(QFileInfo(QDir(run).filePath(QLatin1String(name))).isFile(), name);
-  QCOMPARE(aaren::load_run(run.toStdString()).metrics.stop, std::string("cancelled"));
+  QCOMPARE(aaren::load_forecast_run(run.toStdString()).metrics.stop, std::string("cancelled"));
 
   Studio studio;  // the close that followed saved the session
   QVERIFY(settle(*studio.pages.data));

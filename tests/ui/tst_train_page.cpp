@@ -17,7 +17,7 @@
 
 #include "core/data/time_series_csv.hpp"
 #include "core/model/forecast_model.hpp"
-#include "core/train/run_folder.hpp"
+#include "core/forecast/forecast_run_folder.hpp"
 #include "support/event_loop_gap_meter.hpp"
 #include "support/question_answerer.hpp"
 #include "support/test_files.hpp"
@@ -166,7 +166,7 @@ void TestTrainPage::bothModelsTrainWhileTheWindowStaysResponsive() {
   for (const char* model : {"aaren", "transformer"}) {
     const QString dir = QDir(run).filePath(QLatin1String(model));
     QVERIFY2(hasRunFiles(dir), qPrintable(dir));
-    const aaren::LoadedRun loaded = aaren::load_run(dir.toStdString());
+    const aaren::LoadedForecastRun loaded = aaren::load_forecast_run(dir.toStdString());
     QCOMPARE(std::string(aaren::to_string(loaded.config.model.kind)), std::string(model));
     QCOMPARE(loaded.config.model.d_model, 32);
     QCOMPARE(loaded.config.train.seed, 1u);
@@ -224,7 +224,7 @@ void TestTrainPage::pauseHoldsResumeContinuesStopKeepsTheModel() {
   QCOMPARE(finished.first().at(1).toBool(), true);
   QVERIFY(!page.isTraining());
   QVERIFY(hasRunFiles(page.currentRun()));
-  const aaren::LoadedRun loaded = aaren::load_run(page.currentRun().toStdString());
+  const aaren::LoadedForecastRun loaded = aaren::load_forecast_run(page.currentRun().toStdString());
   QCOMPARE(loaded.metrics.stop, std::string("cancelled"));
   QVERIFY(!loaded.params.empty());
 }
@@ -276,7 +276,7 @@ void TestTrainPage::closingDuringTrainingAsksThenKeepsALoadableModel() {
   QVERIFY(!train->isTraining());
   const QString dir = QDir(train->currentRun()).filePath(QStringLiteral("aaren"));
   QVERIFY2(hasRunFiles(dir), qPrintable(dir));
-  const aaren::LoadedRun loaded = aaren::load_run(dir.toStdString());
+  const aaren::LoadedForecastRun loaded = aaren::load_forecast_run(dir.toStdString());
   QCOMPARE(loaded.metrics.stop, std::string("cancelled"));
   // The second model never started: stopping ends the whole job.
   QVERIFY(!QFileInfo::exists(QDir(train->currentRun()).filePath(QStringLiteral("transformer/config.json"))));
@@ -316,8 +316,8 @@ void TestTrainPage::continueStartsFromTheRunsWeights() {
   QVERIFY(second != first);
   QVERIFY2(second.endsWith(QStringLiteral("-continued")), qPrintable(second));
 
-  const aaren::LoadedRun earlier = aaren::load_run(first.toStdString());
-  const aaren::LoadedRun continued = aaren::load_run(second.toStdString());
+  const aaren::LoadedForecastRun earlier = aaren::load_forecast_run(first.toStdString());
+  const aaren::LoadedForecastRun continued = aaren::load_forecast_run(second.toStdString());
   QCOMPARE(continued.config.model.d_model, earlier.config.model.d_model);
   QCOMPARE(continued.config.train.lr, 1e-5);
   std::vector<float> fresh;
@@ -522,7 +522,7 @@ void TestTrainPage::featuresChoiceReachesTheRunAndIsRemembered() {
   QVERIFY(page.startTraining());
   QVERIFY(finished.wait(kTrainingTimeoutMs));
   QCOMPARE(finished.last().at(2).toString(), QString());
-  const aaren::LoadedRun run = aaren::load_run(page.currentRun().toStdString());
+  const aaren::LoadedForecastRun run = aaren::load_forecast_run(page.currentRun().toStdString());
   QCOMPARE(run.config.features, aaren::ForecastFeatures::MS);
   QCOMPARE(run.config.target, std::string("temperature"));
   QCOMPARE(run.config.model.channels, 2);

@@ -14,7 +14,7 @@
 #include <stdexcept>
 
 #include "core/model/attention_probe.hpp"
-#include "core/train/forecast_run.hpp"
+#include "core/forecast/forecast_run.hpp"
 #include "ui/workers/background_job.hpp"
 
 namespace aaren::ui {
@@ -23,7 +23,7 @@ namespace {
 
 // The data file named in config.json, as given when training, or a file of that name beside the
 // run folder or in its parent (a run folder copied together with its data).
-QString resolveDataFile(const LoadedRun& run, const QString& runFolder) {
+QString resolveDataFile(const LoadedForecastRun& run, const QString& runFolder) {
   const QString given = QString::fromStdString(run.config.data_file);
   const QString name = QFileInfo(given).fileName();
   const QDir folder(runFolder);
@@ -129,7 +129,7 @@ void ModelSource::loadRun(const QString& runFolder, const QString& dataPath) {
   runLabel_->setText(tr("loading %1…").arg(QFileInfo(runFolder).fileName()));
   loader_->start([runFolder, dataPath](JobContext& context) {
     auto model = std::make_shared<LoadedModelData>();
-    model->run = load_run(runFolder.toStdString());
+    model->run = load_forecast_run(runFolder.toStdString());
     const QString path = dataPath.isEmpty() ? resolveDataFile(model->run, runFolder) : dataPath;
     model->data = prepare_run_data(model->run.config, path.toStdString(), context.token());
     model->name = QFileInfo(runFolder).fileName();

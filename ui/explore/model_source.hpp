@@ -9,7 +9,7 @@
 
 #include "core/data/forecast_data.hpp"
 #include "core/model/model_config.hpp"
-#include "core/train/run_folder.hpp"
+#include "core/forecast/forecast_run_folder.hpp"
 #include "ui/explore/explore_inputs.hpp"
 
 class QLabel;
@@ -22,7 +22,7 @@ namespace aaren::ui {
 class BackgroundJob;
 
 struct LoadedModelData {
-  LoadedRun run;
+  LoadedForecastRun run;
   ForecastData data;
   QString name;  // the run folder's name
 };

@@ -19,7 +19,7 @@
 #include <algorithm>
 #include <exception>
 
-#include "core/train/forecast_run.hpp"
+#include "core/forecast/forecast_run.hpp"
 #include "ui/chart_panel.hpp"
 #include "ui/events/event_forecast_view.hpp"
 #include "ui/classify/classify_results_view.hpp"

@@ -11,8 +11,8 @@
 #include <QVBoxLayout>
 #include <algorithm>
 
+#include "core/train/cpu_only_models.hpp"
 #include "gpu/device_info.hpp"
-#include "gpu/forecast_device.hpp"
 #include "ui/pages/wording.hpp"
 #include "ui/workers/training_worker.hpp"
 
@@ -173,11 +173,13 @@ void ModelSettingsForm::onFeaturesChanged() {
 }
 
 QString ModelSettingsForm::cpuOnlyReason() const {
-  if (labelled_) return tr("CUDA: classifiers train on the CPU only.");
-  if (eventLog_) return tr("CUDA: %1.").arg(QString::fromLatin1(kEventsOnCpuOnly));
-  if (features_->currentData().toString() == QLatin1String("MS"))
-    return tr("CUDA: %1.").arg(QString::fromLatin1(gpu::kTargetAloneOnCpuOnly));
-  return {};
+  const std::string reason =
+      labelled_   ? cpu_only_reason(TrainingTaskKind::classify)
+      : eventLog_ ? cpu_only_reason(TrainingTaskKind::events)
+                  : cpu_only_reason(TrainingTaskKind::forecast,
+                                    forecast_features_from_string(features_->currentData().toString().toStdString())
+                                        .value_or(ForecastFeatures::M));
+  return reason.empty() ? QString() : tr("CUDA: %1.").arg(QString::fromStdString(reason));
 }
 
 void ModelSettingsForm::setTarget(const QString& target) {

@@ -72,7 +72,7 @@ void fillClassifyColumns(QTreeWidgetItem* item, const ClassifyModelFiles& model)
 
 void fillForecastColumns(QTreeWidgetItem* item, const ForecastModelFiles& model) {
   const std::string& data = model.config.data_file;
-  const RunMetrics* metrics = model.metrics ? &*model.metrics : nullptr;
+  const ForecastRunMetrics* metrics = model.metrics ? &*model.metrics : nullptr;
   if (!fillHistoryColumns(item, data, QString::fromStdString(data), metrics)) return;
   item->setText(kValidation, named(QObject::tr("MSE"), metrics->validation.mse));
   item->setToolTip(kValidation, QObject::tr("validation mean squared error, on the scaled data"));

@@ -20,6 +20,7 @@
 
 #include "core/classify/classify_run.hpp"
 #include "core/planning/continuation.hpp"
+#include "core/train/cpu_only_models.hpp"
 #include "core/planning/window_plan.hpp"
 #include "ui/classify/accuracy_curves.hpp"
 #include "ui/glyph_icons.hpp"
@@ -316,7 +317,7 @@ bool TrainPage::continueTraining() {
   const std::vector<std::string> channels = table ? table->channel_names : std::vector<std::string>{};
   const ContinueCheck check = check_continuable(&info, loaded, channels);
   if (!check.ok()) return refuse(check);
-  const RunConfig& earlier = info.models.front().forecast()->config;
+  const ForecastRunConfig& earlier = info.models.front().forecast()->config;
   // The architecture and the window are the run's; only the training settings come from the form.
   TrainingChoice choice;
   choice.models.clear();
@@ -408,7 +409,9 @@ bool TrainPage::launchEvents(const TrainingChoice& choice) {
 
 bool TrainPage::launchClassify(const TrainingChoice& choice) {
   if (choice.device != ComputeDevice::cpu) {
-    messageBar_->showError(tr("Classifiers train on the CPU only; choose the CPU as the device."));
+    QString reason = QString::fromStdString(cpu_only_reason(TrainingTaskKind::classify));
+    reason[0] = reason[0].toUpper();
+    messageBar_->showError(tr("%1; choose the CPU as the device.").arg(reason));
     return false;
   }
   const QString test = QDir::fromNativeSeparators(testFile_->text().trimmed());

@@ -98,7 +98,7 @@ QString describeOutcome(const ModelOutcome& outcome) {
                .arg(c->validation.cases) +
            history(*c);
   }
-  const RunMetrics& m = outcome.metrics;
+  const ForecastRunMetrics& m = outcome.metrics;
   return tr("%1: test MSE %2, MAE %3 over %4 windows (scaled data)")
              .arg(outcome.modelName)
              .arg(m.test.mse, 0, 'f', 4)

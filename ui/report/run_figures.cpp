@@ -15,7 +15,7 @@
 #include <stdexcept>
 
 #include "core/data/date_parse.hpp"
-#include "core/train/forecast_run.hpp"
+#include "core/forecast/forecast_run.hpp"
 #include "ui/chart_panel.hpp"
 #include "ui/pages/loss_curves.hpp"
 #include "ui/pages/row_axis.hpp"
@@ -141,7 +141,7 @@ RunOnDisk readRunOnDisk(const QString& runDir, const QString& preferredData) {
   if (run.events()) {
     // The event log is found where a forecasting run's series would be (findRunDataFile).
     const EventRunConfig& config = run.entry.models.front().events()->config;
-    RunConfig located;
+    ForecastRunConfig located;
     located.data_file = config.data.data_file;
     run.dataPath = findRunDataFile(located, runDir, preferredData);
     run.eventData = std::make_shared<const EventRunData>(prepare_event_run_data(config, run.dataPath.toStdString()));

@@ -10,7 +10,7 @@
 
 #include "core/events/event_run.hpp"
 #include "core/runs/run_catalog.hpp"
-#include "core/train/forecast_evaluation.hpp"
+#include "core/forecast/forecast_evaluation.hpp"
 #include "ui/workers/run_forecast_loader.hpp"
 
 namespace aaren::ui {

@@ -14,7 +14,7 @@
 #include <stdexcept>
 
 #include "core/data/date_continuation.hpp"
-#include "core/train/forecast_run.hpp"
+#include "core/forecast/forecast_run.hpp"
 #include "ui/about_info.hpp"
 #include "ui/atomic_write.hpp"
 #include "ui/chart_export.hpp"

@@ -5,9 +5,9 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "core/train/forecast_run.hpp"
-#include "core/train/forecast_task.hpp"
-#include "core/train/forecast_windows.hpp"
+#include "core/forecast/forecast_run.hpp"
+#include "core/forecast/forecast_task.hpp"
+#include "core/forecast/forecast_windows.hpp"
 #include "core/train/trainer.hpp"
 #include "ui/bundled_datasets.hpp"
 #include "ui/run_list.hpp"
@@ -16,7 +16,7 @@ namespace aaren::ui {
 
 namespace {
 
-EvalMetrics measureTestWindows(const LoadedRun& run, const ForecastData& data) {
+EvalMetrics measureTestWindows(const LoadedForecastRun& run, const ForecastData& data) {
   std::vector<float> params = run.params;  // the trainer works on parameters it may change
   Trainer trainer(ParameterLayout(run.config.model), params, run.config.train);
   const ForecastWindows test(data, data.test);
@@ -25,7 +25,7 @@ EvalMetrics measureTestWindows(const LoadedRun& run, const ForecastData& data) {
 
 }  // namespace
 
-QString findRunDataFile(const RunConfig& config, const QString& runDir, const QString& preferred) {
+QString findRunDataFile(const ForecastRunConfig& config, const QString& runDir, const QString& preferred) {
   const QString recorded = QString::fromStdString(config.data_file);
   const QString fileName = QFileInfo(recorded).fileName();
   if (!preferred.isEmpty() && QFileInfo(preferred).fileName() == fileName && QFileInfo(preferred).isFile())

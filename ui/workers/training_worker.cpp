@@ -6,6 +6,7 @@
 #include <optional>
 #include <stdexcept>
 
+#include "core/train/cpu_only_models.hpp"
 #include "gpu/forecast_device.hpp"
 #include "ui/pages/plan_wording.hpp"
 
@@ -62,8 +63,8 @@ void TrainingWorker::waitWhilePaused(JobContext& context) {
 TrainingResult TrainingWorker::run(const TrainingJob& job, JobContext& context) {
   const int models = int(job.models.size());
   try {
-    if (job.device == ComputeDevice::cuda && job.events) throw std::invalid_argument(kEventsOnCpuOnly);
-    if (job.device == ComputeDevice::cuda && job.classify) throw std::invalid_argument(kClassifiersOnCpuOnly);
+    if (job.events) require_trainable_on(job.device, TrainingTaskKind::events);
+    if (job.classify) require_trainable_on(job.device, TrainingTaskKind::classify);
     for (int index = 0; index < models && !stop_.load(); ++index) {
       const TrainingJob::Model& model = job.models[std::size_t(index)];
       const QString name = displayName(model.kind);
@@ -97,7 +98,7 @@ TrainingResult TrainingWorker::run(const TrainingJob& job, JobContext& context) 
                                       " always start from fresh weights, so start a new run");
         request.model.backbone.kind = model.kind;
         request.out_dir = model.run_dir;
-        TrainingEvent finished;  // member by member: GCC 12 misreads a braced RunMetrics{} as uninitialized
+        TrainingEvent finished;  // member by member: GCC 12 misreads a braced ForecastRunMetrics{} as uninitialized
         finished.kind = TrainingEvent::Kind::modelFinished;
         finished.outcome.modelName = name;
         keepOutcome(finished.outcome, train(request, callbacks));
@@ -122,7 +123,7 @@ TrainingResult TrainingWorker::run(const TrainingJob& job, JobContext& context) 
       request.out_dir = model.run_dir;
       if (job.device == ComputeDevice::cuda) request.engine = gpu::make_forecast_engine;
       if (!model.continue_from.empty()) {
-        const LoadedRun earlier = load_run(model.continue_from);
+        const LoadedForecastRun earlier = load_forecast_run(model.continue_from);
         if (earlier.config.model.kind != model.kind)
           throw std::invalid_argument(model.continue_from + " holds a " + std::string(to_string(earlier.config.model.kind)) +
                                       " model, not a " + std::string(to_string(model.kind)));

@@ -17,15 +17,13 @@
 
 #include "core/classify/classify_run.hpp"
 #include "core/events/event_run.hpp"
-#include "core/train/forecast_run.hpp"
+#include "core/forecast/forecast_run.hpp"
 #include "ui/pages/training_choice.hpp"
 #include "ui/workers/background_job.hpp"
 
 namespace aaren::ui {
 
 // Why the GPU cannot train the model of an event log.
-inline constexpr const char* kEventsOnCpuOnly = "event models train on the CPU only";
-inline constexpr const char* kClassifiersOnCpuOnly = "classifiers train on the CPU only";
 
 struct TrainingJob {
   ForecastRunRequest request;  // out_dir and model.kind are set per model; engine comes from device
@@ -56,7 +54,7 @@ struct TrainingProgress {
 
 struct ModelOutcome {
   QString modelName;
-  RunMetrics metrics;  // as written to the model's metrics.json (of a time series)
+  ForecastRunMetrics metrics;  // as written to the model's metrics.json (of a time series)
   std::optional<EventRunMetrics> eventMetrics;  // instead, for an event log
   std::optional<ClassifyRunMetrics> classifyMetrics;  // instead, for labelled series
   std::vector<std::string> dataWarnings;  // preparing a time series': a channel constant over the training rows

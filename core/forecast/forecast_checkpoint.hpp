@@ -14,16 +14,16 @@
 #include <string_view>
 #include <vector>
 
-#include "core/train/run_folder.hpp"
+#include "core/forecast/forecast_run_folder.hpp"
 
 namespace aaren {
 
 // The whole file. Throws std::invalid_argument when params does not fit config.model.
-std::string serialize_checkpoint(const RunConfig& config, const std::vector<float>& params);
+std::string serialize_checkpoint(const ForecastRunConfig& config, const std::vector<float>& params);
 
 // The parameters in ParameterLayout order, once the checkpoint has passed every check against the
 // run `config` (read from config.json). `source` names the file in messages. Throws
 // std::runtime_error "SOURCE: PROBLEM".
-std::vector<float> parse_checkpoint(std::string_view bytes, const std::string& source, const RunConfig& config);
+std::vector<float> parse_forecast_checkpoint(std::string_view bytes, const std::string& source, const ForecastRunConfig& config);
 
 }  // namespace aaren

@@ -8,7 +8,7 @@
 #include "core/data/forecast_data.hpp"
 #include "core/data/scaler.hpp"
 #include "core/data/seasonal_period.hpp"
-#include "core/train/forecast_task.hpp"
+#include "core/forecast/forecast_task.hpp"
 
 namespace aaren {
 

@@ -10,9 +10,9 @@
 #include "core/data/forecast_data.hpp"
 #include "core/data/time_series_csv.hpp"
 #include "core/train/memory_estimate.hpp"
-#include "core/train/run_folder.hpp"
+#include "core/forecast/forecast_run_folder.hpp"
 #include "core/train/step_engine.hpp"
-#include "core/train/window_set.hpp"
+#include "core/forecast/window_set.hpp"
 
 namespace aaren {
 
@@ -42,8 +42,8 @@ struct ForecastRunRequest {
 };
 
 struct ForecastRunOutcome {
-  RunConfig config;
-  RunMetrics metrics;
+  ForecastRunConfig config;
+  ForecastRunMetrics metrics;
   // What preparing the data for training found beyond the file's own remarks (which its reader
   // returns): a channel constant over the training rows, which the models cannot learn from.
   std::vector<std::string> warnings;
@@ -56,14 +56,14 @@ ForecastRunOutcome train_forecast_run(const ForecastRunRequest& request, const T
 // The run's view of a data set: the same columns and preparation, scaled with the run's own
 // (saved) scaler rather than one refitted to this file.
 // `token` stops the read (ReadCancelled) and hears its progress.
-ForecastData prepare_run_data(const RunConfig& config, const std::string& data_path, const CancelToken& token = {});
+ForecastData prepare_run_data(const ForecastRunConfig& config, const std::string& data_path, const CancelToken& token = {});
 
 struct WindowForecast {
   int window = -1;                      // test window index; -1 for the forecast beyond the data
   // (T), (H) as the file writes its dates; beyond the data, the dates continue the file's cadence
   // (date_continuation.hpp). Where the file has no dates: 1-based row numbers, continued past the end.
   std::vector<std::string> history_dates, dates;
-  // (K) the channels forecast (RunConfig::forecast_channels()): the columns of the matrices below.
+  // (K) the channels forecast (ForecastRunConfig::forecast_channels()): the columns of the matrices below.
   std::vector<std::string> channels;
   Matrix<double> history;               // (T, K) the look-back of those channels, original units
   Matrix<double> forecast;              // (H, K) original units
@@ -75,23 +75,23 @@ struct WindowForecast {
 using BatchForecaster = std::function<void(float* y, const float* x, int batch)>;
 
 // Test window `window` (0-based, in time order) of `data`; throws with the valid range.
-WindowForecast forecast_test_window(const LoadedRun& run, const ForecastData& data, int window,
+WindowForecast forecast_test_window(const LoadedForecastRun& run, const ForecastData& data, int window,
                                     const BatchForecaster& forecaster = {});
 // The horizon after the last row of the file.
-WindowForecast forecast_after_end(const LoadedRun& run, const ForecastData& data,
+WindowForecast forecast_after_end(const LoadedForecastRun& run, const ForecastData& data,
                                   const BatchForecaster& forecaster = {});
 
 // MSE and MAE over every value of every test window of `data`, overall and per channel (scaled, as
 // metrics.json reports them), `batch` windows at a time through `forecaster`, or on the CPU's workers without one.
-EvalMetrics evaluate_test_windows(const LoadedRun& run, const ForecastData& data,
+EvalMetrics evaluate_test_windows(const LoadedForecastRun& run, const ForecastData& data,
                                   const BatchForecaster& forecaster = {}, int batch = 64);
 
 // The model's test errors (evaluate_test_windows) beside the naive baselines on the same windows, in
 // scaled and original units, with the seasonal naive forecast of `period` (seasonal_period_of).
-TestComparison evaluate_against_baselines(const LoadedRun& run, const ForecastData& data, const SeasonalPeriod& period,
+TestComparison evaluate_against_baselines(const LoadedForecastRun& run, const ForecastData& data, const SeasonalPeriod& period,
                                           const BatchForecaster& forecaster = {}, int batch = 64);
 
 // Forecast of one scaled window x (T, C) -> (H, K) scaled, with the run's model.
-void forecast_scaled(const LoadedRun& run, const float* x, float* y);
+void forecast_scaled(const LoadedForecastRun& run, const float* x, float* y);
 
 }  // namespace aaren

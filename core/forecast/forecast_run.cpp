@@ -1,4 +1,6 @@
-#include "core/train/forecast_run.hpp"
+#include "core/forecast/forecast_run.hpp"
+
+#include "core/train/cpu_only_models.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -6,9 +8,9 @@
 #include <stdexcept>
 
 #include "core/data/date_continuation.hpp"
-#include "core/train/forecast_evaluation.hpp"
-#include "core/train/forecast_task.hpp"
-#include "core/train/forecast_windows.hpp"
+#include "core/forecast/forecast_evaluation.hpp"
+#include "core/forecast/forecast_task.hpp"
+#include "core/forecast/forecast_windows.hpp"
 #include "core/train/train_with_checkpoints.hpp"
 
 namespace aaren {
@@ -16,12 +18,13 @@ namespace aaren {
 ForecastRunOutcome train_forecast_run(const ForecastRunRequest& request, const TrainCallbacks& callbacks) {
   const ForecastFeatures features = request.data.features;
   require_target_for(features, request.csv.target);
+  if (request.engine) require_trainable_on(ComputeDevice::cuda, TrainingTaskKind::forecast, features);
   prepare_run_folder(request.out_dir);
   CsvReadOptions csv = request.csv;
   read_only_what_features_use(csv, features);
   TimeSeriesTable table = read_time_series_csv(request.data_path, csv);
   ForecastRunOutcome outcome;
-  RunConfig& config = outcome.config;
+  ForecastRunConfig& config = outcome.config;
   config.data_file = request.data_path;
   config.channels = table.channel_names;
   config.target = table.target >= 0 ? table.channel_names[std::size_t(table.target)] : std::string();
@@ -69,10 +72,10 @@ ForecastRunOutcome train_forecast_run(const ForecastRunRequest& request, const T
       test_task(config.model, test_set);
   Trainer trainer(layout, params, request.train);
   trainer.use_engine(engine.get());
-  RunMetrics& metrics = outcome.metrics;
+  ForecastRunMetrics& metrics = outcome.metrics;
   const CheckpointedRun run{
       metrics,
-      [&](const std::vector<float>& weights) { write_checkpoint(request.out_dir, config, weights); },
+      [&](const std::vector<float>& weights) { write_forecast_checkpoint(request.out_dir, config, weights); },
       [&] { write_run_metrics(request.out_dir, metrics); },
       [&](const EpochRecord& best) {
         metrics.validation = EvalMetrics{};
@@ -88,7 +91,7 @@ ForecastRunOutcome train_forecast_run(const ForecastRunRequest& request, const T
   return outcome;
 }
 
-ForecastData prepare_run_data(const RunConfig& config, const std::string& data_path, const CancelToken& token) {
+ForecastData prepare_run_data(const ForecastRunConfig& config, const std::string& data_path, const CancelToken& token) {
   CsvReadOptions csv;
   csv.set_token(token);
   csv.columns = config.channels;
@@ -109,7 +112,7 @@ ForecastData prepare_run_data(const RunConfig& config, const std::string& data_p
   return data;
 }
 
-void forecast_scaled(const LoadedRun& run, const float* x, float* y) {
+void forecast_scaled(const LoadedForecastRun& run, const float* x, float* y) {
   const ParameterLayout layout(run.config.model);
   ForwardState<float> state(run.config.model);
   forecast_forward(state, run.params.data(), layout, run.config.model, x);
@@ -118,7 +121,7 @@ void forecast_scaled(const LoadedRun& run, const float* x, float* y) {
 
 namespace {
 
-WindowForecast forecast_from_row(const LoadedRun& run, const ForecastData& data, int input_row, int window,
+WindowForecast forecast_from_row(const LoadedForecastRun& run, const ForecastData& data, int input_row, int window,
                                  const BatchForecaster& forecaster) {
   const ModelConfig& m = run.config.model;
   const int C = m.channels, K = m.outputs(), first = m.first_output_channel(), T = m.seq_len, H = m.horizon;
@@ -164,7 +167,7 @@ WindowForecast forecast_from_row(const LoadedRun& run, const ForecastData& data,
 
 }  // namespace
 
-WindowForecast forecast_test_window(const LoadedRun& run, const ForecastData& data, int window,
+WindowForecast forecast_test_window(const LoadedForecastRun& run, const ForecastData& data, int window,
                                     const BatchForecaster& forecaster) {
   const int count = data.test.sample_count();
   if (window < 0 || window >= count)
@@ -173,7 +176,7 @@ WindowForecast forecast_test_window(const LoadedRun& run, const ForecastData& da
   return forecast_from_row(run, data, data.test.input_row(window), window, forecaster);
 }
 
-WindowForecast forecast_after_end(const LoadedRun& run, const ForecastData& data, const BatchForecaster& forecaster) {
+WindowForecast forecast_after_end(const LoadedForecastRun& run, const ForecastData& data, const BatchForecaster& forecaster) {
   const int rows = data.scaled.rows, T = run.config.model.seq_len;
   if (rows < T)
     throw std::invalid_argument("the data has " + std::to_string(rows) + " rows but the look-back needs " +
@@ -181,7 +184,7 @@ WindowForecast forecast_after_end(const LoadedRun& run, const ForecastData& data
   return forecast_from_row(run, data, rows - T, -1, forecaster);
 }
 
-EvalMetrics evaluate_test_windows(const LoadedRun& run, const ForecastData& data, const BatchForecaster& forecaster,
+EvalMetrics evaluate_test_windows(const LoadedForecastRun& run, const ForecastData& data, const BatchForecaster& forecaster,
                                   int batch) {
   const ModelConfig& m = run.config.model;
   const ForecastWindows windows(data.scaled, data.test, m.target_channel);
@@ -206,7 +209,7 @@ EvalMetrics evaluate_test_windows(const LoadedRun& run, const ForecastData& data
   return errors.metrics(windows.size());
 }
 
-TestComparison evaluate_against_baselines(const LoadedRun& run, const ForecastData& data, const SeasonalPeriod& period,
+TestComparison evaluate_against_baselines(const LoadedForecastRun& run, const ForecastData& data, const SeasonalPeriod& period,
                                           const BatchForecaster& forecaster, int batch) {
   return compare_with_baselines(evaluate_test_windows(run, data, forecaster, batch), data, period);
 }

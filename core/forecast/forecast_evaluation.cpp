@@ -1,10 +1,10 @@
-#include "core/train/forecast_evaluation.hpp"
+#include "core/forecast/forecast_evaluation.hpp"
 
 #include <stdexcept>
 #include <string>
 
-#include "core/train/forecast_windows.hpp"
-#include "core/train/naive_baselines.hpp"
+#include "core/forecast/forecast_windows.hpp"
+#include "core/forecast/naive_baselines.hpp"
 
 namespace aaren {
 

@@ -16,14 +16,14 @@
 #include "core/data/scaler.hpp"
 #include "core/data/split.hpp"
 #include "core/model/model_config.hpp"
-#include "core/train/forecast_evaluation.hpp"
-#include "core/train/forecast_task.hpp"
+#include "core/forecast/forecast_evaluation.hpp"
+#include "core/forecast/forecast_task.hpp"
 #include "core/train/run_folder_format.hpp"
 #include "core/train/trainer.hpp"
 
 namespace aaren {
 
-struct RunConfig {
+struct ForecastRunConfig {
   int version = kRunFormatVersion;    // of the files it was read from; files are written in the current one
   ModelConfig model;
   // How the data was prepared: the same file (or one with the same columns) prepared the same way.
@@ -45,7 +45,7 @@ struct RunConfig {
   std::vector<std::string> forecast_channels() const;
 };
 
-struct RunMetrics : TrainingHistory {
+struct ForecastRunMetrics : TrainingHistory {
   EvalMetrics validation, test;  // of the best weights, on scaled data
   // The test errors in both units beside the naive baselines (test_comparison->model.scaled is
   // `test`); absent while training and in runs written before it was recorded.
@@ -53,19 +53,19 @@ struct RunMetrics : TrainingHistory {
   std::string device = "cpu";  // where it trained: "cpu" or the engine's device ("cuda: <GPU name>")
 };
 
-std::string run_config_json(const RunConfig& config);
-RunConfig parse_run_config(std::string_view text, const std::string& source);
+std::string run_config_json(const ForecastRunConfig& config);
+ForecastRunConfig parse_run_config(std::string_view text, const std::string& source);
 
-void write_run_config(const std::string& dir, const RunConfig& config);
-void write_checkpoint(const std::string& dir, const RunConfig& config, const std::vector<float>& params);
-void write_run_metrics(const std::string& dir, const RunMetrics& metrics);  // metrics.json and loss.csv
+void write_run_config(const std::string& dir, const ForecastRunConfig& config);
+void write_forecast_checkpoint(const std::string& dir, const ForecastRunConfig& config, const std::vector<float>& params);
+void write_run_metrics(const std::string& dir, const ForecastRunMetrics& metrics);  // metrics.json and loss.csv
 // metrics.json's text; throws std::runtime_error naming `source` and the field.
-RunMetrics parse_run_metrics(std::string_view text, const std::string& source);
+ForecastRunMetrics parse_run_metrics(std::string_view text, const std::string& source);
 
-using LoadedRun = LoadedRunFolder<RunConfig, RunMetrics>;
+using LoadedForecastRun = LoadedRunFolder<ForecastRunConfig, ForecastRunMetrics>;
 
 // Validates the folder, the configuration and the checkpoint against each other; messages say
 // which file and what is wrong ("model.safetensors: 'blocks.1.mixer.q0' is missing ...").
-LoadedRun load_run(const std::string& dir);
+LoadedForecastRun load_forecast_run(const std::string& dir);
 
 }  // namespace aaren

@@ -1,4 +1,4 @@
-#include "core/train/naive_baselines.hpp"
+#include "core/forecast/naive_baselines.hpp"
 
 #include <algorithm>
 #include <stdexcept>

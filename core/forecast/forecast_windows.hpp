@@ -4,7 +4,7 @@
 #include <algorithm>
 
 #include "core/data/forecast_data.hpp"
-#include "core/train/window_set.hpp"
+#include "core/forecast/window_set.hpp"
 
 namespace aaren {
 

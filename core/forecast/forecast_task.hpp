@@ -11,7 +11,7 @@
 #include "core/model/forecast_model.hpp"
 #include "core/train/trainer.hpp"
 #include "core/train/training_task.hpp"
-#include "core/train/window_set.hpp"
+#include "core/forecast/window_set.hpp"
 
 namespace aaren {
 

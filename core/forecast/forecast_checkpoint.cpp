@@ -1,4 +1,4 @@
-#include "core/train/checkpoint.hpp"
+#include "core/forecast/forecast_checkpoint.hpp"
 
 #include <stdexcept>
 
@@ -27,7 +27,7 @@ std::vector<std::string> model_differences(const ModelConfig& a, const ModelConf
 
 // What the weights learned depends on besides the architecture; the data file's path and the
 // training settings may differ (a moved file, a hand-edited epoch count).
-std::vector<std::string> preparation_differences(const RunConfig& a, const RunConfig& b) {
+std::vector<std::string> preparation_differences(const ForecastRunConfig& a, const ForecastRunConfig& b) {
   std::vector<std::string> fields;
   if (a.channels != b.channels) fields.push_back("channel list");
   if (a.target != b.target) fields.push_back("target");
@@ -47,7 +47,7 @@ std::vector<std::string> preparation_differences(const RunConfig& a, const RunCo
 // Version 1 checkpoints name only the kind of model; later ones carry the config.json they were
 // written with.
 void check_written_for(const CheckpointMetadata& metadata, int version, const std::string& source,
-                       const RunConfig& config) {
+                       const ForecastRunConfig& config) {
   const std::string kind(to_string(config.model.kind));
   if (version == 1) {
     if (required_metadata(metadata, "model", source) != kind)
@@ -56,7 +56,7 @@ void check_written_for(const CheckpointMetadata& metadata, int version, const st
     return;
   }
   required_metadata(metadata, "written_by", source);
-  const RunConfig written =
+  const ForecastRunConfig written =
       parse_run_config(required_metadata(metadata, "config", source), source + " (its copy of config.json)");
   require_same_model(source, model_differences(written.model, config.model), describe(written.model),
                      describe(config.model));
@@ -68,14 +68,14 @@ void check_written_for(const CheckpointMetadata& metadata, int version, const st
 
 }  // namespace
 
-std::string serialize_checkpoint(const RunConfig& config, const std::vector<float>& params) {
+std::string serialize_checkpoint(const ForecastRunConfig& config, const std::vector<float>& params) {
   return serialize_run_parameters(ParameterLayout(config.model), params,
                                   {{"model", std::string(to_string(config.model.kind))},
                                    {"config", run_config_json(config)}},
                                   "model");
 }
 
-std::vector<float> parse_checkpoint(std::string_view bytes, const std::string& source, const RunConfig& config) {
+std::vector<float> parse_forecast_checkpoint(std::string_view bytes, const std::string& source, const ForecastRunConfig& config) {
   return parse_run_parameters(bytes, source, kForecastingRuns, config.version, ParameterLayout(config.model),
                               [&](const CheckpointMetadata& metadata, int version) {
                                 check_written_for(metadata, version, source, config);

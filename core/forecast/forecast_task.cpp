@@ -1,4 +1,4 @@
-#include "core/train/forecast_task.hpp"
+#include "core/forecast/forecast_task.hpp"
 
 #include <algorithm>
 #include <cmath>

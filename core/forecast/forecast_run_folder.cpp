@@ -1,11 +1,11 @@
-#include "core/train/run_folder.hpp"
+#include "core/forecast/forecast_run_folder.hpp"
 
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
 #include "core/io/atomic_file.hpp"
 #include "core/io/json_fields.hpp"
-#include "core/train/checkpoint.hpp"
+#include "core/forecast/forecast_checkpoint.hpp"
 
 namespace aaren {
 
@@ -75,7 +75,7 @@ TestComparison parse_comparison(const json& part, const std::string& source) {
 }
 
 // config.json's forecasting fields of the "model" section, after the backbone.
-void read_forecast_model(const json& m, const std::string& ms, RunConfig& c) {
+void read_forecast_model(const json& m, const std::string& ms, ForecastRunConfig& c) {
   c.model.seq_len = json_int(m, "seq_len", ms, 1, 1 << 20);
   c.model.horizon = json_int(m, "horizon", ms, 1, 1 << 16);
   c.model.channels = json_int(m, "channels", ms, 1, 4096);
@@ -83,7 +83,7 @@ void read_forecast_model(const json& m, const std::string& ms, RunConfig& c) {
 
 // config.json's "features" (M where absent: runs written before the choice), checked against the
 // channels and the target; MS sets the model's target channel.
-void read_forecast_features(const json& d, const std::string& ds, RunConfig& c) {
+void read_forecast_features(const json& d, const std::string& ds, ForecastRunConfig& c) {
   const std::string text = json_string_or(d, "features", ds, "M");
   const std::optional<ForecastFeatures> features = forecast_features_from_string(text);
   if (!features)
@@ -102,7 +102,7 @@ void read_forecast_features(const json& d, const std::string& ds, RunConfig& c) 
 }
 
 // config.json's "data" section: how the time series was prepared.
-void read_forecast_data(const json& d, const std::string& ds, RunConfig& c) {
+void read_forecast_data(const json& d, const std::string& ds, ForecastRunConfig& c) {
   c.data_file = json_string(d, "file", ds);
   c.channels = json_string_list(d, "channels", ds);
   if (int(c.channels.size()) != c.model.channels)
@@ -126,12 +126,12 @@ void read_forecast_data(const json& d, const std::string& ds, RunConfig& c) {
 
 }  // namespace
 
-std::vector<std::string> RunConfig::forecast_channels() const {
+std::vector<std::string> ForecastRunConfig::forecast_channels() const {
   if (model.target_channel < 0) return channels;
   return {channels.at(std::size_t(model.target_channel))};
 }
 
-std::string run_config_json(const RunConfig& c) {
+std::string run_config_json(const ForecastRunConfig& c) {
   const ModelConfig& m = c.model;
   json model = backbone_json(m);
   model.update({{"seq_len", m.seq_len}, {"horizon", m.horizon}, {"channels", m.channels}});
@@ -142,29 +142,29 @@ std::string run_config_json(const RunConfig& c) {
   return run_config_text(kForecastingRuns, model, data, c.train);
 }
 
-RunConfig parse_run_config(std::string_view text, const std::string& source) {
-  return parse_task_run_config<RunConfig>(
-      text, source, kForecastingRuns, [](RunConfig& c) -> ModelConfig& { return c.model; }, read_forecast_model,
+ForecastRunConfig parse_run_config(std::string_view text, const std::string& source) {
+  return parse_task_run_config<ForecastRunConfig>(
+      text, source, kForecastingRuns, [](ForecastRunConfig& c) -> ModelConfig& { return c.model; }, read_forecast_model,
       read_forecast_data);
 }
 
-void write_run_config(const std::string& dir, const RunConfig& config) {
+void write_run_config(const std::string& dir, const ForecastRunConfig& config) {
   write_file_atomically(run_file(dir, kRunConfigFile), run_config_json(config));
 }
 
-void write_checkpoint(const std::string& dir, const RunConfig& config, const std::vector<float>& params) {
+void write_forecast_checkpoint(const std::string& dir, const ForecastRunConfig& config, const std::vector<float>& params) {
   write_file_atomically(run_file(dir, kRunCheckpointFile), serialize_checkpoint(config, params));
 }
 
-void write_run_metrics(const std::string& dir, const RunMetrics& m) {
+void write_run_metrics(const std::string& dir, const ForecastRunMetrics& m) {
   json out = training_history_json(m);
   out.update({{"validation", eval_json(m.validation)}, {"test", eval_json(m.test)}, {"device", m.device}});
   if (m.test_comparison) out["test_comparison"] = comparison_json(*m.test_comparison);
   write_run_metrics_files(dir, out, m.epochs);
 }
 
-RunMetrics parse_run_metrics(std::string_view text, const std::string& source) {
-  RunMetrics m;
+ForecastRunMetrics parse_run_metrics(std::string_view text, const std::string& source) {
+  ForecastRunMetrics m;
   const json root = parse_training_history(text, source, m);
   for (auto [name, metrics] : {std::pair{"validation", &m.validation}, std::pair{"test", &m.test}})
     *metrics = parse_eval(json_section(root, name, source), source);
@@ -174,8 +174,8 @@ RunMetrics parse_run_metrics(std::string_view text, const std::string& source) {
   return m;
 }
 
-LoadedRun load_run(const std::string& dir) {
-  return load_run_folder<RunConfig, RunMetrics>(dir, parse_run_config, parse_checkpoint, parse_run_metrics);
+LoadedForecastRun load_forecast_run(const std::string& dir) {
+  return load_run_folder<ForecastRunConfig, ForecastRunMetrics>(dir, parse_run_config, parse_forecast_checkpoint, parse_run_metrics);
 }
 
 }  // namespace aaren

@@ -6,8 +6,8 @@
 //                   the same phase of the last season seen, for a period P up to the look-back.
 // The last value repeated is the seasonal naive forecast of period 1. Both read only the look-back,
 // as the model does, so they are scored on exactly the windows and values the model is.
-#include "core/train/forecast_task.hpp"
-#include "core/train/window_set.hpp"
+#include "core/forecast/forecast_task.hpp"
+#include "core/forecast/window_set.hpp"
 
 namespace aaren {
 

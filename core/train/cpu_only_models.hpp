@@ -1,0 +1,25 @@
+#pragma once
+// The models that train on the CPU only, and why, said once: core refuses a device engine for one
+// with this reason, and the command line and the pages show the same words.
+//   event models   their heads and the time features have no GPU kernels
+//   classifiers    likewise
+//   forecasting    features MS (every channel in, the target alone forecast): the GPU model
+//                  forecasts every channel
+#include <string>
+
+#include "core/data/forecast_features.hpp"
+#include "core/util/compute_device.hpp"
+
+namespace aaren {
+
+enum class TrainingTaskKind { forecast, events, classify };
+
+// Why a model of this task (for forecasting, of these features) trains on the CPU only; empty when
+// a GPU can train it.
+std::string cpu_only_reason(TrainingTaskKind task, ForecastFeatures features = ForecastFeatures::M);
+
+// Throws std::invalid_argument with cpu_only_reason when the device is a GPU and the model trains
+// on the CPU only.
+void require_trainable_on(ComputeDevice device, TrainingTaskKind task, ForecastFeatures features = ForecastFeatures::M);
+
+}  // namespace aaren
