@@ -249,7 +249,7 @@ QString openScrollDefectOf(const QString& place, QSize size, bool presenter) {
   if (!presenter || size.height() > 720 || !place.startsWith(QLatin1String("scene 08-")))
     return {};
   return QStringLiteral("open: at 1280 x 720 in presenter mode the printed and the corrected trees of erratum 3, "
-                        "stacked, need about 75 px (100 px with the answer's legend) more than the stage has");
+                        "stacked, need about 20 px (45 px with the answer's two-line legend) more than the stage has");
 }
 
 // Each scroll bar shown, with how much of its content is out of sight.

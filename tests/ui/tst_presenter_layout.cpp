@@ -64,6 +64,7 @@ class PresenterLayoutTest : public QObject {
   void everyViewPaintsReadableText();
   void sidebarAndControlsFoldAwayWithAToggleBack();
   void aLessonOnAShortScreenGivesTheViewRowToTheStage();
+  void stackedErrataTreesAskForTheHeightOfTheirWidth();
 
  private:
   void settle();
@@ -222,6 +223,32 @@ void PresenterLayoutTest::aLessonOnAShortScreenGivesTheViewRowToTheStage() {
   settle();
   QVERIFY(page_->viewRowShown());
   QVERIFY(tabs->isVisible());
+}
+
+// Erratum 3's trees are stacked: each asks for the height its rows need at the width it is given
+// (its title and counters on one line where they fit, on two where not), not for the height of the
+// narrow tree it was before its first layout. Side by side, a tree keeps its two-line header and
+// the height that goes with it, so that the trees' rows stay level.
+void PresenterLayoutTest::stackedErrataTreesAskForTheHeightOfTheirWidth() {
+  Appearance::instance().setPresenterMode(true);
+  window_->resize(1280, 720);
+  page_->showView(0);
+  page_->scanTab().setErrata(true);
+  settle();
+  int stacked = 0;
+  for (const ScanTreeView* tree : page_->scanTab().trees()) {
+    if (!tree->isVisible()) continue;
+    ++stacked;
+    QVERIFY(tree->hasHeightForWidth());
+    const int wide = tree->heightForWidth(tree->width()), narrow = tree->heightForWidth(300);
+    QVERIFY2(narrow > wide, qPrintable(QStringLiteral("%1 px at 300 px wide, %2 px at %3").arg(narrow).arg(wide).arg(tree->width())));
+    QCOMPARE(tree->minimumSizeHint().height(), wide);
+  }
+  QCOMPARE(stacked, 2);
+  page_->scanTab().setErrata(false);
+  settle();
+  for (const ScanTreeView* tree : page_->scanTab().trees())
+    if (tree->isVisible()) QVERIFY(!tree->hasHeightForWidth());
 }
 
 QTEST_MAIN(PresenterLayoutTest)

@@ -200,6 +200,7 @@ void ScanTab::rebuild() {
     tree->setTitle(plan[i].title);
     // Trees side by side share their row height and rows; stacked errata trees need only their own.
     tree->setLevelRows(errata_ ? runs_[i]->stepCount() : levels);
+    tree->setBesideOthers(!errata_);
     tree->setFlagIncomplete(plan[i].method == ScanMethod::hillis_steele_as_printed);
     tree->setLitRanges(litRanges_);
     tree->setShowAhead(showAhead_);

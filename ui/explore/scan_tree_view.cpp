@@ -46,6 +46,13 @@ void ScanTreeView::setLevelRows(int rows) {
   update();
 }
 
+void ScanTreeView::setBesideOthers(bool beside) {
+  if (beside == besideOthers_) return;
+  besideOthers_ = beside;
+  updateGeometry();
+  update();
+}
+
 void ScanTreeView::setNumbersShown(bool shown) {
   if (shown == numbersShown_) return;
   numbersShown_ = shown;
@@ -185,18 +192,10 @@ ScanTreeView::Layout ScanTreeView::layout() const {
   const QFontMetricsF fm(font());
   const qreal em = fm.height();
   const qreal pad = 0.5 * em;
-  const qreal titleWidth = QFontMetricsF(exploreFont(font(), 1.1, true)).horizontalAdvance(title_);
   const qreal headerWidth = width() - 2 * pad;
   const int n = run_ ? std::max(1, run_->tokens()) : 1;
-  // Narrow trees (side by side) keep their columns and label rows with short names; their
-  // counters go under the title, so that trees shown together keep their rows aligned.
-  l.compactLabels = (width() - 2 * pad - fm.horizontalAdvance(QStringLiteral("o = w / u")) - em) / n < 4.5 * em;
-  // Room for the counters with the note a one-line box adds (" · boxes show m").
-  // Measured on the longest form, so that the header does not jump between lines as the counters grow.
-  const ScanCounts total = run_ ? run_->totals() : ScanCounts{};
-  const QString widest = tr("depth %1 of %2 \u00b7 work %3 of %4").arg(total.depth).arg(total.depth).arg(total.work).arg(total.work);
-  const qreal countersWidth = std::max(fm.horizontalAdvance(countersText()), fm.horizontalAdvance(widest)) * 1.5;
-  l.headerLines = l.compactLabels || titleWidth + countersWidth + em > headerWidth ? 2 : 1;
+  l.compactLabels = compactAt(width());
+  l.headerLines = headerLinesAt(width());
   l.header = QRectF(pad, pad * 0.6, headerWidth, (l.headerLines == 2 ? 2.7 : 1.5) * em);
   l.labelWidth = fm.horizontalAdvance(l.compactLabels ? QStringLiteral("+32") : QStringLiteral("o = w / u")) + 0.8 * em;
   l.levels = std::max(levelRows_, run_ ? run_->stepCount() : 0);
@@ -319,13 +318,45 @@ QSize ScanTreeView::minimumSizeFor(bool numbers) const {
   const qreal em = normal.height();
   const qreal column = numbers ? widestBoxLine(small, true, kFewestBoxDigits) / kTextWidthShare / kBoxWidthShare
                                : small.height() / kBoxWidthShare;
-  const qreal row = numbers ? small.height() * 0.92 / 0.85 / kBoxHeightShare : small.height();
-  const int rows = std::max(levelRows_, run_->stepCount()) + 2;
   const qreal labels = normal.horizontalAdvance(QStringLiteral("+32")) + 0.8 * em;
-  // A wide tree writes its header on one line (layout()); a narrow one needs two.
-  const qreal header = (layout().headerLines == 2 ? 2.7 : 1.5) * em + 0.4 * em;
-  return QSize(std::max(floor.width(), qCeil(em + labels + column * run_->tokens())),
-               std::max(floor.height(), qCeil(em + header + row * rows)));
+  const int width = std::max(floor.width(), qCeil(em + labels + column * run_->tokens()));
+  // Beside others, the header as it is now; stacked, one line, and heightForWidth says where it
+  // needs two (a minimum taken before the first layout would otherwise assume a narrow tree).
+  if (!besideOthers_) return QSize(width, rowsHeightAt(1, numbers));
+  return QSize(width, std::max(floor.height(), rowsHeightAt(layout().headerLines, numbers)));
+}
+
+int ScanTreeView::heightForWidth(int width) const { return rowsHeightAt(headerLinesAt(width), numbersShown_); }
+
+int ScanTreeView::rowsHeightAt(int headerLines, bool numbers) const {
+  QFont readable = font();
+  readable.setPixelSize(minimumTextPixels());
+  const QFontMetricsF small(readable);
+  const qreal em = QFontMetricsF(font()).height();
+  const qreal row = numbers ? small.height() * 0.92 / 0.85 / kBoxHeightShare : small.height();
+  const int rows = std::max(levelRows_, run_ ? run_->stepCount() : 0) + 2;
+  return qCeil(em + (headerLines == 2 ? 2.7 : 1.5) * em + 0.4 * em + row * rows);
+}
+
+// Narrow trees keep their columns and label rows with short names.
+bool ScanTreeView::compactAt(int width) const {
+  const QFontMetricsF fm(font());
+  const qreal em = fm.height();
+  const int n = run_ ? std::max(1, run_->tokens()) : 1;
+  return (width - em - fm.horizontalAdvance(QStringLiteral("o = w / u")) - em) / n < 4.5 * em;
+}
+
+// A compact tree beside others writes its counters under its title, so that trees shown together
+// keep their rows aligned. The counters' room includes the note a one-line box adds (" · boxes
+// show m"), measured on the longest form, so that the header does not jump as the counters grow.
+int ScanTreeView::headerLinesAt(int width) const {
+  const QFontMetricsF fm(font());
+  const qreal em = fm.height();
+  const qreal titleWidth = QFontMetricsF(exploreFont(font(), 1.1, true)).horizontalAdvance(title_);
+  const ScanCounts total = run_ ? run_->totals() : ScanCounts{};
+  const QString widest = tr("depth %1 of %2 \u00b7 work %3 of %4").arg(total.depth).arg(total.depth).arg(total.work).arg(total.work);
+  const qreal countersWidth = std::max(fm.horizontalAdvance(countersText()), fm.horizontalAdvance(widest)) * 1.5;
+  return (compactAt(width) && besideOthers_) || titleWidth + countersWidth + em > width - em ? 2 : 1;
 }
 
 QSize ScanTreeView::sizeHint() const {

@@ -53,6 +53,9 @@ class ScanTreeView : public QWidget {
   QString title() const { return title_; }
   // Rows kept for steps, at least the run's; trees shown together share one so their depths compare.
   void setLevelRows(int rows);
+  // Side by side (the default), a narrow tree writes its counters under its title, so that trees
+  // shown together keep their rows level; stacked, it keeps them on the title's line where they fit.
+  void setBesideOthers(bool beside);
   // Errata: once the run is complete, mark the prefixes it leaves incomplete as wrong.
   void setFlagIncomplete(bool on);
   void setStep(int step);  // clamped to 0..stepCount
@@ -98,6 +101,9 @@ class ScanTreeView : public QWidget {
   QRectF boxOf(const Node& node) const;
 
   QSize minimumSizeHint() const override;
+  // Stacked, the height its rows need at that width (its header on one line where it fits).
+  bool hasHeightForWidth() const override { return !besideOthers_ && run_ != nullptr; }
+  int heightForWidth(int width) const override;
   QSize sizeHint() const override;
 
  signals:
@@ -128,6 +134,9 @@ class ScanTreeView : public QWidget {
     bool compactLabels = false;
   };
   Layout layout() const;
+  bool compactAt(int width) const;     // short row names and columns narrower than 4.5 lines
+  int headerLinesAt(int width) const;  // the title and the counters on one line, or on two
+  int rowsHeightAt(int headerLines, bool numbers) const;
   QRectF boxAt(const Layout& l, int rowIndex, int position) const;
   // The steps of paintEvent, in the order they paint.
   struct PaintContext;
@@ -148,6 +157,7 @@ class ScanTreeView : public QWidget {
   const ScanRun* run_ = nullptr;
   QString title_;
   int levelRows_ = 0;
+  bool besideOthers_ = true;
   int step_ = 0;
   int selectedCombine_ = 0;
   bool flagIncomplete_ = false;
