@@ -31,6 +31,14 @@ int textPixels(const FormulaPanel& panel) {
   return QFontInfo(panel.findChild<QLabel*>(QStringLiteral("formulaText"))->font()).pixelSize();
 }
 
+// A panel of `html`, shown at width x height.
+void showPanel(FormulaPanel& panel, const QString& html, int width, int height) {
+  panel.setHtml(html);
+  panel.resize(width, height);
+  panel.show();
+  QVERIFY(QTest::qWaitForWindowExposed(&panel));
+}
+
 bool scrolls(const FormulaPanel& panel) {
   return panel.findChild<QScrollArea*>(QStringLiteral("formulaScroll"))->verticalScrollBar()->isVisible();
 }
@@ -45,10 +53,7 @@ class FormulaPanelTest : public QObject {
 
   void fullSizeWhereItFits() {
     FormulaPanel panel;
-    panel.setHtml(formulaWithAsides(3));
-    panel.resize(500, 900);
-    panel.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    showPanel(panel, formulaWithAsides(3), 500, 900);
     QCOMPARE(panel.fontScale(), kFullScale);
     QCOMPARE(panel.asidesLeftOut(), 0);
     QVERIFY(!scrolls(panel));
@@ -56,10 +61,7 @@ class FormulaPanelTest : public QObject {
 
   void shrinksToTheBodyTextInTheWindow() {
     FormulaPanel panel;
-    panel.setHtml(formulaWithAsides(9));
-    panel.resize(420, 900);
-    panel.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    showPanel(panel, formulaWithAsides(9), 420, 900);
     const int full = textPixels(panel);
     panel.resize(420, 330);
     QCoreApplication::processEvents();
@@ -76,11 +78,8 @@ class FormulaPanelTest : public QObject {
   void asidesGiveWayLastFirstBeforeItScrolls() {
     Appearance::instance().setPresenterMode(true);
     FormulaPanel panel;
-    panel.setHtml(formulaWithAsides(6));
     panel.setLitTerms({QStringLiteral("underflow"), QStringLiteral("max(m, s)")});
-    panel.resize(480, 900);
-    panel.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    showPanel(panel, formulaWithAsides(6), 480, 900);
     QCOMPARE(panel.asidesLeftOut(), 0);
     QVERIFY(panel.litTermsFound().contains(QStringLiteral("underflow")));
     // Shorter until the smallest text no longer fits with both notes: the last one goes first.

@@ -1,10 +1,10 @@
 #include "ui/explore/cell_tab.hpp"
 
 #include <QButtonGroup>
+#include <QApplication>
 #include <QChart>
 #include <QCheckBox>
 #include <QComboBox>
-#include <QApplication>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>

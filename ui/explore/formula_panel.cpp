@@ -45,6 +45,10 @@ QString withoutLastAsides(QString html, int count) {
 
 int asideCount(const QString& html) { return int(html.count(kFormulaAside)); }
 
+// A line of the text at its full size: the panel's widths are measured in it, whatever size the
+// text is fitted to.
+qreal fullSizeLine() { return QFontMetricsF(scaledFont(QApplication::font(), kFormulaFontScale)).height(); }
+
 }  // namespace
 
 FormulaPanel::FormulaPanel(QWidget* parent) : QFrame(parent), text_(new QLabel(this)), scroll_(new QScrollArea(this)) {
@@ -56,7 +60,7 @@ FormulaPanel::FormulaPanel(QWidget* parent) : QFrame(parent), text_(new QLabel(t
   text_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   text_->setContentsMargins(12, 10, 12, 10);
 
-  auto* scroll = scroll_;
+  QScrollArea* scroll = scroll_;
   scroll->setObjectName(QStringLiteral("formulaScroll"));
   scroll->setWidget(text_);
   scroll->setWidgetResizable(true);
@@ -110,25 +114,22 @@ void FormulaPanel::showText() {
 }
 
 void FormulaPanel::applyAppearance() {
-  const qreal line = QFontMetricsF(scaledFont(QApplication::font(), kFormulaFontScale)).height();
+  const qreal line = fullSizeLine();
   setMinimumWidth(qRound(line * kWidthInLines));
   setMaximumWidth(qRound(line * kMaxWidthInLines));
   updateGeometry();
   fitText();
 }
 
-QSize FormulaPanel::sizeHint() const {
-  const qreal line = QFontMetricsF(scaledFont(QApplication::font(), kFormulaFontScale)).height();
-  return {qRound(line * kHintWidthInLines), QFrame::sizeHint().height()};
-}
+QSize FormulaPanel::sizeHint() const { return {qRound(fullSizeLine() * kHintWidthInLines), QFrame::sizeHint().height()}; }
 
 void FormulaPanel::resizeEvent(QResizeEvent* event) {
   QFrame::resizeEvent(event);
   fitText();
 }
 
-// The full size first, then smaller steps while the text is taller
-// than the room the scroll area shows it in.
+// The full size first, then smaller steps while the text is taller than the room the scroll area
+// shows it in, then the asides out, last first.
 void FormulaPanel::fitText() {
   const QFont body = QApplication::font();
   const bool presenter = Appearance::instance().presenterMode();

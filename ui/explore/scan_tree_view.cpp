@@ -195,7 +195,7 @@ ScanTreeView::Layout ScanTreeView::layout() const {
   const qreal headerWidth = width() - 2 * pad;
   const int n = run_ ? std::max(1, run_->tokens()) : 1;
   l.compactLabels = compactAt(width());
-  l.headerLines = headerLinesAt(width());
+  l.headerLines = headerLinesAt(width(), l.compactLabels);
   l.header = QRectF(pad, pad * 0.6, headerWidth, (l.headerLines == 2 ? 2.7 : 1.5) * em);
   l.labelWidth = fm.horizontalAdvance(l.compactLabels ? QStringLiteral("+32") : QStringLiteral("o = w / u")) + 0.8 * em;
   l.levels = std::max(levelRows_, run_ ? run_->stepCount() : 0);
@@ -326,7 +326,9 @@ QSize ScanTreeView::minimumSizeFor(bool numbers) const {
   return QSize(width, std::max(floor.height(), rowsHeightAt(layout().headerLines, numbers)));
 }
 
-int ScanTreeView::heightForWidth(int width) const { return rowsHeightAt(headerLinesAt(width), numbersShown_); }
+int ScanTreeView::heightForWidth(int width) const {
+  return rowsHeightAt(headerLinesAt(width, compactAt(width)), numbersShown_);
+}
 
 int ScanTreeView::rowsHeightAt(int headerLines, bool numbers) const {
   QFont readable = font();
@@ -349,14 +351,14 @@ bool ScanTreeView::compactAt(int width) const {
 // A compact tree beside others writes its counters under its title, so that trees shown together
 // keep their rows aligned. The counters' room includes the note a one-line box adds (" · boxes
 // show m"), measured on the longest form, so that the header does not jump as the counters grow.
-int ScanTreeView::headerLinesAt(int width) const {
+int ScanTreeView::headerLinesAt(int width, bool compact) const {
   const QFontMetricsF fm(font());
   const qreal em = fm.height();
   const qreal titleWidth = QFontMetricsF(exploreFont(font(), 1.1, true)).horizontalAdvance(title_);
   const ScanCounts total = run_ ? run_->totals() : ScanCounts{};
   const QString widest = tr("depth %1 of %2 \u00b7 work %3 of %4").arg(total.depth).arg(total.depth).arg(total.work).arg(total.work);
   const qreal countersWidth = std::max(fm.horizontalAdvance(countersText()), fm.horizontalAdvance(widest)) * 1.5;
-  return (compactAt(width) && besideOthers_) || titleWidth + countersWidth + em > width - em ? 2 : 1;
+  return (compact && besideOthers_) || titleWidth + countersWidth + em > width - em ? 2 : 1;
 }
 
 QSize ScanTreeView::sizeHint() const {
