@@ -32,6 +32,7 @@
 #include "ui/pages/train_page.hpp"
 #include "ui/report/run_report.hpp"
 #include "ui/welcome_page.hpp"
+#include "ui/wheel_guard.hpp"
 
 namespace {
 
@@ -280,6 +281,7 @@ int main(int argc, char** argv) {
   QApplication::setApplicationName(QStringLiteral("Aaren Studio"));
   QApplication::setApplicationVersion(aaren::ui::applicationVersion());
   QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
+  aaren::ui::installWheelGuard(app);
 
   if (!parsed) {
     print(stderr, QStringLiteral("aaren-studio: %1\n(see 'aaren-studio --help')\n").arg(parser.errorText()));

@@ -167,8 +167,8 @@ QFont fittingFont(const QFont& font, const QString& text, qreal width) {
   return smaller;
 }
 
-ChartNote::ChartNote(QChart* chart, const QMargins& margins)
-    : chart_(chart), margins_(margins), box_(new AnnotationBox(chart)) {
+ChartNote::ChartNote(QChart* chart, const QMargins& margins, std::function<void(qreal)> roomBelow)
+    : chart_(chart), margins_(margins), box_(new AnnotationBox(chart)), roomBelow_(std::move(roomBelow)) {
   box_->hide();
 }
 
@@ -203,7 +203,7 @@ void ChartNote::place(const QString& text, bool shown, const std::function<QList
 void ChartNote::setRoomBelow(qreal height) {
   if (std::abs(height - below_) < 0.5) return;
   below_ = height;
-  chart_->setMargins(margins_ + QMargins(0, 0, 0, int(std::ceil(height))));
+  roomBelow_(height);
 }
 
 }  // namespace aaren::ui

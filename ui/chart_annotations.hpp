@@ -81,7 +81,9 @@ inline constexpr qreal kMaxNoteShare = 0.35;
 // made for the plot as it would be without a note below, so it does not flip as the plot shrinks.
 class ChartNote {
  public:
-  ChartNote(QChart* chart, const QMargins& margins);
+  // `roomBelow` is told the height the note needs below the plot (0 while it sits inside it): the
+  // chart's owner adds it to the chart's bottom margin, and the note sits at the very bottom.
+  ChartNote(QChart* chart, const QMargins& margins, std::function<void(qreal)> roomBelow);
 
   AnnotationBox* box() const { return box_; }
   // Shows `text` (hides the note when it is empty or `shown` is false). `lines` gives the plotted
@@ -96,6 +98,7 @@ class ChartNote {
   QChart* chart_;
   QMargins margins_;
   AnnotationBox* box_;
+  std::function<void(qreal)> roomBelow_;
   qreal below_ = 0;
 };
 

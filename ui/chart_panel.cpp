@@ -30,6 +30,7 @@
 
 #include "ui/appearance.hpp"
 #include "ui/chart_annotations.hpp"
+#include "ui/chart_key.hpp"
 #include "ui/chart_view.hpp"
 #include "ui/export_dialog.hpp"
 #include "ui/settings.hpp"
@@ -43,11 +44,11 @@ constexpr char kColorProperty[] = "aarenColor";
 // Set on a series before addSeries() to draw its line this many times the usual width (the Data
 // page's target among its channels, ui/pages/series_split_chart.cpp).
 constexpr char kWidthFactorProperty[] = "aarenWidthFactor";
+// Set on a series drawn only to shape the chart: it keeps no legend entry (setInLegend).
+constexpr char kUnlistedProperty[] = "aarenUnlisted";
 
 constexpr int kBandAlpha = 64;
 constexpr int kMaxDateTicks = 6;
-// A legend entry's marker and the gaps around it, in lines of the legend's text.
-constexpr qreal kLegendEntryExtraLines = 2.5;
 constexpr qreal kMarkerSize = 7.0;
 constexpr qreal kHalfDayMs = 12.0 * 3600.0 * 1000.0;
 constexpr qreal kRowMargin = 0.5;         // above the top row and below the bottom one of labelled rows
@@ -78,7 +79,12 @@ ChartPanel::ChartPanel(const QString& title, QWidget* parent)
   chart_->legend()->setAlignment(Qt::AlignBottom);
   // Items of the chart's scene, so that they are part of every export.
   placeholder_ = new QGraphicsSimpleTextItem(chart_);
-  note_ = std::make_unique<ChartNote>(chart_, kChartMargins);
+  key_ = new ChartKey(chart_);
+  key_->hide();
+  note_ = std::make_unique<ChartNote>(chart_, kChartMargins, [this](qreal height) {
+    noteHeight_ = std::ceil(height);
+    placeBelowPlot();
+  });
   valueText_ = defaultValueText;
   replaceAxis(xAxis_, new QValueAxis, Qt::AlignBottom);
   replaceAxis(yAxis_, new QValueAxis, Qt::AlignLeft);
@@ -236,6 +242,7 @@ void ChartPanel::addSeries(QXYSeries* series, const QColor& color) {
   if (color.isValid()) series->setProperty(kColorProperty, color);
   chart_->addSeries(series);
   attachToAxes(series);
+  showLegendEntries(series);
   dataSeries_.append(series);
   connect(series, &QXYSeries::pointsReplaced, this, &ChartPanel::onSeriesDataReplaced);
   connect(series, &QObject::destroyed, this, [this, series] { dataSeries_.removeAll(series); });
@@ -272,7 +279,9 @@ QAreaSeries* ChartPanel::shadeInterval(const QString& label, qreal from, qreal t
     chart_->removeSeries(series);
     chart_->addSeries(series);
     attachToAxes(series);
+    showLegendEntries(series);
   }
+  showLegendEntries(band);
   styleBand(band);
   fitLegend();
   if (followsData_) fitToData();
@@ -451,14 +460,7 @@ void ChartPanel::showEmptyState(bool empty) {
   empty_ = empty;
   xAxis_->setVisible(!empty);
   yAxis_->setVisible(!empty);
-  QLegend* legend = chart_->legend();
-  if (empty && legend->isVisible()) {
-    legend->hide();
-    legendHiddenWhileEmpty_ = true;
-  } else if (!empty && legendHiddenWhileEmpty_) {
-    legend->show();
-    legendHiddenWhileEmpty_ = false;
-  }
+  fitLegend();
   placeholder_->setText(placeholderText_.isEmpty() ? tr("No data yet") : placeholderText_);
   placeholder_->setVisible(empty);
   const QRectF plot = chart_->plotArea();
@@ -467,16 +469,54 @@ void ChartPanel::showEmptyState(bool empty) {
 }
 
 // The legend's entries in one row below the plot while they fit side by side; else in a column at
-// the right, a line each, since Qt cuts names that share a row too narrow ("Transformer tr…").
+// the right while the plot keeps most of the width, since Qt cuts names that share a row too narrow
+// ("Transformer tr…"); else in a key below the plot that wraps between entries (ui/chart_key.hpp).
 void ChartPanel::fitLegend() {
   QLegend* legend = chart_->legend();
-  const QFontMetricsF metrics(legend->font());
-  qreal needed = 0;
-  for (const QLegendMarker* marker : legend->markers())
-    if (marker->isVisible()) needed += metrics.horizontalAdvance(marker->label()) + kLegendEntryExtraLines * metrics.height();
-  const qreal available = chart_->size().width() - kChartMargins.left() - kChartMargins.right();
-  const Qt::Alignment wanted = needed <= available ? Qt::AlignBottom : Qt::AlignRight;
-  if (legend->alignment() != wanted) legend->setAlignment(wanted);
+  const qreal width = chart_->size().width() - kChartMargins.left() - kChartMargins.right();
+  QList<QLegendMarker*> entries;
+  for (QLegendMarker* marker : legend->markers())
+    if (!marker->series()->property(kUnlistedProperty).toBool()) entries.append(marker);
+  const LegendPlace place = legendPlaceFor(*legend, entries, width);
+  if (place != LegendPlace::key) {
+    const Qt::Alignment wanted = place == LegendPlace::row ? Qt::AlignBottom : Qt::AlignRight;
+    if (legend->alignment() != wanted) legend->setAlignment(wanted);
+  }
+  const bool shown = legendShown_ && !empty_;
+  legend->setVisible(shown && place != LegendPlace::key);
+  const bool keyed = shown && place == LegendPlace::key;
+  keyHeight_ = keyed ? std::ceil(key_->layOut(*legend, entries, width)) : 0;
+  key_->setVisible(keyed);
+  placeBelowPlot();
+}
+
+// Below the plot, from the top: the key (when the legend is written as one), then a note too tall
+// for the plot; the chart's bottom margin makes room for both.
+void ChartPanel::placeBelowPlot() {
+  QMargins margins = kChartMargins;
+  margins.setBottom(margins.bottom() + static_cast<int>(keyHeight_ + noteHeight_));
+  if (chart_->margins() != margins) chart_->setMargins(margins);
+  key_->setPos(kChartMargins.left(), chart_->size().height() - kChartMargins.bottom() - noteHeight_ - keyHeight_);
+}
+
+void ChartPanel::setLegendShown(bool shown) {
+  legendShown_ = shown;
+  fitLegend();
+}
+
+QString ChartPanel::keyShown() const { return key_->isVisible() ? key_->toPlainText() : QString(); }
+
+void ChartPanel::setInLegend(QAbstractSeries* series, bool listed) {
+  series->setProperty(kUnlistedProperty, !listed);
+  showLegendEntries(series);
+  fitLegend();
+}
+
+// A series' legend entries are made anew each time it is added to the chart (a band re-adds the
+// data series): each time, an unlisted series' entries are hidden again.
+void ChartPanel::showLegendEntries(QAbstractSeries* series) {
+  const bool listed = !series->property(kUnlistedProperty).toBool();
+  for (QLegendMarker* marker : chart_->legend()->markers(series)) marker->setVisible(listed);
 }
 
 void ChartPanel::onPlotAreaChanged() {

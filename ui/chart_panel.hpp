@@ -21,6 +21,7 @@
 #include "ui/theme.hpp"
 
 class QAbstractAxis;
+class QAbstractSeries;
 class QGraphicsSimpleTextItem;
 class QAreaSeries;
 class QChart;
@@ -32,6 +33,7 @@ class QXYSeries;
 
 namespace aaren::ui {
 
+class ChartKey;
 class ChartNote;
 class InteractiveChartView;
 
@@ -90,6 +92,14 @@ class ChartPanel : public QWidget {
   QString annotationShown() const;      // what the box says now, empty when hidden
   QRectF annotationSceneRect() const;   // the box in the chart's scene coordinates, empty when hidden
 
+  // The legend, where the panel finds room for it (a row, a column or a wrapped key: ui/chart_key.hpp);
+  // hidden while the chart is empty whatever is set here.
+  void setLegendShown(bool shown);
+  bool legendShown() const { return legendShown_; }
+  QString keyShown() const;  // the key's text while the legend is written as one, else empty
+  // Off for a series drawn only to shape the chart (an invisible extent, a band): no legend entry.
+  void setInLegend(QAbstractSeries* series, bool listed);
+
   QChart* chart() const { return chart_; }
   InteractiveChartView* view() const { return view_; }
   QAbstractAxis* xAxis() const { return xAxis_; }
@@ -134,6 +144,8 @@ class ChartPanel : public QWidget {
   void placeAnnotation();
   void fitTitle();
   void fitLegend();
+  void showLegendEntries(QAbstractSeries* series);
+  void placeBelowPlot();
   void showEmptyState(bool empty);
   void onPlotAreaChanged();
   void onValueAxisRangeChanged();
@@ -169,7 +181,10 @@ class ChartPanel : public QWidget {
   QString placeholderText_;
   QGraphicsSimpleTextItem* placeholder_;
   bool empty_ = false;
-  bool legendHiddenWhileEmpty_ = false;  // the legend was shown when the chart became empty
+  bool legendShown_ = true;  // the page's wish; the panel also hides it while empty
+  ChartKey* key_;
+  qreal keyHeight_ = 0;   // room below the plot for the key
+  qreal noteHeight_ = 0;  // and for a note too tall for the plot
   QString annotation_;
   std::unique_ptr<ChartNote> note_;
   std::function<QString(qreal)> valueText_;

@@ -11,4 +11,9 @@ namespace aaren::ui {
 // Between the wider of minimumWidth and what the text needs, and `stretch` times that (1: fixed).
 QScrollArea* makeSidePanel(QWidget* panel, int minimumWidth, double stretch, QWidget* parent);
 
+// The side panel and, under it, what must stay in sight (Start and the progress): the panel grows
+// no taller than its content, so on a tall screen the actions sit right under the settings, and
+// on a short one the settings scroll while the actions stay.
+QWidget* withActionsBelow(QScrollArea* sidePanel, QWidget* actions, QWidget* parent);
+
 }  // namespace aaren::ui

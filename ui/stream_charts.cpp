@@ -2,12 +2,11 @@
 
 #include <QAreaSeries>
 #include <QChart>
-#include <QLegend>
-#include <QLegendMarker>
 #include <QLineSeries>
 #include <QLocale>
 #include <cmath>
 
+#include "ui/appearance.hpp"
 #include "ui/chart_panel.hpp"
 #include "ui/pages/growth_wording.hpp"
 
@@ -42,18 +41,24 @@ void addModelSeries(ChartPanel* panel) {
 
 constexpr int kBandAlpha = 60;
 
-// A translucent band between two lines, behind the data and out of the legend; it follows the
-// chart's Y axis when Log Y replaces it.
+// A translucent band between two lines, behind the data and out of the legend, in its line's colour
+// in both themes (a new chart theme recolours every series); it follows the chart's Y axis when
+// Log Y replaces it.
 QAreaSeries* addSpreadBand(ChartPanel* panel, const QColor& color) {
   auto* upper = new QLineSeries;
   auto* lower = new QLineSeries;
   auto* band = new QAreaSeries(upper, lower);
   upper->setParent(band);
   lower->setParent(band);
-  QColor fill = color;
-  fill.setAlpha(kBandAlpha);
-  band->setBrush(fill);
-  band->setPen(Qt::NoPen);
+  const auto style = [band, color] {
+    QColor fill = color;
+    fill.setAlpha(kBandAlpha);
+    band->setBrush(fill);
+    band->setPen(Qt::NoPen);
+  };
+  style();
+  // Connected after the panel's own restyling, so it runs after it.
+  QObject::connect(&Appearance::instance(), &Appearance::changed, band, style);
   QChart* chart = panel->chart();
   chart->addSeries(band);
   // Series are drawn in the order they were added: the data goes back on top.
@@ -69,7 +74,7 @@ QAreaSeries* addSpreadBand(ChartPanel* panel, const QColor& color) {
       if (!series->attachedAxes().contains(panel->xAxis())) series->attachAxis(panel->xAxis());
       if (!series->attachedAxes().contains(panel->yAxis())) series->attachAxis(panel->yAxis());
     }
-    for (QLegendMarker* marker : panel->chart()->legend()->markers(band)) marker->setVisible(false);
+    panel->setInLegend(band, false);  // a re-added series gets new legend entries
   };
   attach();
   QObject::connect(panel, &ChartPanel::logScaleYChanged, band, attach);

@@ -9,6 +9,7 @@
 #include <QChart>
 #include <QDateTimeAxis>
 #include <QFontMetricsF>
+#include <QGraphicsTextItem>
 #include <QLegend>
 #include <QLegendMarker>
 #include <QLineSeries>
@@ -77,6 +78,7 @@ class TestChartPanel : public QObject {
   void arrowKeysPan();
   void rightDragPansInsteadOfZoomingOut();
   void shadedIntervalsStayBehindTheDataWithALegendEntry();
+  void theLegendNeverCutsAName();
   void themeAndPresenterModeRestyleTheChart();
   void dateTimeAxisTakesMilliseconds();
   void dateTicksFitTheWidth();
@@ -209,6 +211,54 @@ void TestChartPanel::shadedIntervalsStayBehindTheDataWithALegendEntry() {
   panel_->clearShadedIntervals();
   QVERIFY(panel_->shadedIntervals().isEmpty());
   QCOMPARE(panel_->chart()->series(), QList<QAbstractSeries*>{series_});
+}
+
+// From wide to narrow: a row while the names fit side by side, a column while the plot keeps most of
+// the width, then a key that wraps between entries; at no width is a name cut, an entry the page
+// hid stays out, and a legend the page hides stays hidden.
+void TestChartPanel::theLegendNeverCutsAName() {
+  Appearance::instance().setPresenterMode(true);
+  const QStringList names = {QStringLiteral("ramp"), QStringLiteral("printed update"), QStringLiteral("parallel softmax"),
+                             QStringLiteral("meant update")};
+  for (const QString& name : names.mid(1)) setSeriesData(panel_->addLineSeries(name), ramp(5));
+  QLineSeries* helper = panel_->addLineSeries(QStringLiteral("helper line"));
+  setSeriesData(helper, ramp(3));
+  panel_->setInLegend(helper, false);
+  QLegend* legend = panel_->chart()->legend();
+  QSet<QString> placesSeen;
+  for (int width = 1600; width >= panel_->minimumWidth(); width -= 40) {
+    panel_->resize(width, 500);
+    QTest::qWait(0);
+    QCoreApplication::sendPostedEvents();
+    const QString where = QStringLiteral("at %1 px").arg(width);
+    QVERIFY2(legend->isVisible() != !panel_->keyShown().isEmpty(), qPrintable(where));
+    for (QGraphicsItem* item : panel_->chart()->scene()->items()) {
+      const auto* text = dynamic_cast<QGraphicsTextItem*>(item);
+      if (text && text->isVisible() && legend->isAncestorOf(text))
+        QVERIFY2(!text->toPlainText().endsWith(QStringLiteral("...")), qPrintable(where + QStringLiteral(": ") + text->toPlainText()));
+    }
+    const QString key = panel_->keyShown();
+    if (!key.isEmpty()) {
+      placesSeen << QStringLiteral("key");
+      for (const QString& name : names) QVERIFY2(key.contains(name), qPrintable(where + QStringLiteral(": ") + key));
+      QVERIFY2(!key.contains(QStringLiteral("helper")), qPrintable(key));
+      // The key sits below the plot, inside the chart: the plot made room for it.
+      for (QGraphicsItem* item : panel_->chart()->scene()->items())
+        if (auto* text = dynamic_cast<QGraphicsTextItem*>(item); text && text->isVisible() && text->toPlainText() == key) {
+          QVERIFY2(text->sceneBoundingRect().top() >= panel_->chart()->plotArea().bottom(), qPrintable(where));
+          QVERIFY2(text->sceneBoundingRect().bottom() <= panel_->chart()->rect().bottom() + 0.5, qPrintable(where));
+        }
+    } else {
+      placesSeen << (legend->alignment() == Qt::AlignBottom ? QStringLiteral("row") : QStringLiteral("column"));
+    }
+  }
+  QCOMPARE(placesSeen, (QSet<QString>{QStringLiteral("row"), QStringLiteral("column"), QStringLiteral("key")}));
+
+  panel_->setLegendShown(false);
+  QVERIFY(!legend->isVisible() && panel_->keyShown().isEmpty());
+  panel_->resize(1600, 500);
+  QTRY_COMPARE(legend->alignment(), Qt::AlignBottom);
+  QVERIFY(!legend->isVisible());
 }
 
 void TestChartPanel::themeAndPresenterModeRestyleTheChart() {

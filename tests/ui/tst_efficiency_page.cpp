@@ -6,6 +6,7 @@
 // time from a calibration of both models' steps, and while it runs the time left falls.
 #include <QtTest>
 
+#include <QAreaSeries>
 #include <QChart>
 #include <QComboBox>
 #include <QImage>
@@ -21,6 +22,7 @@
 #include <stdexcept>
 
 #include "gpu/device_info.hpp"
+#include "ui/appearance.hpp"
 #include "ui/chart_export.hpp"
 #include "ui/chart_panel.hpp"
 #include "ui/pages/efficiency_page.hpp"
@@ -258,6 +260,20 @@ class TestEfficiencyPage : public QObject {
     const auto* stop = page.findChild<QPushButton*>(QStringLiteral("stop"));
     QVERIFY(start && stop);
     QVERIFY(start->isEnabled() && !stop->isEnabled());
+
+    // Each spread band keeps its line's colour in both themes (a chart theme recolours every series).
+    for (const Theme theme : {Theme::dark, Theme::light}) {
+      Appearance::instance().setTheme(theme);
+      for (const ChartPanel* panel : {page.streamCharts().cumulativeTime(), page.streamCharts().latency()}) {
+        const QList<QAreaSeries*> bands = page.streamCharts().spreadBands(panel);
+        QCOMPARE(bands.size(), 2);
+        for (int i = 0; i < 2; ++i) {
+          const QColor line = panel->dataSeries().at(i)->color(), band = bands.at(i)->brush().color();
+          QVERIFY2(band.rgb() == line.rgb() && band.alpha() < 255,
+                   qPrintable(QStringLiteral("%1: band %2 is %3, its line %4").arg(panel->title()).arg(i).arg(band.name(QColor::HexArgb), line.name())));
+        }
+      }
+    }
   }
 
   void theRunTimeIsEstimatedBeforeStart() {

@@ -6,8 +6,6 @@
 #include <QChart>
 #include <QFontMetricsF>
 #include <QGraphicsSimpleTextItem>
-#include <QLegend>
-#include <QLegendMarker>
 #include <QLineSeries>
 #include <QPen>
 #include <QScatterSeries>
@@ -44,8 +42,7 @@ QAreaSeries* addRectangle(ChartPanel& panel, const QRectF& rect, const QColor& f
   panel.chart()->addSeries(area);
   area->attachAxis(panel.xAxis());
   area->attachAxis(panel.yAxis());
-  const QList<QLegendMarker*> markers = panel.chart()->legend()->markers(area);
-  for (QLegendMarker* marker : markers) marker->setVisible(!name.isEmpty());
+  panel.setInLegend(area, !name.isEmpty());
   return area;
 }
 
@@ -55,7 +52,7 @@ void addInvisiblePoints(ChartPanel& panel, const QList<QPointF>& points) {
   fit->setMarkerSize(0.1);
   fit->setBorderColor(Qt::transparent);
   setSeriesData(fit, points);
-  for (QLegendMarker* marker : panel.chart()->legend()->markers(fit)) marker->setVisible(false);
+  panel.setInLegend(fit, false);
 }
 
 AxisLabels classLabels(const QStringList& classNames, bool reversed) {
@@ -131,7 +128,7 @@ void ClassBarsChart::setBars(const QStringList& classNames, const QList<Group>& 
     heights_ << heights;
   }
   addInvisiblePoints(*this, fit);
-  chart()->legend()->setVisible(groups.size() > 1);
+  setLegendShown(groups.size() > 1);
 }
 
 QString ClassBarsChart::tableCsv() const {
@@ -219,7 +216,7 @@ void ConfusionMatrixChart::setMatrix(const QStringList& classNames, const std::v
     scale_ << addRectangle(*this, QRectF(-100, -100, 0.001, 0.001), cellColor(double(value) / double(most)),
                            value == 0 ? tr("0 cases") : tr("%1 cases").arg(value));
   addInvisiblePoints(*this, centres);
-  chart()->legend()->setVisible(true);
+  setLegendShown(true);
   placeCellTexts();
 }
 

@@ -6,8 +6,6 @@
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
-#include <QLegend>
-#include <QLegendMarker>
 #include <QLineSeries>
 #include <QSplitter>
 #include <QVBoxLayout>
@@ -173,8 +171,7 @@ void LabelledSeriesView::drawSeries() {
   }
   // Unnamed lines keep no legend entry.
   for (QXYSeries* series : series_->dataSeries())
-    if (series->name().isEmpty())
-      for (QLegendMarker* marker : series_->chart()->legend()->markers(series)) marker->setVisible(false);
+    if (series->name().isEmpty()) series_->setInLegend(series, false);
 }
 
 }  // namespace aaren::ui

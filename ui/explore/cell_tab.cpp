@@ -8,8 +8,6 @@
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
-#include <QLegend>
-#include <QLegendMarker>
 #include <QLineSeries>
 #include <QPushButton>
 #include <QRadioButton>
@@ -49,7 +47,7 @@ enum Quantity { quantityM, quantityC, quantityA, quantityO, quantityParallel, qu
 ChartPanel* makeChart(const QString& title, const QString& yTitle, QWidget* parent) {
   auto* chart = new ChartPanel(title, parent);
   chart->setAxisTitles(QObject::tr("token k"), yTitle);
-  chart->chart()->legend()->hide();
+  chart->setLegendShown(false);
   // Step 0, before the first token: what comes, not "No data yet" (a lesson's question may stop here).
   chart->setPlaceholderText(QObject::tr("Token 1 arrives with \u2192"));
   return chart;
@@ -305,9 +303,9 @@ void CellTab::rebuild() {
   for (ChartPanel* chart : cellCharts())
     for (QXYSeries* series : chart->dataSeries())
       if (series->name() == QLatin1String(kToCome) || series->name() == QLatin1String(kTokenRange))
-        for (QLegendMarker* marker : chart->chart()->legend()->markers(series)) marker->setVisible(false);
-  oChart_->chart()->legend()->setVisible(true);
-  aChart_->chart()->legend()->setVisible(printedTypo_);
+        chart->setInLegend(series, false);
+  oChart_->setLegendShown(true);
+  aChart_->setLegendShown(printedTypo_);
 
   controller().setCount(mode_ == CellMode::tokenByToken ? n : int(blocks_.frames().size()));
   showPosition();

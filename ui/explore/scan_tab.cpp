@@ -6,6 +6,7 @@
 #include <QLabel>
 #include <QResizeEvent>
 #include <QScrollArea>
+#include <QTextDocumentFragment>
 #include <QVBoxLayout>
 #include <algorithm>
 
@@ -29,20 +30,23 @@ QColor litOnBackground(const ExploreColors& c) {
                           float(c.lit.blueF() * a + c.background.blueF() * (1 - a)));
 }
 
-// The colours of the boxes; while boxes are lit, the highlighter too: a band with dashes in the
-// text colour, as the boxes show it. Trees that leave their numbers out say where they are.
+QString unbroken(QString text) { return text.replace(QLatin1Char(' '), QStringLiteral("&nbsp;")); }
+
+// The colours of the boxes (the operands named A and B as the formula names them); while boxes are
+// lit, the highlighter too: a band with dashes in the text colour, as the boxes show it. Trees that
+// leave their numbers out say where they are. Lines break between entries, never inside one.
 QString legendHtml(bool lit, bool numbersShown) {
   const ExploreColors c = exploreColors();
   const auto swatch = [](const QColor& color, const QString& label) {
-    return QStringLiteral("<span style=\"color:%1\">\u25a0</span>&nbsp;%2").arg(color.name(), label);
+    return QStringLiteral("<span style=\"color:%1\">\u25a0</span>&nbsp;%2").arg(color.name(), unbroken(label));
   };
-  QStringList entries{swatch(c.left, QObject::tr("earlier operand")), swatch(c.right, QObject::tr("later operand")),
+  QStringList entries{swatch(c.left, QObject::tr("earlier (A)")), swatch(c.right, QObject::tr("later (B)")),
                       swatch(c.result, QObject::tr("being combined")), swatch(c.complete, QObject::tr("whole prefix"))};
   if (lit)
     entries << QStringLiteral("<span style=\"background-color:%1; color:%2\">&nbsp;\u2504\u2504&nbsp;</span>&nbsp;%3")
-                   .arg(litOnBackground(c).name(), c.text.name(), QObject::tr("lit: the answer"));
-  if (!numbersShown) entries << QObject::tr("numbers: hover a box").replace(QLatin1Char(' '), QStringLiteral("&nbsp;"));
-  return entries.join(QStringLiteral("&nbsp;&nbsp;&nbsp;"));
+                   .arg(litOnBackground(c).name(), c.text.name(), unbroken(QObject::tr("lit: the answer")));
+  if (!numbersShown) entries << unbroken(QObject::tr("numbers: hover a box"));
+  return entries.join(QStringLiteral("&nbsp;&nbsp; "));
 }
 
 }  // namespace
@@ -148,7 +152,9 @@ void ScanTab::showLegend() {
   legend_->setText(legendHtml(!litRanges_.isEmpty(), trees_.empty() || trees_.front()->numbersShown()));
 }
 
-QString ScanTab::legendText() const { return legend_->text(); }
+QString ScanTab::legendText() const {
+  return QTextDocumentFragment::fromHtml(legend_->text()).toPlainText().replace(QChar::Nbsp, QLatin1Char(' '));
+}
 
 void ScanTab::inputsChanged() { startOver(); }
 

@@ -40,7 +40,7 @@ class ScanTab : public ExploreView {
   // Scan tree boxes lit for a question's answer or a formula term; cleared by any other change.
   void setLitRanges(const QList<TokenRange>& ranges);
   QList<TokenRange> litRanges() const { return litRanges_; }
-  QString legendText() const;  // rich text: the box colours, and the highlighter while boxes are lit
+  QString legendText() const;  // as read: the box colours, and the highlighter while boxes are lit
   void setShowAhead(bool on);  // later steps' numbers drawn faintly before their step
   bool showAhead() const { return showAhead_; }
 

@@ -16,6 +16,7 @@ namespace {
 
 constexpr qreal kBoxWidthShare = 0.9;   // of a column
 constexpr qreal kBoxHeightShare = 0.7;  // of a row; the rest is room for the arrows
+constexpr qreal kTightBoxHeightShare = 0.8;  // where a row is short: the box keeps its line of text
 constexpr qreal kMaxRowLines = 6.0;      // rows never grow taller than this many text lines
 constexpr int kMaxListedWeights = 16;
 
@@ -208,7 +209,7 @@ ScanTreeView::Layout ScanTreeView::layout() const {
   l.row = std::min(availableHeight / rows, kMaxRowLines * em);
   l.top += (availableHeight - rows * l.row) / 2;
   l.boxWidth = l.column * kBoxWidthShare;
-  l.boxHeight = l.row * kBoxHeightShare;
+  l.boxHeight = std::max(l.row * kBoxHeightShare, std::min(l.row * kTightBoxHeightShare, oneLineBoxHeight()));
   return l;
 }
 
@@ -330,12 +331,18 @@ int ScanTreeView::heightForWidth(int width) const {
   return rowsHeightAt(headerLinesAt(width, compactAt(width)), numbersShown_);
 }
 
+// A box that holds one line of numbers at the smallest readable size, as measureBoxText fits it
+// (the tree's line scaled, with a pixel spare for rounding).
+qreal ScanTreeView::oneLineBoxHeight() const {
+  const qreal smallest = qreal(minimumTextPixels()) / std::max(1, pixelSizeOf(font()));
+  return smallest * QFontMetricsF(font()).height() * 0.92 / 0.85 + 1;
+}
+
 int ScanTreeView::rowsHeightAt(int headerLines, bool numbers) const {
   QFont readable = font();
   readable.setPixelSize(minimumTextPixels());
-  const QFontMetricsF small(readable);
   const qreal em = QFontMetricsF(font()).height();
-  const qreal row = numbers ? small.height() * 0.92 / 0.85 / kBoxHeightShare : small.height();
+  const qreal row = numbers ? oneLineBoxHeight() / kTightBoxHeightShare : QFontMetricsF(readable).height();
   const int rows = std::max(levelRows_, run_ ? run_->stepCount() : 0) + 2;
   return qCeil(em + (headerLines == 2 ? 2.7 : 1.5) * em + 0.4 * em + row * rows);
 }

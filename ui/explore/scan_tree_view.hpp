@@ -136,6 +136,7 @@ class ScanTreeView : public QWidget {
   Layout layout() const;
   bool compactAt(int width) const;     // short row names and columns narrower than 4.5 lines
   int headerLinesAt(int width, bool compact) const;  // the title and the counters on one line, or on two
+  qreal oneLineBoxHeight() const;
   int rowsHeightAt(int headerLines, bool numbers) const;
   QRectF boxAt(const Layout& l, int rowIndex, int position) const;
   // The steps of paintEvent, in the order they paint.

@@ -71,11 +71,11 @@ TrainPage::TrainPage(CurrentDataset* dataset, QWidget* parent)
   right->setStretchFactor(1, 2);
   right->setSizes({600, 300});
 
-  QScrollArea* scroll = makeSidePanel(buildControls(), kControlsWidth, 1.4, this);
+  QWidget* left = withActionsBelow(makeSidePanel(buildControls(), kControlsWidth, 1.4, this), buildActions(), this);
 
   auto* splitter = new QSplitter(Qt::Horizontal, this);
   splitter->setChildrenCollapsible(false);
-  splitter->addWidget(scroll);
+  splitter->addWidget(left);
   splitter->addWidget(right);
   splitter->setStretchFactor(1, 1);
 

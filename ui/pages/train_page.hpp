@@ -101,6 +101,7 @@ class TrainPage : public Page {
   bool startJob(TrainingJob& job, const std::vector<ModelKind>& models, const QString& runDir,
                 const QStringList& continueFrom);
   QWidget* buildControls();
+  QWidget* buildActions();
   QWidget* buildRunsFolderRow();
   void onDatasetChanged();
   // A classifier on a few hundred cases needs more, smaller steps than the form's forecasting

@@ -1,7 +1,8 @@
 #include "ui/pages/train_page.hpp"
 
-// How the Train page's controls are laid out: the data summary, the settings form, the buttons and
-// the progress on the left; the runs folder row above the run list.
+// How the Train page's controls are laid out: the data summary and the settings form on the left,
+// scrolling where the screen is short, with the buttons and the progress below them, always in
+// sight; the runs folder row above the run list.
 #include <QDir>
 #include <QGroupBox>
 #include <QHBoxLayout>
@@ -47,6 +48,18 @@ QWidget* TrainPage::buildControls() {
   form_ = new ModelSettingsForm(panel);
   windowHint_ = makeHint(panel);
 
+  auto* layout = new QVBoxLayout(panel);
+  layout->setContentsMargins(0, 0, 12, 0);
+  layout->setSpacing(10);
+  layout->addWidget(dataBox);
+  layout->addWidget(form_);
+  layout->addWidget(windowHint_);
+  layout->addStretch(1);
+  return panel;
+}
+
+QWidget* TrainPage::buildActions() {
+  auto* panel = new QWidget;
   start_ = new QPushButton(tr("Start"), panel);
   start_->setObjectName(QStringLiteral("startButton"));
   start_->setDefault(true);
@@ -79,15 +92,11 @@ QWidget* TrainPage::buildControls() {
   progressText_ = makeHint(panel, tr("Not training."));
 
   auto* layout = new QVBoxLayout(panel);
-  layout->setContentsMargins(0, 0, 12, 0);
+  layout->setContentsMargins(0, 8, 12, 0);
   layout->setSpacing(10);
-  layout->addWidget(dataBox);
-  layout->addWidget(form_);
-  layout->addWidget(windowHint_);
   layout->addLayout(buttons);
   layout->addWidget(progress_);
   layout->addWidget(progressText_);
-  layout->addStretch(1);
   return panel;
 }
 
