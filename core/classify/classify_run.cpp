@@ -9,6 +9,7 @@
 #include "core/classify/classifier_stream.hpp"
 #include "core/classify/classify_task.hpp"
 #include "core/data/label_numbers.hpp"
+#include "core/data/scaler.hpp"
 #include "core/model/parameter_init.hpp"
 #include "core/train/train_with_checkpoints.hpp"
 
@@ -18,44 +19,28 @@ namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-// Mean and (biased) standard deviation of each channel over the present values of the cases
-// `indices`; a constant or empty channel keeps a scale of 1, so it standardizes to 0 rather than
-// dividing by 0.
+// The channels' scaling over the present values of the training cases `indices` (core/data/scaler).
 void fit_channel_scaling(const LabelledSeriesSet& set, const std::vector<long>& indices, ClassifyDataPreparation& d) {
   const std::size_t channels = std::size_t(set.dims);
-  std::vector<double> sum(channels, 0), squares(channels, 0);
-  std::vector<long> count(channels, 0);
-  for (long i : indices) {
-    const LabelledSeries& s = set.series[std::size_t(i)];
-    for (std::size_t v = 0; v < s.values.size(); ++v)
-      if (!std::isnan(s.values[v])) {
-        sum[v % channels] += s.values[v];
-        ++count[v % channels];
-      }
-  }
-  d.channel_mean.assign(channels, 0);
-  d.channel_std.assign(channels, 1);
-  for (std::size_t c = 0; c < channels; ++c)
-    if (count[c] > 0) d.channel_mean[c] = sum[c] / double(count[c]);
-  for (long i : indices) {
-    const LabelledSeries& s = set.series[std::size_t(i)];
-    for (std::size_t v = 0; v < s.values.size(); ++v)
-      if (!std::isnan(s.values[v])) {
-        const double x = s.values[v] - d.channel_mean[v % channels];
-        squares[v % channels] += x * x;
-      }
-  }
-  for (std::size_t c = 0; c < channels; ++c) {
-    const double stddev = count[c] > 0 ? std::sqrt(squares[c] / double(count[c])) : 0.0;
-    if (stddev > 0 && std::isfinite(stddev)) d.channel_std[c] = stddev;
-  }
+  std::vector<std::size_t> constant;  // standardized to 0; nothing to warn about in a case's shape
+  StandardScaler scaler = fit_standard_scaler(
+      channels,
+      [&](const auto& visit) {
+        for (long i : indices) {
+          const std::vector<double>& values = set.series[std::size_t(i)].values;
+          for (std::size_t v = 0; v < values.size(); ++v) visit(v % channels, values[v]);
+        }
+      },
+      constant);
+  d.channel_mean = std::move(scaler.mean);
+  d.channel_std = std::move(scaler.stddev);
 }
 
 void standardize(LabelledSeriesSet& set, const ClassifyDataPreparation& d) {
+  const StandardScaler scaler{d.channel_mean, d.channel_std};
   const std::size_t channels = d.channel_mean.size();
   for (LabelledSeries& s : set.series)
-    for (std::size_t v = 0; v < s.values.size(); ++v)
-      s.values[v] = (s.values[v] - d.channel_mean[v % channels]) / d.channel_std[v % channels];
+    for (std::size_t v = 0; v < s.values.size(); ++v) s.values[v] = scaler.scaled(s.values[v], v % channels);
 }
 
 // Renumbers the set's labels as `run_names` number them; a label the run does not know is refused.

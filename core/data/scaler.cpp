@@ -20,6 +20,31 @@ std::size_t checked_channels(std::size_t scaled_size, std::size_t values_size, c
 
 }  // namespace
 
+StandardScaler fit_standard_scaler(std::size_t channels, const ChannelValueVisitor& for_each_value,
+                                   std::vector<std::size_t>& constant) {
+  StandardScaler scaler{std::vector<double>(channels, 0.0), std::vector<double>(channels, 1.0)};
+  std::vector<double> squares(channels, 0.0);
+  std::vector<long> count(channels, 0);
+  for_each_value([&](std::size_t c, double value) {
+    if (std::isnan(value)) return;
+    scaler.mean[c] += value;
+    ++count[c];
+  });
+  for (std::size_t c = 0; c < channels; ++c)
+    if (count[c] > 0) scaler.mean[c] /= double(count[c]);
+  for_each_value([&](std::size_t c, double value) {
+    if (std::isnan(value)) return;
+    const double deviation = value - scaler.mean[c];
+    squares[c] += deviation * deviation;
+  });
+  for (std::size_t c = 0; c < channels; ++c) {
+    const double stddev = count[c] > 0 ? std::sqrt(squares[c] / double(count[c])) : 0.0;
+    if (stddev > 1e-12 * std::max(1.0, std::abs(scaler.mean[c])) && std::isfinite(stddev)) scaler.stddev[c] = stddev;
+    else constant.push_back(c);
+  }
+  return scaler;
+}
+
 StandardScaler fit_standard_scaler(const Matrix<double>& values, RowRange rows,
                                    const std::vector<std::string>& channel_names, std::vector<std::string>& warnings) {
   if (rows.begin < 0 || rows.end > values.rows || rows.size() < 1)
@@ -29,27 +54,20 @@ StandardScaler fit_standard_scaler(const Matrix<double>& values, RowRange rows,
     throw std::invalid_argument("the scaler got " + std::to_string(channel_names.size()) + " channel names for " +
                                 std::to_string(values.cols) + " channels");
   const std::size_t channels = std::size_t(values.cols);
-  StandardScaler scaler{std::vector<double>(channels, 0.0), std::vector<double>(channels, 0.0)};
-  // Two passes: the mean first, then squared deviations from it (stable where sum-of-squares is not).
-  for (int r = rows.begin; r < rows.end; ++r)
-    for (std::size_t c = 0; c < channels; ++c) scaler.mean[c] += values(r, int(c));
-  for (double& mean : scaler.mean) mean /= double(rows.size());
-  for (int r = rows.begin; r < rows.end; ++r)
-    for (std::size_t c = 0; c < channels; ++c) {
-      const double deviation = values(r, int(c)) - scaler.mean[c];
-      scaler.stddev[c] += deviation * deviation;
-    }
-  for (std::size_t c = 0; c < channels; ++c) {
-    scaler.stddev[c] = std::sqrt(scaler.stddev[c] / double(rows.size()));
-    if (scaler.stddev[c] <= 1e-12 * std::max(1.0, std::abs(scaler.mean[c]))) {
-      scaler.stddev[c] = 1.0;
-      // Said plainly: a student who keeps such a column trains on a number that never changes.
-      warnings.push_back("channel '" + channel_names[c] + "' is constant over the training rows (every value is " +
-                         format_number(scaler.mean[c]) +
-                         "): the models learn nothing from it, and its errors say little; leave it out unless it "
-                         "changes later");
-    }
-  }
+  std::vector<std::size_t> constant;
+  const StandardScaler scaler = fit_standard_scaler(
+      channels,
+      [&](const auto& visit) {
+        for (int r = rows.begin; r < rows.end; ++r)
+          for (std::size_t c = 0; c < channels; ++c) visit(c, values(r, int(c)));
+      },
+      constant);
+  // Said plainly: a student who keeps such a column trains on a number that never changes.
+  for (std::size_t c : constant)
+    warnings.push_back("channel '" + channel_names[c] + "' is constant over the training rows (every value is " +
+                       format_number(scaler.mean[c]) +
+                       "): the models learn nothing from it, and its errors say little; leave it out unless it "
+                       "changes later");
   return scaler;
 }
 
@@ -57,7 +75,7 @@ void standard_scaler_transform(std::span<float> scaled, std::span<const double> 
   const std::size_t channels = checked_channels(scaled.size(), values.size(), scaler);
   for (std::size_t i = 0; i < values.size(); ++i) {
     const std::size_t c = i % channels;
-    scaled[i] = float((values[i] - scaler.mean[c]) / scaler.stddev[c]);
+    scaled[i] = float(scaler.scaled(values[i], c));
   }
 }
 

@@ -1,7 +1,11 @@
 #pragma once
-// Z-score scaling per channel, fitted on the training rows only so that nothing about the
+// Z-score scaling per channel, fitted on the training part only so that nothing about the
 // validation or test data leaks into training (the convention of the forecasting literature,
-// whose MSE and MAE are reported on data scaled this way).
+// whose MSE and MAE are reported on data scaled this way). The one standardizer of every task:
+// forecasting's channels, classification's channels (with missing values) and the event models'
+// feature are all fitted by fit_standard_scaler's visiting form.
+#include <cstddef>
+#include <functional>
 #include <span>
 #include <string>
 #include <vector>
@@ -14,7 +18,20 @@ namespace aaren {
 struct StandardScaler {
   std::vector<double> mean;  // (channels)
   std::vector<double> stddev;  // (channels) population standard deviation; 1 for a constant channel
+
+  double scaled(double value, std::size_t channel) const { return (value - mean[channel]) / stddev[channel]; }
 };
+
+// Calls its argument with (channel, value) for every value of the training part.
+using ChannelValueVisitor = std::function<void(const std::function<void(std::size_t channel, double value)>&)>;
+
+// Mean and population standard deviation of each of `channels` channels over the values
+// `for_each_value` visits. It is called twice, for the means and then for the squared deviations
+// from them (stable where a sum of squares is not). NaN values are missing and skipped; a channel
+// with no value has mean 0. A constant channel (deviation under 1e-12 of its size) gets std 1, so
+// it standardizes to 0 rather than dividing by zero, and its index goes to `constant`.
+StandardScaler fit_standard_scaler(std::size_t channels, const ChannelValueVisitor& for_each_value,
+                                   std::vector<std::size_t>& constant);
 
 // Fitted on `rows` of `values` (rows, channels). A constant channel gets std 1 (it would divide by
 // zero) and a warning naming it is appended to `warnings`.

@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "core/data/label_numbers.hpp"
+#include "core/data/scaler.hpp"
 #include "core/events/event_baselines.hpp"
 #include "core/events/event_features.hpp"
 #include "core/events/event_heads.hpp"
@@ -20,34 +21,22 @@ namespace aaren {
 
 namespace {
 
-struct FeatureScaling {
-  double mean = 0, stddev = 1;
-};
-
-// Mean and (biased) standard deviation of every feature of the training part; a constant feature
-// keeps a scale of 1, so it standardizes to 0 rather than dividing by 0.
-FeatureScaling fit_feature_scaling(std::span<const EventSequence> train) {
-  double sum = 0, squares = 0;
-  long count = 0;
-  for (const EventSequence& sequence : train)
-    for (double f : sequence.features) {
-      sum += f;
-      ++count;
-    }
-  FeatureScaling scaling;
-  if (count == 0) return scaling;
-  scaling.mean = sum / double(count);
-  for (const EventSequence& sequence : train)
-    for (double f : sequence.features) squares += (f - scaling.mean) * (f - scaling.mean);
-  const double stddev = std::sqrt(squares / double(count));
-  scaling.stddev = stddev > 0 && std::isfinite(stddev) ? stddev : 1.0;
-  return scaling;
+// The feature's scaling over the training part (core/data/scaler): one channel.
+StandardScaler fit_feature_scaling(std::span<const EventSequence> train) {
+  std::vector<std::size_t> constant;  // standardized to 0
+  return fit_standard_scaler(
+      1,
+      [&](const auto& visit) {
+        for (const EventSequence& sequence : train)
+          for (double f : sequence.features) visit(0, f);
+      },
+      constant);
 }
 
-void standardize_features(EventSplit& split, const FeatureScaling& scaling) {
+void standardize_features(EventSplit& split, const StandardScaler& scaling) {
   for (auto* part : {&split.train, &split.validation, &split.test})
     for (EventSequence& sequence : *part)
-      for (double& f : sequence.features) f = (f - scaling.mean) / scaling.stddev;
+      for (double& f : sequence.features) f = scaling.scaled(f, 0);
 }
 
 // The run's mark numbers for the labels of a log read again (it may number them otherwise).
@@ -119,9 +108,9 @@ EventRunOutcome train_event_run(const EventRunRequest& request, const TrainCallb
   EventRunConfig& config = outcome.config;
   config.data = preparation_of(log, request, split);
   if (!log.feature_name.empty()) {
-    const FeatureScaling scaling = fit_feature_scaling(split.train);
-    config.data.feature_mean = scaling.mean;
-    config.data.feature_std = scaling.stddev;
+    const StandardScaler scaling = fit_feature_scaling(split.train);
+    config.data.feature_mean = scaling.mean[0];
+    config.data.feature_std = scaling.stddev[0];
     standardize_features(split, scaling);
   }
   config.model = request.model;
@@ -187,7 +176,7 @@ EventRunData prepare_event_run_data(const EventRunConfig& config, const std::str
                              (d.time_is_date ? "date-times" : "numbers"));
   if (d.mark_use == MarkUse::categorical) renumber_marks(data.log, d.mark_names);
   data.split = split_event_log(data.log, d.split);
-  standardize_features(data.split, {d.feature_mean, d.feature_std});
+  standardize_features(data.split, StandardScaler{{d.feature_mean}, {d.feature_std}});
   return data;
 }
 

@@ -4,6 +4,7 @@
 #include <QtTest>
 
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -226,6 +227,38 @@ class TestDataset : public QObject {
     }
     std::vector<double> wrong_size(5);
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, standard_scaler_inverse(wrong_size, scaled, scaler));
+  }
+
+  // The one standardizer every task fits with: checked against the plain definition, with missing
+  // values skipped, a constant channel and a channel with no value at all.
+  void one_standardizer_skips_missing_values_and_names_constant_channels() {
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    // (channel, value) pairs as a task would visit them: channel 0 varies, 1 is constant, 2 is empty.
+    const std::vector<std::pair<std::size_t, double>> visited = {
+        {0, 1.5}, {1, 7.0}, {2, nan}, {0, nan}, {1, 7.0}, {0, -2.25}, {0, 10.0}, {1, 7.0}};
+    int calls = 0;
+    std::vector<std::size_t> constant;
+    const StandardScaler scaler = fit_standard_scaler(
+        3,
+        [&](const auto& visit) {
+          ++calls;
+          for (const auto& [channel, value] : visited) visit(channel, value);
+        },
+        constant);
+    QCOMPARE(calls, 2);  // the means, then the deviations from them
+    const std::vector<double> present = {1.5, -2.25, 10.0};
+    double mean = 0, squares = 0;
+    for (double x : present) mean += x / 3;
+    for (double x : present) squares += (x - mean) * (x - mean);
+    QVERIFY(std::abs(scaler.mean[0] - mean) <= 1e-15 * std::abs(mean));
+    QVERIFY(std::abs(scaler.stddev[0] - std::sqrt(squares / 3)) <= 1e-15 * std::sqrt(squares / 3));
+    QCOMPARE(scaler.mean[1], 7.0);
+    QCOMPARE(scaler.stddev[1], 1.0);
+    QCOMPARE(scaler.mean[2], 0.0);
+    QCOMPARE(scaler.stddev[2], 1.0);
+    QCOMPARE(constant, (std::vector<std::size_t>{1, 2}));
+    QCOMPARE(scaler.scaled(7.0, 1), 0.0);
+    QVERIFY(std::abs(scaler.scaled(mean + scaler.stddev[0], 0) - 1.0) < 1e-14);
   }
 
   void constant_channel_is_shifted_with_a_warning() {
