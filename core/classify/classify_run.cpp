@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <optional>
 #include <random>
 #include <stdexcept>
 
@@ -11,6 +12,7 @@
 #include "core/data/label_numbers.hpp"
 #include "core/data/scaler.hpp"
 #include "core/model/parameter_init.hpp"
+#include "core/train/run_steps.hpp"
 #include "core/train/train_with_checkpoints.hpp"
 
 namespace aaren {
@@ -160,55 +162,61 @@ TrainSettings classification_train_settings() {
 ClassifyRunOutcome train_classify_run(const ClassifyRunRequest& request, const TrainCallbacks& callbacks) {
   ClassifyRunOutcome outcome;
   ClassifyRunConfig& config = outcome.config;
-  const ClassifyRunData data = read_run_data(request, config);
-  if (request.on_data_read) request.on_data_read(data);
-
-  config.model = request.model;
-  ModelConfig& backbone = config.model.backbone;
-  backbone.channels = data.train_file.dims;
-  backbone.horizon = 1;
-  backbone.seq_len = std::max(data.train_file.max_length(), data.test_file ? data.test_file->max_length() : 1);
-  config.model.classes = int(data.train_file.class_names.size());
-  config.model.validate();
-  config.train = request.train;
-  // The classifier's activations are the forecaster's blocks over seq_len steps plus a head of K
-  // numbers, so the forecasting estimate of the same blocks bounds what training needs.
-  const TrainingMemoryCheck memory = require_training_memory(backbone, config.train.threads);
-  if (request.on_memory_checked) request.on_memory_checked(memory);
-  prepare_run_folder(request.out_dir);
-  write_classify_run_config(request.out_dir, config);
-
-  const ParameterLayout layout = ParameterLayout::for_classifier(config.model);
-  std::vector<float> params;
-  std::mt19937 rng(request.train.seed);
-  init_parameters(params, layout, rng);
-  const ClassifyTask train_task(config.model, data.train_file, data.train),
-      val_task(config.model, data.train_file, data.validation);
-
   ClassifyRunMetrics& metrics = outcome.metrics;
-  metrics.validation = {kNaN, kNaN, long(data.validation.size())};
-  Trainer trainer(layout, params, request.train);
-  // Each epoch's accuracies; the validation one chooses the best epoch.
-  ClassifyEvalMetrics last_validation;
-  TrainCallbacks scored = callbacks;
-  scored.validation_score_name = "validation accuracy";
-  scored.validation_score = [&] {
-    last_validation = classify_metrics(trainer, val_task);
-    metrics.val_accuracy.push_back(last_validation.accuracy);
-    metrics.train_accuracy.push_back(classify_metrics(trainer, train_task).accuracy);
-    return last_validation.accuracy;
-  };
-  const CheckpointedRun run{
-      metrics,
-      [&](const std::vector<float>& weights) { write_classify_checkpoint(request.out_dir, config, weights); },
-      [&] { write_classify_run_metrics(request.out_dir, metrics); },
-      [&](const EpochRecord&) { metrics.validation = last_validation; },
+  std::optional<ClassifyRunData> data;
+  const RunSteps steps{
       [&] {
-        metrics.validation = classify_metrics(trainer, val_task);
-        if (data.test_file)
-          metrics.test = classification_report(predict(config.model, params, *data.test_file), config.data.class_names);
+        data = read_run_data(request, config);
+        if (request.on_data_read) request.on_data_read(*data);
+      },
+      [&] {
+        config.model = request.model;
+        ModelConfig& backbone = config.model.backbone;
+        backbone.channels = data->train_file.dims;
+        backbone.horizon = 1;
+        backbone.seq_len = std::max(data->train_file.max_length(), data->test_file ? data->test_file->max_length() : 1);
+        config.model.classes = int(data->train_file.class_names.size());
+        config.model.validate();
+        config.train = request.train;
+        // The classifier's activations are the forecaster's blocks over seq_len steps plus a head of K
+        // numbers, so the forecasting estimate of the same blocks bounds what training needs.
+        return require_training_memory(backbone, config.train.threads);
+      },
+      [&] { write_classify_run_config(request.out_dir, config); },
+      [&] {
+        const ParameterLayout layout = ParameterLayout::for_classifier(config.model);
+        std::vector<float> params;
+        std::mt19937 rng(request.train.seed);
+        init_parameters(params, layout, rng);
+        const ClassifyTask train_task(config.model, data->train_file, data->train),
+            val_task(config.model, data->train_file, data->validation);
+
+        metrics.validation = {kNaN, kNaN, long(data->validation.size())};
+        Trainer trainer(layout, params, request.train);
+        // Each epoch's accuracies; the validation one chooses the best epoch.
+        ClassifyEvalMetrics last_validation;
+        TrainCallbacks scored = callbacks;
+        scored.validation_score_name = "validation accuracy";
+        scored.validation_score = [&] {
+          last_validation = classify_metrics(trainer, val_task);
+          metrics.val_accuracy.push_back(last_validation.accuracy);
+          metrics.train_accuracy.push_back(classify_metrics(trainer, train_task).accuracy);
+          return last_validation.accuracy;
+        };
+        const CheckpointedRun run{
+            metrics,
+            [&](const std::vector<float>& weights) { write_classify_checkpoint(request.out_dir, config, weights); },
+            [&] { write_classify_run_metrics(request.out_dir, metrics); },
+            [&](const EpochRecord&) { metrics.validation = last_validation; },
+            [&] {
+              metrics.validation = classify_metrics(trainer, val_task);
+              if (data->test_file)
+                metrics.test = classification_report(predict(config.model, params, *data->test_file),
+                                                     config.data.class_names);
+            }};
+        train_with_checkpoints(trainer, params, train_task, val_task, run, scored);
       }};
-  train_with_checkpoints(trainer, params, train_task, val_task, run, scored);
+  run_in_order(steps, request.out_dir, request.on_memory_checked);
   return outcome;
 }
 

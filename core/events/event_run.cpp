@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <random>
 #include <stdexcept>
 
@@ -15,6 +16,7 @@
 #include "core/events/event_task.hpp"
 #include "core/events/event_windows.hpp"
 #include "core/model/parameter_init.hpp"
+#include "core/train/run_steps.hpp"
 #include "core/train/train_with_checkpoints.hpp"
 
 namespace aaren {
@@ -99,61 +101,67 @@ double scaled_time_nll(const NextEventDistribution& next, double gap) {
 }  // namespace
 
 EventRunOutcome train_event_run(const EventRunRequest& request, const TrainCallbacks& callbacks) {
-  prepare_run_folder(request.out_dir);
-  const EventLog log = read_event_log(request.data_path, request.log);
-  EventSplit split = split_event_log(log, request.split);
-  if (request.on_data_read) request.on_data_read(log, split);
-
   EventRunOutcome outcome;
   EventRunConfig& config = outcome.config;
-  config.data = preparation_of(log, request, split);
-  if (!log.feature_name.empty()) {
-    const StandardScaler scaling = fit_feature_scaling(split.train);
-    config.data.feature_mean = scaling.mean[0];
-    config.data.feature_std = scaling.stddev[0];
-    standardize_features(split, scaling);
-  }
-  config.model = request.model;
-  config.model.marks = split.marks;
-  config.model.feature = !log.feature_name.empty();
-  config.model.time_scale = split.train_mean_gap;
-  config.model.validate();
-  config.train = request.train;
-  const TrainingMemoryCheck memory = require_event_training_memory(config.model, config.train.threads);
-  if (request.on_memory_checked) request.on_memory_checked(memory);
-  write_event_run_config(request.out_dir, config);
-
-  const ParameterLayout layout = ParameterLayout::for_events(config.model);
-  std::vector<float> params;
-  std::mt19937 rng(request.train.seed);
-  init_parameters(params, layout, rng);
-
-  const int window = config.model.backbone.seq_len;
-  const EventWindows train_windows(split.train, window), val_windows(split.validation, window),
-      test_windows(split.test, window);
-  const EventTask train_task(config.model, train_windows), val_task(config.model, val_windows),
-      test_task(config.model, test_windows);
   EventRunMetrics& metrics = outcome.metrics;
-  const PoissonProcess poisson = fit_poisson(split.train);
-  metrics.poisson_rate = poisson.rate;
-  metrics.poisson_test_nll_per_event = scored_gap_nll(poisson, split.test);
-  metrics.validation = not_measured(val_windows.scored_events());
-  metrics.test = not_measured(test_windows.scored_events());
-
-  Trainer trainer(layout, params, request.train);
-  const CheckpointedRun run{
-      metrics,
-      [&](const std::vector<float>& weights) { write_event_checkpoint(request.out_dir, config, weights); },
-      [&] { write_event_run_metrics(request.out_dir, config, metrics); },
-      [&](const EpochRecord& best) {
-        // The validation loss is the NLL per event with gaps in units of s; + log s puts it in the data's.
-        metrics.validation.nll_per_event = best.val_loss + std::log(config.model.time_scale);
+  std::optional<EventLog> log;
+  EventSplit split;
+  const RunSteps steps{
+      [&] {
+        log = read_event_log(request.data_path, request.log);
+        split = split_event_log(*log, request.split);
+        if (request.on_data_read) request.on_data_read(*log, split);
+        config.data = preparation_of(*log, request, split);
+        if (!log->feature_name.empty()) {
+          const StandardScaler scaling = fit_feature_scaling(split.train);
+          config.data.feature_mean = scaling.mean[0];
+          config.data.feature_std = scaling.stddev[0];
+          standardize_features(split, scaling);
+        }
       },
       [&] {
-        metrics.validation = event_metrics(trainer, val_task);
-        metrics.test = event_metrics(trainer, test_task);
+        config.model = request.model;
+        config.model.marks = split.marks;
+        config.model.feature = !log->feature_name.empty();
+        config.model.time_scale = split.train_mean_gap;
+        config.model.validate();
+        config.train = request.train;
+        return require_event_training_memory(config.model, config.train.threads);
+      },
+      [&] { write_event_run_config(request.out_dir, config); },
+      [&] {
+        const ParameterLayout layout = ParameterLayout::for_events(config.model);
+        std::vector<float> params;
+        std::mt19937 rng(request.train.seed);
+        init_parameters(params, layout, rng);
+
+        const int window = config.model.backbone.seq_len;
+        const EventWindows train_windows(split.train, window), val_windows(split.validation, window),
+            test_windows(split.test, window);
+        const EventTask train_task(config.model, train_windows), val_task(config.model, val_windows),
+            test_task(config.model, test_windows);
+        const PoissonProcess poisson = fit_poisson(split.train);
+        metrics.poisson_rate = poisson.rate;
+        metrics.poisson_test_nll_per_event = scored_gap_nll(poisson, split.test);
+        metrics.validation = not_measured(val_windows.scored_events());
+        metrics.test = not_measured(test_windows.scored_events());
+
+        Trainer trainer(layout, params, request.train);
+        const CheckpointedRun run{
+            metrics,
+            [&](const std::vector<float>& weights) { write_event_checkpoint(request.out_dir, config, weights); },
+            [&] { write_event_run_metrics(request.out_dir, config, metrics); },
+            [&](const EpochRecord& best) {
+              // The validation loss is the NLL per event with gaps in units of s; + log s puts it in the data's.
+              metrics.validation.nll_per_event = best.val_loss + std::log(config.model.time_scale);
+            },
+            [&] {
+              metrics.validation = event_metrics(trainer, val_task);
+              metrics.test = event_metrics(trainer, test_task);
+            }};
+        train_with_checkpoints(trainer, params, train_task, val_task, run, callbacks);
       }};
-  train_with_checkpoints(trainer, params, train_task, val_task, run, callbacks);
+  run_in_order(steps, request.out_dir, request.on_memory_checked);
   return outcome;
 }
 

@@ -1,9 +1,9 @@
 #include "core/forecast/forecast_run.hpp"
 
-#include "core/train/cpu_only_models.hpp"
-
 #include <algorithm>
 #include <cmath>
+#include <memory>
+#include <optional>
 #include <random>
 #include <stdexcept>
 
@@ -11,6 +11,8 @@
 #include "core/forecast/forecast_evaluation.hpp"
 #include "core/forecast/forecast_task.hpp"
 #include "core/forecast/forecast_windows.hpp"
+#include "core/train/cpu_only_models.hpp"
+#include "core/train/run_steps.hpp"
 #include "core/train/train_with_checkpoints.hpp"
 
 namespace aaren {
@@ -19,75 +21,85 @@ ForecastRunOutcome train_forecast_run(const ForecastRunRequest& request, const T
   const ForecastFeatures features = request.data.features;
   require_target_for(features, request.csv.target);
   if (request.engine) require_trainable_on(ComputeDevice::cuda, TrainingTaskKind::forecast, features);
-  prepare_run_folder(request.out_dir);
-  CsvReadOptions csv = request.csv;
-  read_only_what_features_use(csv, features);
-  TimeSeriesTable table = read_time_series_csv(request.data_path, csv);
   ForecastRunOutcome outcome;
   ForecastRunConfig& config = outcome.config;
-  config.data_file = request.data_path;
-  config.channels = table.channel_names;
-  config.target = table.target >= 0 ? table.channel_names[std::size_t(table.target)] : std::string();
-  config.date_column = table.date_column_name;
-  config.interpolate_missing = request.csv.missing == CsvReadOptions::Missing::interpolate;
-  config.decimal_mark = table.decimal_mark;
-  config.split = request.data.split;
-  config.features = features;
-  const std::size_t read_warnings = table.warnings.size();  // the reader's come first; the caller saw them
-  const ForecastData data = prepare_forecast_data(std::move(table), request.data);
-  outcome.warnings.assign(data.warnings.begin() + std::ptrdiff_t(std::min(read_warnings, data.warnings.size())),
-                          data.warnings.end());
-  config.channels = data.table.channel_names;  // S: the target alone
-  config.scaler = data.scaler;
-  config.model = request.model;
-  config.model.channels = data.scaled.cols;
-  config.model.target_channel = data.forecast_channel;
-  config.model.seq_len = request.data.seq_len;
-  config.model.horizon = request.data.horizon;
-  config.model.validate();
-  config.train = request.train;
-  // Found (or the given one refused) before anything is written.
-  const SeasonalPeriod period = seasonal_period_of(data, request.seasonal_period);
-  const TrainingMemoryCheck memory = require_training_memory(config.model, config.train.threads);
-  if (request.on_memory_checked) request.on_memory_checked(memory);
-  const ForecastWindows train_set(data, data.train), val_set(data, data.validation), test_set(data, data.test);
-  // Made before any file is written, so that a device that cannot be used leaves no partial run.
-  const std::unique_ptr<StepEngine> engine =
-      request.engine ? request.engine(config.model, config.train, train_set, val_set) : nullptr;
-  outcome.metrics.device = engine ? engine->device() : "cpu";
-  write_run_config(request.out_dir, config);
-
-  const ParameterLayout layout(config.model);
-  std::vector<float> params = request.initial_params;
-  if (params.empty()) {
-    std::mt19937 rng(request.train.seed);
-    init_parameters(params, layout, rng);
-  } else if (params.size() != layout.total()) {
-    throw std::invalid_argument("the weights to continue from have " + std::to_string(params.size()) +
-                                " parameters but this configuration needs " + std::to_string(layout.total()) +
-                                " (a different architecture or number of channels)");
-  }
-
-  const ForecastTask train_task(config.model, train_set), val_task(config.model, val_set),
-      test_task(config.model, test_set);
-  Trainer trainer(layout, params, request.train);
-  trainer.use_engine(engine.get());
   ForecastRunMetrics& metrics = outcome.metrics;
-  const CheckpointedRun run{
-      metrics,
-      [&](const std::vector<float>& weights) { write_forecast_checkpoint(request.out_dir, config, weights); },
-      [&] { write_run_metrics(request.out_dir, metrics); },
-      [&](const EpochRecord& best) {
-        metrics.validation = EvalMetrics{};
-        metrics.validation.mse = best.val_loss;
-        metrics.validation.windows = val_set.size();
+  std::optional<ForecastData> data;
+  std::optional<ForecastWindows> train_set, val_set, test_set;
+  std::optional<SeasonalPeriod> period;
+  std::unique_ptr<StepEngine> engine;
+  std::optional<ParameterLayout> layout;
+  std::vector<float> params = request.initial_params;
+  const RunSteps steps{
+      [&] {
+        CsvReadOptions csv = request.csv;
+        read_only_what_features_use(csv, features);
+        TimeSeriesTable table = read_time_series_csv(request.data_path, csv);
+        config.data_file = request.data_path;
+        config.target = table.target >= 0 ? table.channel_names[std::size_t(table.target)] : std::string();
+        config.date_column = table.date_column_name;
+        config.interpolate_missing = request.csv.missing == CsvReadOptions::Missing::interpolate;
+        config.decimal_mark = table.decimal_mark;
+        config.split = request.data.split;
+        config.features = features;
+        const std::size_t read_warnings = table.warnings.size();  // the reader's come first; the caller saw them
+        data = prepare_forecast_data(std::move(table), request.data);
+        outcome.warnings.assign(data->warnings.begin() + std::ptrdiff_t(std::min(read_warnings, data->warnings.size())),
+                                data->warnings.end());
+        config.channels = data->table.channel_names;  // S: the target alone
+        config.scaler = data->scaler;
       },
       [&] {
-        metrics.validation = forecast_metrics(trainer, val_task);
-        metrics.test = forecast_metrics(trainer, test_task);
-        metrics.test_comparison = compare_with_baselines(metrics.test, data, period);
+        config.model = request.model;
+        config.model.channels = data->scaled.cols;
+        config.model.target_channel = data->forecast_channel;
+        config.model.seq_len = request.data.seq_len;
+        config.model.horizon = request.data.horizon;
+        config.model.validate();
+        config.train = request.train;
+        // Found (or the given one refused) before anything is written.
+        period = seasonal_period_of(*data, request.seasonal_period);
+        layout.emplace(config.model);
+        if (!params.empty() && params.size() != layout->total())
+          throw std::invalid_argument("the weights to continue from have " + std::to_string(params.size()) +
+                                      " parameters but this configuration needs " + std::to_string(layout->total()) +
+                                      " (a different architecture or number of channels)");
+        const TrainingMemoryCheck memory = require_training_memory(config.model, config.train.threads);
+        train_set.emplace(*data, data->train);
+        val_set.emplace(*data, data->validation);
+        test_set.emplace(*data, data->test);
+        // A device that cannot be used refuses the run here, before its folder is made.
+        if (request.engine) engine = request.engine(config.model, config.train, *train_set, *val_set);
+        metrics.device = engine ? engine->device() : "cpu";
+        return memory;
+      },
+      [&] { write_run_config(request.out_dir, config); },
+      [&] {
+        if (params.empty()) {
+          std::mt19937 rng(request.train.seed);
+          init_parameters(params, *layout, rng);
+        }
+        const ForecastTask train_task(config.model, *train_set), val_task(config.model, *val_set),
+            test_task(config.model, *test_set);
+        Trainer trainer(*layout, params, request.train);
+        trainer.use_engine(engine.get());
+        const CheckpointedRun run{
+            metrics,
+            [&](const std::vector<float>& weights) { write_forecast_checkpoint(request.out_dir, config, weights); },
+            [&] { write_run_metrics(request.out_dir, metrics); },
+            [&](const EpochRecord& best) {
+              metrics.validation = EvalMetrics{};
+              metrics.validation.mse = best.val_loss;
+              metrics.validation.windows = val_set->size();
+            },
+            [&] {
+              metrics.validation = forecast_metrics(trainer, val_task);
+              metrics.test = forecast_metrics(trainer, test_task);
+              metrics.test_comparison = compare_with_baselines(metrics.test, *data, *period);
+            }};
+        train_with_checkpoints(trainer, params, train_task, val_task, run, callbacks);
       }};
-  train_with_checkpoints(trainer, params, train_task, val_task, run, callbacks);
+  run_in_order(steps, request.out_dir, request.on_memory_checked);
   return outcome;
 }
 
