@@ -22,6 +22,7 @@
 #include "core/io/text_file.hpp"
 #include "core/forecast/forecast_run.hpp"
 #include "support/error_message.hpp"
+#include "support/small_runs.hpp"
 
 using namespace aaren;
 
@@ -288,18 +289,7 @@ class TestEventTraining : public QObject {
   }
 
   void forecastingRunsAndEventRunsRefuseEachOther() {
-    ForecastRunRequest forecast;
-    forecast.data_path = std::string(AAREN_SOURCE_DIR) + "/datasets/R_nottem.csv";
-    forecast.data.seq_len = 12;
-    forecast.data.horizon = 4;
-    forecast.model.d_model = 8;
-    forecast.model.heads = 2;
-    forecast.model.layers = 1;
-    forecast.model.d_ff = 16;
-    forecast.model.seq_len = 12;
-    forecast.model.horizon = 4;
-    forecast.train.epochs = 1;
-    forecast.out_dir = (dir_.path() + "/forecasting").toStdString();
+    const ForecastRunRequest forecast = small_forecast_request((dir_.path() + "/forecasting").toStdString());
     train_forecast_run(forecast);
     const QString refused = error_of<std::exception>([&] { load_event_run(forecast.out_dir); });
     QVERIFY2(refused.contains("config.json") && refused.contains("a forecasting run, not an event-model run"),

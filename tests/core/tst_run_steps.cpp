@@ -14,28 +14,9 @@
 #include "core/io/atomic_file.hpp"
 #include "core/train/run_steps.hpp"
 #include "support/error_message.hpp"
+#include "support/small_runs.hpp"
 
 using namespace aaren;
-
-namespace {
-
-ForecastRunRequest small_forecast(const std::string& out_dir) {
-  ForecastRunRequest request;
-  request.data_path = std::string(AAREN_SOURCE_DIR) + "/datasets/R_nottem.csv";
-  request.data.seq_len = 12;
-  request.data.horizon = 4;
-  request.model.d_model = 8;
-  request.model.heads = 2;
-  request.model.layers = 1;
-  request.model.d_ff = 16;
-  request.model.seq_len = 12;
-  request.model.horizon = 4;
-  request.train.epochs = 1;
-  request.out_dir = out_dir;
-  return request;
-}
-
-}  // namespace
 
 class TestRunSteps : public QObject {
   Q_OBJECT
@@ -83,7 +64,7 @@ class TestRunSteps : public QObject {
   }
 
   void weightsThatDoNotFitLeaveNoFolder() {
-    ForecastRunRequest request = small_forecast((dir_.path() + "/continue-never").toStdString());
+    ForecastRunRequest request = small_forecast_request((dir_.path() + "/continue-never").toStdString());
     request.initial_params.assign(7, 0.0f);
     const QString message = error_of<std::invalid_argument>([&] { train_forecast_run(request); });
     QVERIFY2(message.contains("the weights to continue from have 7 parameters"), qPrintable(message));

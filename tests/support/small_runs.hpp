@@ -1,12 +1,15 @@
 #pragma once
 // A forecasting run small enough to write, read and train in milliseconds, with every field of
-// config.json set to something other than its default, so that a field lost on the way shows.
+// config.json set to something other than its default, so that a field lost on the way shows; and
+// a request that trains one on a bundled data set in milliseconds.
 #include <random>
+#include <string>
 #include <vector>
 
 #include "core/model/model_config.hpp"
 #include "core/model/parameter_init.hpp"
 #include "core/model/parameter_layout.hpp"
+#include "core/forecast/forecast_run.hpp"
 #include "core/forecast/forecast_run_folder.hpp"
 
 inline aaren::ForecastRunConfig small_forecast_run(aaren::ModelKind kind = aaren::ModelKind::aaren, int d_model = 8) {
@@ -35,4 +38,21 @@ inline std::vector<float> initial_parameters(const aaren::ParameterLayout& layou
   std::mt19937 rng(seed);
   aaren::init_parameters(params, layout, rng);
   return params;
+}
+
+// One epoch of a tiny forecaster on datasets/R_nottem.csv (12 months back, 4 ahead) into `out_dir`.
+inline aaren::ForecastRunRequest small_forecast_request(const std::string& out_dir) {
+  aaren::ForecastRunRequest request;
+  request.data_path = std::string(AAREN_SOURCE_DIR) + "/datasets/R_nottem.csv";
+  request.data.seq_len = 12;
+  request.data.horizon = 4;
+  request.model.d_model = 8;
+  request.model.heads = 2;
+  request.model.layers = 1;
+  request.model.d_ff = 16;
+  request.model.seq_len = 12;
+  request.model.horizon = 4;
+  request.train.epochs = 1;
+  request.out_dir = out_dir;
+  return request;
 }
