@@ -42,7 +42,7 @@ namespace {
 // A colour chosen by the page, kept on the series so theme changes do not replace it.
 constexpr char kColorProperty[] = "aarenColor";
 // Set on a series before addSeries() to draw its line this many times the usual width (the Data
-// page's target among its channels, ui/pages/series_split_chart.cpp).
+// page's target among its channels, ui/charts/series_split_chart.cpp).
 constexpr char kWidthFactorProperty[] = "aarenWidthFactor";
 // Set on a series drawn only to shape the chart: it keeps no legend entry (setInLegend).
 constexpr char kUnlistedProperty[] = "aarenUnlisted";

@@ -18,9 +18,9 @@
 
 #include "ui/atomic_write.hpp"
 #include "ui/chart_panel.hpp"
-#include "ui/pages/growth_wording.hpp"
 #include "ui/chart_view.hpp"
 #include "ui/stream_charts.hpp"
+#include "ui/wording/growth_wording.hpp"
 
 namespace aaren::ui {
 

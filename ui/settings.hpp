@@ -15,8 +15,8 @@
 #include "ui/chart_export.hpp"
 #include "ui/events/event_import.hpp"
 #include "ui/explore/explore_inputs.hpp"
-#include "ui/pages/efficiency_choice.hpp"
-#include "ui/pages/training_choice.hpp"
+#include "ui/state/efficiency_choice.hpp"
+#include "ui/state/training_choice.hpp"
 #include "ui/theme.hpp"
 
 class QSettings;

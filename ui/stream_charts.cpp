@@ -8,7 +8,7 @@
 
 #include "ui/appearance.hpp"
 #include "ui/chart_panel.hpp"
-#include "ui/pages/growth_wording.hpp"
+#include "ui/wording/growth_wording.hpp"
 
 namespace aaren::ui {
 

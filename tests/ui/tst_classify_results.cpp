@@ -22,13 +22,13 @@
 #include "ui/classify/classify_results.hpp"
 #include "ui/classify/classify_results_view.hpp"
 #include "ui/classify/labelled_series_view.hpp"
-#include "ui/pages/current_dataset.hpp"
 #include "ui/pages/data_page.hpp"
 #include "ui/pages/forecast_page.hpp"
 #include "ui/pages/message_bar.hpp"
 #include "ui/pages/model_settings_form.hpp"
 #include "ui/pages/train_page.hpp"
 #include "ui/report/run_figures.hpp"
+#include "ui/state/current_dataset.hpp"
 
 using namespace aaren;
 using namespace aaren::ui;

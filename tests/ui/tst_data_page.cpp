@@ -23,9 +23,9 @@
 
 #include "ui/appearance.hpp"
 #include "ui/chart_panel.hpp"
-#include "ui/pages/current_dataset.hpp"
 #include "ui/pages/data_page.hpp"
 #include "ui/pages/message_bar.hpp"
+#include "ui/state/current_dataset.hpp"
 
 using namespace aaren::ui;
 

@@ -17,10 +17,10 @@
 #include "core/model/parameter_layout.hpp"
 #include "gpu/device_info.hpp"
 #include "gpu/forecast_device.hpp"
-#include "ui/pages/current_dataset.hpp"
 #include "ui/pages/efficiency_page.hpp"
 #include "ui/pages/model_settings_form.hpp"
 #include "ui/pages/train_page.hpp"
+#include "ui/state/current_dataset.hpp"
 
 using namespace aaren;
 using namespace aaren::ui;

@@ -18,6 +18,7 @@
 #include <limits>
 
 #include "core/events/event_log.hpp"
+#include "support/trained_runs.hpp"
 #include "ui/bundled_datasets.hpp"
 #include "ui/chart_export.hpp"
 #include "ui/chart_panel.hpp"
@@ -25,14 +26,13 @@
 #include "ui/events/event_import.hpp"
 #include "ui/events/events_view.hpp"
 #include "ui/explore/step_controller.hpp"
-#include "ui/pages/current_dataset.hpp"
 #include "ui/pages/data_page.hpp"
 #include "ui/pages/forecast_page.hpp"
 #include "ui/pages/message_bar.hpp"
 #include "ui/pages/model_settings_form.hpp"
 #include "ui/pages/run_list_view.hpp"
 #include "ui/pages/train_page.hpp"
-#include "support/trained_runs.hpp"
+#include "ui/state/current_dataset.hpp"
 
 using namespace aaren::ui;
 

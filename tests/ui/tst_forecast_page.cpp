@@ -20,18 +20,18 @@
 #include <QXmlStreamReader>
 #include <cmath>
 
-#include "support/test_files.hpp"
-#include "support/trained_runs.hpp"
 #include "core/forecast/forecast_evaluation.hpp"
 #include "core/forecast/forecast_run.hpp"
+#include "support/test_files.hpp"
+#include "support/trained_runs.hpp"
 #include "ui/chart_panel.hpp"
 #include "ui/main_window.hpp"
-#include "ui/pages/current_dataset.hpp"
 #include "ui/pages/forecast_page.hpp"
 #include "ui/pages/message_bar.hpp"
 #include "ui/pages/run_list_view.hpp"
 #include "ui/pages/studio_pages.hpp"
 #include "ui/pages/train_page.hpp"
+#include "ui/state/current_dataset.hpp"
 
 using namespace aaren::ui;
 

@@ -1,11 +1,11 @@
 // The words a class hears about a streaming run say no more than the run measured
-// (ui/pages/growth_wording.hpp): "a straight line" only when every run fitted alone lies within
+// (ui/wording/growth_wording.hpp): "a straight line" only when every run fitted alone lies within
 // 0.1 of exponent 1, "bending upward" only when every run lies above 1.1; runs that disagree, a
 // single run and a run lost in noise give their numbers and what to do, never a shape.
 #include <QtTest>
 
 #include "core/bench/stream_summary.hpp"
-#include "ui/pages/growth_wording.hpp"
+#include "ui/wording/growth_wording.hpp"
 
 using namespace aaren;
 using namespace aaren::ui;

@@ -25,10 +25,10 @@
 #include "ui/lesson/lesson.hpp"
 #include "ui/lesson/lesson_parser.hpp"
 #include "ui/main_window.hpp"
-#include "ui/pages/current_dataset.hpp"
 #include "ui/pages/forecast_page.hpp"
 #include "ui/pages/studio_pages.hpp"
 #include "ui/pages/train_page.hpp"
+#include "ui/state/current_dataset.hpp"
 #include "ui/workers/run_forecast_loader.hpp"
 
 using namespace aaren::ui;

@@ -22,18 +22,18 @@
 #include "support/test_files.hpp"
 #include "support/trained_runs.hpp"
 #include "ui/chart_panel.hpp"
+#include "ui/charts/loss_curves.hpp"
 #include "ui/events/event_forecast_view.hpp"
 #include "ui/events/event_rmse_note.hpp"
 #include "ui/explore/step_bar.hpp"
 #include "ui/explore/step_controller.hpp"
-#include "ui/pages/current_dataset.hpp"
 #include "ui/pages/forecast_page.hpp"
-#include "ui/pages/loss_curves.hpp"
 #include "ui/pages/message_bar.hpp"
 #include "ui/pages/model_settings_form.hpp"
 #include "ui/pages/run_list_view.hpp"
 #include "ui/pages/train_page.hpp"
-#include "ui/pages/training_wording.hpp"
+#include "ui/state/current_dataset.hpp"
+#include "ui/wording/training_wording.hpp"
 
 using namespace aaren::ui;
 

@@ -23,13 +23,13 @@
 #include "ui/explore/explore_page.hpp"
 #include "ui/explore/input_panel.hpp"
 #include "ui/main_window.hpp"
-#include "ui/pages/current_dataset.hpp"
 #include "ui/pages/data_page.hpp"
 #include "ui/pages/efficiency_page.hpp"
 #include "ui/pages/message_bar.hpp"
 #include "ui/pages/model_settings_form.hpp"
 #include "ui/pages/studio_pages.hpp"
 #include "ui/pages/train_page.hpp"
+#include "ui/state/current_dataset.hpp"
 
 using namespace aaren::ui;
 

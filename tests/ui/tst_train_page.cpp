@@ -16,23 +16,23 @@
 #include <functional>
 
 #include "core/data/time_series_csv.hpp"
-#include "core/model/forecast_model.hpp"
 #include "core/forecast/forecast_run_folder.hpp"
+#include "core/model/forecast_model.hpp"
 #include "support/event_loop_gap_meter.hpp"
 #include "support/question_answerer.hpp"
 #include "support/test_files.hpp"
 #include "ui/chart_panel.hpp"
 #include "ui/main_window.hpp"
-#include "ui/pages/current_dataset.hpp"
 #include "ui/pages/forecast_page.hpp"
 #include "ui/pages/message_bar.hpp"
 #include "ui/pages/model_settings_form.hpp"
-#include "ui/pages/plan_wording.hpp"
 #include "ui/pages/run_list_view.hpp"
 #include "ui/pages/studio_pages.hpp"
 #include "ui/pages/train_page.hpp"
-#include "ui/pages/training_wording.hpp"
 #include "ui/settings.hpp"
+#include "ui/state/current_dataset.hpp"
+#include "ui/wording/plan_wording.hpp"
+#include "ui/wording/training_wording.hpp"
 
 using namespace aaren::ui;
 

@@ -4,7 +4,7 @@
 #include <QPen>
 #include <cmath>
 
-#include "ui/pages/loss_curves.hpp"
+#include "ui/charts/loss_curves.hpp"
 
 namespace aaren::ui {
 

@@ -14,10 +14,10 @@
 
 #include "ui/classify/class_charts.hpp"
 #include "ui/hint_label.hpp"
-#include "ui/pages/current_dataset.hpp"
-#include "ui/pages/load_messages.hpp"
 #include "ui/pages/message_bar.hpp"
-#include "ui/pages/wording.hpp"
+#include "ui/state/current_dataset.hpp"
+#include "ui/wording/load_messages.hpp"
+#include "ui/wording/wording.hpp"
 #include "ui/workers/background_job.hpp"
 
 namespace aaren::ui {

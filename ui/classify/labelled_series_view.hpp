@@ -10,7 +10,7 @@
 #include <memory>
 
 #include "core/classify/labelled_series.hpp"
-#include "ui/pages/current_dataset.hpp"  // the metatype of the set
+#include "ui/state/current_dataset.hpp"  // the metatype of the set
 
 class QComboBox;
 class QLabel;

@@ -19,11 +19,11 @@
 #include "ui/chart_panel.hpp"
 #include "ui/events/event_raster.hpp"
 #include "ui/hint_label.hpp"
-#include "ui/pages/current_dataset.hpp"
 #include "ui/pages/decimal_mark_choice.hpp"
-#include "ui/pages/load_messages.hpp"
 #include "ui/pages/message_bar.hpp"
-#include "ui/pages/wording.hpp"
+#include "ui/state/current_dataset.hpp"
+#include "ui/wording/load_messages.hpp"
+#include "ui/wording/wording.hpp"
 #include "ui/workers/background_job.hpp"
 
 namespace aaren::ui {

@@ -8,7 +8,7 @@
 #include <optional>
 
 #include "ui/explore/explore_scene.hpp"
-#include "ui/pages/efficiency_choice.hpp"
+#include "ui/state/efficiency_choice.hpp"
 
 namespace aaren::ui {
 

@@ -7,8 +7,8 @@
 #include "ui/explore/explore_page.hpp"
 #include "ui/lesson/lesson_player.hpp"
 #include "ui/main_window.hpp"
-#include "ui/pages/growth_wording.hpp"
 #include "ui/pages/efficiency_page.hpp"
+#include "ui/wording/growth_wording.hpp"
 
 namespace aaren::ui {
 

@@ -7,7 +7,7 @@
 #include <optional>
 
 #include "ui/lesson/lesson.hpp"
-#include "ui/pages/efficiency_choice.hpp"
+#include "ui/state/efficiency_choice.hpp"
 
 namespace aaren::ui {
 
@@ -42,7 +42,7 @@ class LessonStage : public QObject {
   void showInteractively(const aaren::ui::LessonScene& scene, bool revealed);
 
  private:
-  // The efficiency scene's answer gets what its run measured (ui/pages/growth_wording.hpp).
+  // The efficiency scene's answer gets what its run measured (ui/wording/growth_wording.hpp).
   void onEfficiencyRunFinished();
 
   MainWindow& window_;

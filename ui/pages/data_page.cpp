@@ -21,21 +21,21 @@
 
 #include "core/data/split.hpp"
 #include "ui/appearance.hpp"
+#include "ui/charts/series_split_chart.hpp"
 #include "ui/classify/labelled_series_view.hpp"
 #include "ui/events/event_import.hpp"
 #include "ui/events/events_view.hpp"
 #include "ui/glyph_icons.hpp"
-#include "ui/pages/current_dataset.hpp"
-#include "ui/pages/data_loader.hpp"
 #include "ui/pages/data_source_bar.hpp"
 #include "ui/pages/decimal_mark_choice.hpp"
 #include "ui/pages/dialect_panel.hpp"
-#include "ui/pages/load_messages.hpp"
 #include "ui/pages/message_bar.hpp"
-#include "ui/pages/series_split_chart.hpp"
-#include "ui/pages/wording.hpp"
 #include "ui/settings.hpp"
 #include "ui/side_panel.hpp"
+#include "ui/state/current_dataset.hpp"
+#include "ui/state/data_loader.hpp"
+#include "ui/wording/load_messages.hpp"
+#include "ui/wording/wording.hpp"
 
 namespace aaren::ui {
 

@@ -4,7 +4,7 @@
 #include <QCoreApplication>
 #include <algorithm>
 
-#include "ui/pages/load_messages.hpp"
+#include "ui/wording/load_messages.hpp"
 
 namespace aaren::ui {
 

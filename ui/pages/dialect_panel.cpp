@@ -17,7 +17,7 @@
 
 #include "ui/hint_label.hpp"
 #include "ui/pages/decimal_mark_choice.hpp"
-#include "ui/pages/wording.hpp"
+#include "ui/wording/wording.hpp"
 
 namespace aaren::ui {
 

@@ -28,11 +28,11 @@
 #include "ui/chart_panel.hpp"
 #include "ui/figure5_export.hpp"
 #include "ui/glyph_icons.hpp"
-#include "ui/pages/growth_wording.hpp"
-#include "ui/pages/stream_run_clock.hpp"
 #include "ui/settings.hpp"
 #include "ui/side_panel.hpp"
+#include "ui/state/stream_run_clock.hpp"
 #include "ui/stream_chart_grid.hpp"
+#include "ui/wording/growth_wording.hpp"
 #include "ui/workers/background_job.hpp"
 #include "ui/workers/stream_worker.hpp"
 
@@ -471,7 +471,7 @@ void EfficiencyPage::showSummary(const bench::StreamBenchResult& result) {
   const bench::StreamSample& last = result.samples.back();
   QStringList lines;
   const char* const names[2] = {QT_TR_NOOP("Aaren"), QT_TR_NOOP("Transformer")};
-  // Only what the runs support (ui/pages/growth_wording.hpp), with the exponents' range.
+  // Only what the runs support (ui/wording/growth_wording.hpp), with the exponents' range.
   for (int k = 0; k < 2; ++k)
     lines << tr("%1 %2 bytes per token, state %3 at N.")
                  .arg(growthSentence(result.fit[k], k).toHtmlEscaped(), fixed(result.fit[k].memory_bytes_per_token, 0),

@@ -14,7 +14,7 @@
 
 #include "core/bench/stream_bench.hpp"
 #include "ui/page.hpp"
-#include "ui/pages/efficiency_choice.hpp"
+#include "ui/state/efficiency_choice.hpp"
 #include "ui/stream_charts.hpp"
 
 class QComboBox;

@@ -21,16 +21,16 @@
 
 #include "core/forecast/forecast_run.hpp"
 #include "ui/chart_panel.hpp"
-#include "ui/events/event_forecast_view.hpp"
+#include "ui/charts/row_axis.hpp"
 #include "ui/classify/classify_results_view.hpp"
+#include "ui/events/event_forecast_view.hpp"
 #include "ui/glyph_icons.hpp"
 #include "ui/hint_label.hpp"
-#include "ui/pages/current_dataset.hpp"
 #include "ui/pages/fitted_table.hpp"
 #include "ui/pages/forecast_metrics_table.hpp"
 #include "ui/pages/future_forecast_csv.hpp"
 #include "ui/pages/message_bar.hpp"
-#include "ui/pages/row_axis.hpp"
+#include "ui/state/current_dataset.hpp"
 #include "ui/workers/background_job.hpp"
 
 namespace aaren::ui {

@@ -10,8 +10,8 @@
 #include <memory>
 #include <vector>
 
+#include "ui/charts/row_axis.hpp"
 #include "ui/page.hpp"
-#include "ui/pages/row_axis.hpp"
 #include "ui/run_list.hpp"
 #include "ui/workers/run_forecast_loader.hpp"
 

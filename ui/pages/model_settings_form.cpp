@@ -13,7 +13,7 @@
 
 #include "core/train/cpu_only_models.hpp"
 #include "gpu/device_info.hpp"
-#include "ui/pages/wording.hpp"
+#include "ui/wording/wording.hpp"
 #include "ui/workers/training_worker.hpp"
 
 namespace aaren::ui {

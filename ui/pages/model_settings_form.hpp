@@ -6,7 +6,7 @@
 #include <QWidget>
 #include <vector>
 
-#include "ui/pages/training_choice.hpp"
+#include "ui/state/training_choice.hpp"
 
 class QComboBox;
 class QDoubleSpinBox;

@@ -13,8 +13,8 @@
 #include <QVBoxLayout>
 
 #include "ui/hint_label.hpp"
-#include "ui/pages/training_wording.hpp"
-#include "ui/pages/wording.hpp"
+#include "ui/wording/training_wording.hpp"
+#include "ui/wording/wording.hpp"
 #include "ui/workers/background_job.hpp"
 
 namespace aaren::ui {

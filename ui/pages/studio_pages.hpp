@@ -4,7 +4,7 @@
 // page; a run's Forecast button opens it on the Forecast page, and so does the end of its training; the runs listed on the Train page
 // are offered on the Forecast page; the window's title names the loaded data file). Closing the
 // window while a model trains asks first, then stops training cleanly with the best weights kept.
-#include "ui/pages/current_dataset.hpp"
+#include "ui/state/current_dataset.hpp"
 
 namespace aaren::ui {
 

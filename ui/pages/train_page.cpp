@@ -10,7 +10,6 @@
 #include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
-#include <QScrollArea>
 #include <QSignalBlocker>
 #include <QSplitter>
 #include <QVBoxLayout>
@@ -20,22 +19,22 @@
 
 #include "core/classify/classify_run.hpp"
 #include "core/planning/continuation.hpp"
-#include "core/train/cpu_only_models.hpp"
 #include "core/planning/window_plan.hpp"
+#include "core/train/cpu_only_models.hpp"
+#include "ui/charts/loss_curves.hpp"
 #include "ui/classify/accuracy_curves.hpp"
 #include "ui/glyph_icons.hpp"
 #include "ui/hint_label.hpp"
-#include "ui/pages/current_dataset.hpp"
-#include "ui/pages/loss_curves.hpp"
 #include "ui/pages/message_bar.hpp"
 #include "ui/pages/model_settings_form.hpp"
-#include "ui/pages/plan_wording.hpp"
-#include "ui/pages/training_wording.hpp"
 #include "ui/pages/run_list_view.hpp"
-#include "ui/pages/wording.hpp"
 #include "ui/run_list.hpp"
 #include "ui/settings.hpp"
 #include "ui/side_panel.hpp"
+#include "ui/state/current_dataset.hpp"
+#include "ui/wording/plan_wording.hpp"
+#include "ui/wording/training_wording.hpp"
+#include "ui/wording/wording.hpp"
 #include "ui/workers/training_session.hpp"
 
 namespace aaren::ui {

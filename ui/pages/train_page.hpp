@@ -14,8 +14,8 @@
 #include "core/data/split.hpp"
 #include "core/data/time_series_csv.hpp"
 
+#include "ui/charts/loss_curves.hpp"  // lossChart() is one, for the callers that read its series
 #include "ui/page.hpp"
-#include "ui/pages/loss_curves.hpp"  // lossChart() is one, for the callers that read its series
 #include "ui/workers/training_worker.hpp"
 
 class QLabel;

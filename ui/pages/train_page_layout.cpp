@@ -13,9 +13,9 @@
 #include <QVBoxLayout>
 
 #include "ui/hint_label.hpp"
-#include "ui/pages/current_dataset.hpp"
 #include "ui/pages/model_settings_form.hpp"
 #include "ui/pages/run_list_view.hpp"
+#include "ui/state/current_dataset.hpp"
 
 namespace aaren::ui {
 

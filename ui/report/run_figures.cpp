@@ -17,8 +17,8 @@
 #include "core/data/date_parse.hpp"
 #include "core/forecast/forecast_run.hpp"
 #include "ui/chart_panel.hpp"
-#include "ui/pages/loss_curves.hpp"
-#include "ui/pages/row_axis.hpp"
+#include "ui/charts/loss_curves.hpp"
+#include "ui/charts/row_axis.hpp"
 #include "ui/run_list.hpp"
 
 namespace aaren::ui {

@@ -8,7 +8,7 @@
 
 #include "core/train/cpu_only_models.hpp"
 #include "gpu/forecast_device.hpp"
-#include "ui/pages/plan_wording.hpp"
+#include "ui/wording/plan_wording.hpp"
 
 namespace aaren::ui {
 

@@ -18,7 +18,7 @@
 #include "core/classify/classify_run.hpp"
 #include "core/events/event_run.hpp"
 #include "core/forecast/forecast_run.hpp"
-#include "ui/pages/training_choice.hpp"
+#include "ui/state/training_choice.hpp"
 #include "ui/workers/background_job.hpp"
 
 namespace aaren::ui {

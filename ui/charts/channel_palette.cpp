@@ -1,4 +1,4 @@
-#include "ui/pages/channel_palette.hpp"
+#include "ui/charts/channel_palette.hpp"
 
 #include <array>
 

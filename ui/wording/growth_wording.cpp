@@ -1,4 +1,4 @@
-#include "ui/pages/growth_wording.hpp"
+#include "ui/wording/growth_wording.hpp"
 
 #include <QLocale>
 #include <QObject>

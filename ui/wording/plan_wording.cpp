@@ -1,4 +1,4 @@
-#include "ui/pages/plan_wording.hpp"
+#include "ui/wording/plan_wording.hpp"
 
 #include <QCoreApplication>
 #include <QStringList>

@@ -1,13 +1,13 @@
-#include "ui/pages/series_split_chart.hpp"
+#include "ui/charts/series_split_chart.hpp"
 
 #include <QColor>
 #include <QLineSeries>
 #include <algorithm>
 #include <exception>
 
-#include "ui/pages/channel_palette.hpp"
-#include "ui/pages/row_axis.hpp"
-#include "ui/pages/series_envelope.hpp"
+#include "ui/charts/channel_palette.hpp"
+#include "ui/charts/row_axis.hpp"
+#include "ui/charts/series_envelope.hpp"
 
 namespace aaren::ui {
 

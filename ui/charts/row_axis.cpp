@@ -1,4 +1,4 @@
-#include "ui/pages/row_axis.hpp"
+#include "ui/charts/row_axis.hpp"
 
 #include <QDateTime>
 #include <QObject>

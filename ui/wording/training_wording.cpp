@@ -1,4 +1,4 @@
-#include "ui/pages/training_wording.hpp"
+#include "ui/wording/training_wording.hpp"
 
 #include <QCoreApplication>
 #include <QLocale>

@@ -1,4 +1,4 @@
-#include "ui/pages/data_loader.hpp"
+#include "ui/state/data_loader.hpp"
 
 #include <utility>
 

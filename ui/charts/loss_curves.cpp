@@ -1,4 +1,4 @@
-#include "ui/pages/loss_curves.hpp"
+#include "ui/charts/loss_curves.hpp"
 
 #include <QLineSeries>
 #include <QTimer>

@@ -1,4 +1,4 @@
-#include "ui/pages/current_dataset.hpp"
+#include "ui/state/current_dataset.hpp"
 
 #include <QDir>
 #include <QFileInfo>

@@ -1,4 +1,4 @@
-#include "ui/pages/stream_run_clock.hpp"
+#include "ui/state/stream_run_clock.hpp"
 
 #include <QTimer>
 #include <QVariant>

@@ -1,4 +1,4 @@
-#include "ui/pages/series_envelope.hpp"
+#include "ui/charts/series_envelope.hpp"
 
 #include <algorithm>
 

@@ -1,10 +1,10 @@
-#include "ui/pages/load_messages.hpp"
+#include "ui/wording/load_messages.hpp"
 
 #include <QCoreApplication>
 #include <QFileInfo>
 
-#include "ui/pages/current_dataset.hpp"
-#include "ui/pages/wording.hpp"
+#include "ui/state/current_dataset.hpp"
+#include "ui/wording/wording.hpp"
 
 namespace aaren::ui {
 
