@@ -12,7 +12,6 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLegend>
-#include <QLegendMarker>
 #include <QtMath>
 #include <QLineSeries>
 #include <QLocale>
@@ -39,22 +38,10 @@ namespace aaren::ui {
 
 namespace {
 
-// A colour chosen by the page, kept on the series so theme changes do not replace it.
-constexpr char kColorProperty[] = "aarenColor";
-// Set on a series before addSeries() to draw its line this many times the usual width (the Data
-// page's target among its channels, ui/charts/series_split_chart.cpp).
-constexpr char kWidthFactorProperty[] = "aarenWidthFactor";
-// Set on a series drawn only to shape the chart: it keeps no legend entry (setInLegend).
-constexpr char kUnlistedProperty[] = "aarenUnlisted";
-
-constexpr int kBandAlpha = 64;
 constexpr int kMaxDateTicks = 6;
-constexpr qreal kMarkerSize = 7.0;
 constexpr qreal kHalfDayMs = 12.0 * 3600.0 * 1000.0;
 constexpr qreal kRowMargin = 0.5;         // above the top row and below the bottom one of labelled rows
-constexpr int kPlaceholderAlpha = 170;    // of the axis labels' colour: a hint, not data
 constexpr int kNoteDigits = 3;            // significant digits of a value a note names
-const QMargins kChartMargins(10, 8, 14, 8);
 
 QString defaultValueText(qreal value) { return QLocale().toString(value, 'g', kNoteDigits); }
 
@@ -468,57 +455,6 @@ void ChartPanel::showEmptyState(bool empty) {
   placeholder_->setPos(area.center() - placeholder_->boundingRect().center());
 }
 
-// The legend's entries in one row below the plot while they fit side by side; else in a column at
-// the right while the plot keeps most of the width, since Qt cuts names that share a row too narrow
-// ("Transformer tr…"); else in a key below the plot that wraps between entries (ui/chart_key.hpp).
-void ChartPanel::fitLegend() {
-  QLegend* legend = chart_->legend();
-  const qreal width = chart_->size().width() - kChartMargins.left() - kChartMargins.right();
-  QList<QLegendMarker*> entries;
-  for (QLegendMarker* marker : legend->markers())
-    if (!marker->series()->property(kUnlistedProperty).toBool()) entries.append(marker);
-  const LegendPlace place = legendPlaceFor(*legend, entries, width);
-  if (place != LegendPlace::key) {
-    const Qt::Alignment wanted = place == LegendPlace::row ? Qt::AlignBottom : Qt::AlignRight;
-    if (legend->alignment() != wanted) legend->setAlignment(wanted);
-  }
-  const bool shown = legendShown_ && !empty_;
-  legend->setVisible(shown && place != LegendPlace::key);
-  const bool keyed = shown && place == LegendPlace::key;
-  keyHeight_ = keyed ? std::ceil(key_->layOut(*legend, entries, width)) : 0;
-  key_->setVisible(keyed);
-  placeBelowPlot();
-}
-
-// Below the plot, from the top: the key (when the legend is written as one), then a note too tall
-// for the plot; the chart's bottom margin makes room for both.
-void ChartPanel::placeBelowPlot() {
-  QMargins margins = kChartMargins;
-  margins.setBottom(margins.bottom() + static_cast<int>(keyHeight_ + noteHeight_));
-  if (chart_->margins() != margins) chart_->setMargins(margins);
-  key_->setPos(kChartMargins.left(), chart_->size().height() - kChartMargins.bottom() - noteHeight_ - keyHeight_);
-}
-
-void ChartPanel::setLegendShown(bool shown) {
-  legendShown_ = shown;
-  fitLegend();
-}
-
-QString ChartPanel::keyShown() const { return key_->isVisible() ? key_->toPlainText() : QString(); }
-
-void ChartPanel::setInLegend(QAbstractSeries* series, bool listed) {
-  series->setProperty(kUnlistedProperty, !listed);
-  showLegendEntries(series);
-  fitLegend();
-}
-
-// A series' legend entries are made anew each time it is added to the chart (a band re-adds the
-// data series): each time, an unlisted series' entries are hidden again.
-void ChartPanel::showLegendEntries(QAbstractSeries* series) {
-  const bool listed = !series->property(kUnlistedProperty).toBool();
-  for (QLegendMarker* marker : chart_->legend()->markers(series)) marker->setVisible(listed);
-}
-
 void ChartPanel::onPlotAreaChanged() {
   fitDateTicks();
   fitTitle();
@@ -580,49 +516,6 @@ void ChartPanel::setFixedTheme(std::optional<Theme> theme) {
   applyAppearance();
 }
 
-void ChartPanel::applyAppearance() {
-  const Appearance& appearance = Appearance::instance();
-  chart_->setTheme(chartThemeFor(fixedTheme_.value_or(appearance.theme())));  // restyles series, axes and fonts
-  chart_->setBackgroundRoundness(0);
-
-  const QFont base = QApplication::font();
-  fitTitle();
-  chart_->legend()->setFont(base);
-  fitLegend();
-  // Tick labels one size down, but never below what presenter mode promises the back row.
-  const QFont labels = appearance.presenterMode() ? atLeastPixels(scaledFont(base, 0.9), kPresenterMinimumTextPixels)
-                                                  : scaledFont(base, 0.9);
-  for (QAbstractAxis* axis : {xAxis_, yAxis_}) {
-    axis->setLabelsFont(labels);
-    axis->setTitleFont(base);
-  }
-  if (!yScaleVisible_) {
-    // Transparent rather than hidden: hidden labels leave the axis title no room and Qt elides it.
-    // The theme's colour is kept for showing them again.
-    if (yAxis_->labelsColor().alpha() > 0) yLabelsColor_ = yAxis_->labelsColor();
-    yAxis_->setLabelsColor(Qt::transparent);
-    yAxis_->setGridLineVisible(false);
-    yAxis_->setLineVisible(false);
-  }
-  for (QXYSeries* series : std::as_const(dataSeries_)) styleSeries(series);
-  for (QAreaSeries* band : std::as_const(bands_)) styleBand(band);
-
-  const QColor text = chart_->titleBrush().color();
-  QColor hint = xAxis_->labelsColor();
-  hint.setAlpha(kPlaceholderAlpha);
-  placeholder_->setBrush(hint);
-  placeholder_->setFont(base);
-  // A theme may paint the background with a gradient: its first colour then stands for it.
-  const QBrush background = chart_->backgroundBrush();
-  const QColor paper = background.gradient() && !background.gradient()->stops().isEmpty()
-                           ? background.gradient()->stops().first().second
-                           : background.color();
-  note_->box()->setStyle(base, text, paper, xAxis_->gridLineColor());
-  showEmptyState(empty_);
-  if (followsData_) fitToData();
-  else placeAnnotation();
-}
-
 // As many date ticks as fit side by side with room between them, so that no date is cut to
 // "2020-…" in a narrow chart or with presenter mode's larger text.
 int ChartPanel::dateTicksFitting(const QString& format) const {
@@ -641,29 +534,6 @@ void ChartPanel::fitDateTicks() {
   if (!axis || followsData_) return;
   const int ticks = dateTicksFitting(axis->format());
   if (axis->tickCount() != ticks) axis->setTickCount(ticks);
-}
-
-void ChartPanel::styleSeries(QXYSeries* series) const {
-  const Appearance& appearance = Appearance::instance();
-  const QColor color = series->property(kColorProperty).value<QColor>();
-  if (auto* scatter = qobject_cast<QScatterSeries*>(series)) {
-    scatter->setMarkerSize(kMarkerSize * appearance.chartScale());
-    if (color.isValid()) scatter->setColor(color);
-    scatter->setBorderColor(Qt::transparent);
-    return;
-  }
-  QPen pen = series->pen();
-  const QVariant factor = series->property(kWidthFactorProperty);
-  pen.setWidthF(appearance.chartLineWidth() * (factor.isValid() ? factor.toReal() : 1.0));
-  if (color.isValid()) pen.setColor(color);
-  series->setPen(pen);
-}
-
-void ChartPanel::styleBand(QAreaSeries* band) const {
-  QColor color = band->property(kColorProperty).value<QColor>();
-  color.setAlpha(kBandAlpha);
-  band->setBrush(color);
-  band->setPen(Qt::NoPen);
 }
 
 void ChartPanel::updateBandHeights() {

@@ -6,6 +6,7 @@
 // ui/chart_annotations.hpp, so no chart decides its own.
 #include <QColor>
 #include <QList>
+#include <QMargins>
 #include <QPair>
 #include <QPointF>
 #include <QPolygonF>
@@ -161,6 +162,10 @@ class ChartPanel : public QWidget {
   void attachToAxes(QXYSeries* series);
   void showNotice(const QString& text);
   QString firstNonPositiveValue() const;  // "'loss' has 0 at x = 3", or empty
+
+  // A colour chosen by the page, kept on the series so theme changes do not replace it.
+  static constexpr char kColorProperty[] = "aarenColor";
+  static inline const QMargins kChartMargins{10, 8, 14, 8};
 
   QChart* chart_;
   InteractiveChartView* view_;
