@@ -1,0 +1,86 @@
+#include "ui/pages/train_page.hpp"
+
+// The Train page's runs: the folder they are written into, and a run shown from the list with its
+// losses and its settings in the form.
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLineEdit>
+#include <QSignalBlocker>
+#include <exception>
+
+#include "ui/charts/loss_curves.hpp"
+#include "ui/classify/accuracy_curves.hpp"
+#include "ui/pages/message_bar.hpp"
+#include "ui/pages/model_settings_form.hpp"
+#include "ui/pages/run_list_view.hpp"
+#include "ui/run_list.hpp"
+#include "ui/settings.hpp"
+
+namespace aaren::ui {
+
+QString TrainPage::runsFolder() const { return runList_->runsFolder(); }
+
+void TrainPage::setRunsFolder(const QString& folder) {
+  runsFolder_->setText(QDir::toNativeSeparators(folder));
+  Settings().setRunsFolder(folder);
+  runList_->setRunsFolder(folder);
+}
+
+void TrainPage::browseRunsFolder() {
+  const QString folder = QFileDialog::getExistingDirectory(this, tr("Runs Folder"), runsFolder());
+  if (!folder.isEmpty()) setRunsFolder(folder);
+}
+
+void TrainPage::showRun(const QString& dir) {
+  const RunEntry info = readRunEntry(dir);
+  QStringList names;
+  TrainingChoice choice;
+  choice.models.clear();
+  for (const ModelRunEntry& model : info.models) {
+    names << modelName(model);
+    choice.models.push_back(model.kind());
+    choice.model = model.events()     ? model.events()->config.model.backbone
+                   : model.classify() ? model.classify()->config.model.backbone
+                                      : model.forecast()->config.model;
+    choice.train = model.train_settings();
+  }
+  choice.device = form_->choice().device;  // a run folder does not say where it trained
+  lossChart_->reset(names, info.models.front().events() != nullptr);
+  for (std::size_t i = 0; i < info.models.size(); ++i) lossChart_->showEpochs(int(i), info.models[i].epochs());
+  const bool classifiers = info.models.front().classify() != nullptr;
+  if (classifiers) lossChart_->setAxisTitles(tr("epoch"), tr("cross-entropy per case"));
+  accuracyChart_->reset(classifiers ? names : QStringList());
+  for (std::size_t i = 0; i < info.models.size(); ++i)
+    if (const ClassifyModelFiles* files = info.models[i].classify(); files && files->metrics)
+      accuracyChart_->showAccuracies(int(i), files->metrics->train_accuracy, files->metrics->val_accuracy);
+  accuracyChart_->setVisible(classifiers);
+  {
+    const QSignalBlocker blocker(form_);
+    form_->setChoice(choice);
+  }
+  describeWindow(false);
+  currentRun_ = runPath(info.dir);
+  currentRunEvents_ = info.models.front().events() != nullptr;
+  currentRunClassify_ = classifiers;
+  currentRunOnDisk_ = true;
+  runList_->selectRun(currentRun_);
+  updateControls();
+}
+
+void TrainPage::openRun(const QString& dir) {
+  if (dir.isEmpty() || isTraining()) return;
+  try {
+    showRun(dir);
+  } catch (const std::exception& error) {
+    messageBar_->showError(QString::fromUtf8(error.what()));
+    return;
+  }
+  messageBar_->showMessage(MessageBar::Level::information,
+                           tr("Showing the run %1. Its settings are in the form: Start trains a new run with them "
+                              "(on the data of the Data page), Continue trains this one further from its weights; "
+                              "Forecast shows what it predicts.")
+                               .arg(QFileInfo(dir).fileName()));
+}
+
+}  // namespace aaren::ui
