@@ -31,12 +31,16 @@ LegendPlace legendPlaceFor(const QLegend& legend, const QList<QLegendMarker*>& e
   return width - column >= kMinimumPlotShare * width ? LegendPlace::column : LegendPlace::key;
 }
 
+QString unbrokenHtml(QString text) { return text.replace(QLatin1Char(' '), QStringLiteral("&nbsp;")); }
+
+QString keyEntryHtml(const QColor& color, const QString& name) {
+  return QStringLiteral("<span style=\"color:%1\">\u25a0</span>&nbsp;%2").arg(color.name(), unbrokenHtml(name));
+}
+
 QString keyHtml(const QList<QLegendMarker*>& entries) {
   QStringList written;
-  for (const QLegendMarker* marker : entries) {
-    const QString name = marker->label().toHtmlEscaped().replace(QLatin1Char(' '), QStringLiteral("&nbsp;"));
-    written << QStringLiteral("<span style=\"color:%1\">\u25a0</span>&nbsp;%2").arg(marker->brush().color().name(), name);
-  }
+  for (const QLegendMarker* marker : entries)
+    written << keyEntryHtml(marker->brush().color(), marker->label().toHtmlEscaped());
   // Two spaces between entries: the line may break there and only there.
   return written.join(QStringLiteral("&nbsp; "));
 }

@@ -5,7 +5,9 @@
 // until its tick labels are cut too. There the entries are written as a key below the plot that
 // wraps between entries, never inside a name.
 #include <QGraphicsTextItem>
+#include <QColor>
 #include <QList>
+#include <QString>
 
 class QLegend;
 class QLegendMarker;
@@ -19,6 +21,10 @@ enum class LegendPlace { row, column, key };
 LegendPlace legendPlaceFor(const QLegend& legend, const QList<QLegendMarker*>& entries, qreal width);
 inline constexpr qreal kMinimumPlotShare = 0.6;
 
+// Text whose spaces never break a line (a legend entry's name).
+QString unbrokenHtml(QString text);
+// One entry of a key: a square of `color` and `name`, unbroken.
+QString keyEntryHtml(const QColor& color, const QString& name);
 // Each entry a coloured square and its name, as rich text that breaks only between entries.
 QString keyHtml(const QList<QLegendMarker*>& entries);
 

@@ -11,6 +11,7 @@
 #include <algorithm>
 
 #include "ui/appearance.hpp"
+#include "ui/chart_key.hpp"
 #include "ui/explore/captions.hpp"
 #include "ui/explore/explore_style.hpp"
 #include "ui/explore/formulas.hpp"
@@ -30,22 +31,18 @@ QColor litOnBackground(const ExploreColors& c) {
                           float(c.lit.blueF() * a + c.background.blueF() * (1 - a)));
 }
 
-QString unbroken(QString text) { return text.replace(QLatin1Char(' '), QStringLiteral("&nbsp;")); }
-
 // The colours of the boxes (the operands named A and B as the formula names them); while boxes are
 // lit, the highlighter too: a band with dashes in the text colour, as the boxes show it. Trees that
 // leave their numbers out say where they are. Lines break between entries, never inside one.
 QString legendHtml(bool lit, bool numbersShown) {
   const ExploreColors c = exploreColors();
-  const auto swatch = [](const QColor& color, const QString& label) {
-    return QStringLiteral("<span style=\"color:%1\">\u25a0</span>&nbsp;%2").arg(color.name(), unbroken(label));
-  };
-  QStringList entries{swatch(c.left, QObject::tr("earlier (A)")), swatch(c.right, QObject::tr("later (B)")),
-                      swatch(c.result, QObject::tr("being combined")), swatch(c.complete, QObject::tr("whole prefix"))};
+  QStringList entries{keyEntryHtml(c.left, QObject::tr("earlier (A)")), keyEntryHtml(c.right, QObject::tr("later (B)")),
+                      keyEntryHtml(c.result, QObject::tr("being combined")),
+                      keyEntryHtml(c.complete, QObject::tr("whole prefix"))};
   if (lit)
     entries << QStringLiteral("<span style=\"background-color:%1; color:%2\">&nbsp;\u2504\u2504&nbsp;</span>&nbsp;%3")
-                   .arg(litOnBackground(c).name(), c.text.name(), unbroken(QObject::tr("lit: the answer")));
-  if (!numbersShown) entries << unbroken(QObject::tr("numbers: hover a box"));
+                   .arg(litOnBackground(c).name(), c.text.name(), unbrokenHtml(QObject::tr("lit: the answer")));
+  if (!numbersShown) entries << unbrokenHtml(QObject::tr("numbers: hover a box"));
   return entries.join(QStringLiteral("&nbsp;&nbsp; "));
 }
 
