@@ -7,18 +7,7 @@
 
 namespace aaren::cli {
 
-int bench_attention_on_gpu(const Args& args) {
-  for (const char* name : {"min-log2", "max-log2", "naive-max"})
-    if (args.has(name))
-      throw UsageError(std::string("--") + name + " is an option of the CPU benchmark; this one runs on CUDA");
-  gpu::AttentionBenchOptions options;
-  options.batch = int(args.integer("batch", options.batch, 1, 1 << 20));
-  options.heads = int(args.integer("heads", options.heads, 1, 4096));
-  options.n = int(args.integer("tokens", options.n, 1, 1 << 28));
-  options.d = int(args.integer("dim", options.d, 1, 256));
-  options.repeats = int(args.integer("repeats", options.repeats, 1, 1000));
-  options.seed = unsigned(args.integer("seed", options.seed, 0, 1L << 31));
-
+int bench_attention_on_gpu(const gpu::AttentionBenchOptions& options) {
   std::printf("many-to-many attention on CUDA: B %d x H %d sequences of N %d tokens, one query per head, "
               "d = d_v = %d, float32, one launch, median of %d runs\n",
               options.batch, options.heads, options.n, options.d, options.repeats);

@@ -1,12 +1,9 @@
 #pragma once
-// `aaren bench attention --device cuda`: the options of the GPU benchmark and its report.
-#include "app/cli_args.hpp"
+// `aaren bench attention --device cuda`: the GPU benchmark run and reported.
+#include "gpu/attention_bench.hpp"
 
 namespace aaren::cli {
 
-// The value options only the GPU benchmark takes, for the CPU one to refuse.
-inline const char* const kGpuAttentionBenchOptions[] = {"batch", "heads", "tokens"};
-
-int bench_attention_on_gpu(const Args& args);
+int bench_attention_on_gpu(const gpu::AttentionBenchOptions& options);
 
 }  // namespace aaren::cli

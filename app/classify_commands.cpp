@@ -1,5 +1,4 @@
 // aaren train --task classify / aaren forecast --task classify: classifiers on labelled series.
-#include "app/classify_commands.hpp"
 
 #include <unistd.h>
 
@@ -11,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "app/cli_args.hpp"
+#include "app/commands.hpp"
 #include "app/device_choice.hpp"
 #include "app/train_cli.hpp"
 #include "core/classify/classify_run.hpp"
@@ -24,9 +23,7 @@ namespace aaren::cli {
 
 namespace {
 
-const char* const kTrainClassifyHelp = R"(usage: aaren train --task classify --data TRAIN [--test TEST] --out DIR [--model aaren|transformer|both] [options]
-
-Trains a classifier of whole series: each case of TRAIN (a UEA/UCR .ts file, a
+const char* const kTrainClassifyText = R"(Trains a classifier of whole series: each case of TRAIN (a UEA/UCR .ts file, a
 long CSV case_id,label,timestep,dim_0,... or a wide CSV label,t0,t1,...) is one
 labelled series, of any length. A stratified part of TRAIN (--val-fraction) is
 held out for validation; the best epoch is the one with the highest validation
@@ -35,67 +32,15 @@ the training part's mean and deviation. Writes a run folder: DIR/config.json,
 DIR/model.safetensors, DIR/metrics.json (per-epoch losses and accuracies;
 validation accuracy; with --test, test accuracy, per-class precision, recall and
 F1 and the confusion matrix) and DIR/loss.csv. With --model both, DIR/aaren and
-DIR/transformer, trained on the same split with the same seed.
+DIR/transformer, trained on the same split with the same seed. The series'
+length sets the model's seq_len (the longest case of either file). Classifiers
+train on the CPU.)";
 
-Data:
-  --data TRAIN                labelled series to train on
-  --test TEST                 labelled series to report on (same classes and channels)
-  --val-fraction F            of TRAIN, stratified by class (default 0.2)
-Model:
-  --model aaren|transformer|both  the token mixer (default aaren)
-  --d-model D                 width (default 64)
-  --heads N                   attention heads, dividing d-model (default 4)
-  --layers L                  blocks (default 2)
-  --d-ff F                    hidden width of the feed-forward layer (default 256)
-  --pooling mean|last         the head reads the mean of every step's output, or the
-                              last step's (default mean)
-  --instance-norm             normalize each series by its own mean and deviation
-  --label-smoothing E         cross-entropy against (1 - E) one-hot + E / classes (default 0)
-The series' length sets the model's seq_len (the longest case of either file).
-For classification the defaults are --epochs 100 --batch 16 --patience 20.
-)";
-
-const char* const kForecastClassifyHelp = R"(usage: aaren forecast --task classify --run DIR --data FILE --out predictions.csv
-
-Loads a classification run folder and classifies every case of FILE (.ts or a
+const char* const kForecastClassifyText = R"(Loads a classification run folder and classifies every case of FILE (.ts or a
 classification CSV with the run's classes and channels). Writes one row per case:
 case, label (when the file gives it), predicted, then the probability of each
 class (p_<class>). When the cases are labelled, prints the accuracy, macro F1 and
-confusion matrix.
-)";
-
-std::atomic<bool> g_interrupted{false};
-extern "C" void on_interrupt_of_classifier_training(int) { g_interrupted.store(true); }
-
-ClassifierConfig classifier_from(const Args& args) {
-  for (const char* forecasting : {"horizon", "seq-len"})
-    if (args.has(forecasting))
-      throw UsageError(std::string("--") + forecasting +
-                       " does not apply to a classifier: the series' own lengths set its seq_len");
-  ClassifierConfig c;
-  ModelConfig& b = c.backbone;
-  b.d_model = int(args.integer("d-model", b.d_model, 1, 8192));
-  b.heads = int(args.integer("heads", b.heads, 1, 1024));
-  b.layers = int(args.integer("layers", b.layers, 1, 256));
-  b.d_ff = int(args.integer("d-ff", b.d_ff, 1, 65536));
-  const std::string pooling = args.text("pooling", "mean");
-  const auto parsed = classifier_pooling_from_string(pooling);
-  if (!parsed) throw UsageError("--pooling must be mean or last, got '" + pooling + "'");
-  c.pooling = *parsed;
-  c.instance_norm = args.flag("instance-norm");
-  c.label_smoothing = args.number("label-smoothing", 0);
-  if (!(c.label_smoothing >= 0 && c.label_smoothing < 1))
-    throw UsageError("--label-smoothing must be at least 0 and below 1, got " + args.text("label-smoothing", ""));
-  // The architecture's own rules (heads dividing d_model) as a usage error; the data sets the rest.
-  ClassifierConfig sized = c;
-  sized.backbone.seq_len = sized.backbone.horizon = sized.backbone.channels = 1;
-  try {
-    sized.validate();
-  } catch (const std::invalid_argument& e) {
-    throw UsageError(e.what());
-  }
-  return c;
-}
+confusion matrix.)";
 
 void print_data_summary(const ClassifyRunData& data) {
   const LabelledSeriesSet& train = data.train_file;
@@ -142,59 +87,53 @@ std::string predictions_csv(const std::vector<CasePrediction>& predictions, cons
   return csv;
 }
 
-}  // namespace
 
-int run_train_classify(const Arguments& arguments) {
-  std::set<std::string> options = {"task", "data",  "test",    "out",     "val-fraction", "model",   "d-model",
-                                   "heads", "layers", "d-ff", "pooling", "label-smoothing", "horizon", "seq-len"};
-  options.insert(kTrainSettingsOptions.begin(), kTrainSettingsOptions.end());
-  const Args args(arguments, options, {"instance-norm"}, "aaren train --task classify");
-  if (args.print_help(kTrainClassifyHelp, kTrainSettingsHelp)) return 0;
-  require_cpu_device(args.text("device", "cpu"), cpu_only_reason(TrainingTaskKind::classify));
+struct TrainClassifierOptions {
   ClassifyRunRequest request;
-  request.data_path = args.required("data");
-  request.test_path = args.text("test", "");
-  const std::string out = args.required("out");
-  const std::vector<ModelKind> kinds = model_kinds_from(args);
-  request.model = classifier_from(args);
-  request.val_fraction = args.number("val-fraction", 0.2);
-  if (!(request.val_fraction > 0 && request.val_fraction <= 0.9))
-    throw UsageError("--val-fraction must be above 0 and at most 0.9, got " + args.text("val-fraction", ""));
-  request.train = train_settings_from(args);
-  const TrainSettings defaults = classification_train_settings();
-  if (!args.has("epochs")) request.train.epochs = defaults.epochs;
-  if (!args.has("batch")) request.train.batch = defaults.batch;
-  if (!args.has("patience")) request.train.patience = defaults.patience;
+  std::string out, model = "aaren", pooling = "mean", schedule, device = "cpu";
+};
 
-  std::signal(SIGINT, on_interrupt_of_classifier_training);
-  std::signal(SIGTERM, on_interrupt_of_classifier_training);
+int train_classifier(TrainClassifierOptions& o) {
+  require_cpu_device(o.device, cpu_only_reason(TrainingTaskKind::classify));
+  ClassifyRunRequest& request = o.request;
+  const std::vector<ModelKind> kinds = model_kinds(o.model);
+  request.model.pooling = *classifier_pooling_from_string(o.pooling);
+  // The architecture's own rules (heads dividing d_model) as a usage error; the data sets the rest.
+  ClassifierConfig sized = request.model;
+  sized.backbone.seq_len = sized.backbone.horizon = sized.backbone.channels = 1;
+  try {
+    sized.validate();
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(e.what());
+  }
+  request.train.schedule = schedule_from(o.schedule);
+
+  std::atomic<bool>& interrupted = install_interrupt_handler();
   const bool terminal = ::isatty(STDOUT_FILENO);
   TrainCallbacks callbacks;
-  callbacks.cancel = &g_interrupted;
+  callbacks.cancel = &interrupted;
   callbacks.progress = [terminal](const TrainProgress& p) { print_train_progress(p, terminal); };
 
-  std::vector<std::string> names;
-  std::vector<ClassifyRunOutcome> outcomes;
-  bool diverged = false;
-  for (const ModelKind kind : kinds) {
+  bool summary_printed = false;
+  const auto outcomes = train_side_by_side(kinds, o.out, interrupted, [&](ModelKind kind, const std::string& dir) {
     const std::string name(to_string(kind));
     request.model.backbone.kind = kind;
-    request.out_dir = kinds.size() > 1 ? side_by_side_model_dir(out, kind) : out;
+    request.out_dir = dir;
     request.on_data_read = [&](const ClassifyRunData& data) {
-      if (outcomes.empty()) print_data_summary(data);
+      if (!summary_printed) print_data_summary(data);
+      summary_printed = true;
     };
     request.on_memory_checked = [&](const TrainingMemoryCheck& memory) {
       std::printf("training %s classifier -> %s, needing %s\n", name.c_str(), request.out_dir.c_str(),
                   describe(memory).c_str());
       std::fflush(stdout);
     };
-    outcomes.push_back(train_classify_run(request, callbacks));
-    names.push_back(name);
-    const ClassifyRunMetrics& m = outcomes.back().metrics;
-    std::printf("%s%s\n", terminal ? "\r\033[K" : "", m.message.c_str());
-    diverged = diverged || m.stop == "diverged";
-    if (g_interrupted.load()) break;
-  }
+    ClassifyRunOutcome outcome = train_classify_run(request, callbacks);
+    std::printf("%s%s\n", terminal ? "\r\033[K" : "", outcome.metrics.message.c_str());
+    return outcome;
+  });
+  std::vector<std::string> names;
+  for (std::size_t i = 0; i < outcomes.size(); ++i) names.emplace_back(to_string(kinds[i]));
 
   std::printf("  %-22s", "");
   for (const std::string& name : names) std::printf("%14s", name.c_str());
@@ -214,21 +153,21 @@ int run_train_classify(const Arguments& arguments) {
       if (!one_class.empty()) std::printf("warning: the %s classifier %s\n", names[i].c_str(), one_class.c_str());
     }
   }
-  std::printf("run folder%s: %s\n", outcomes.size() > 1 ? "s" : "",
-              outcomes.size() > 1 ? (out + " (" + names.front() + "/, " + names.back() + "/)").c_str() : out.c_str());
-  return diverged ? 1 : 0;
+  print_run_folders(o.out, kinds, outcomes.size());
+  return exit_code_of(outcomes);
 }
 
-int run_forecast_classify(const Arguments& arguments) {
-  const Args args(arguments, {"task", "run", "data", "out"}, {}, "aaren forecast --task classify");
-  if (args.print_help(kForecastClassifyHelp)) return 0;
-  const std::string dir = single_model_run(args.required("run"));
-  const LoadedClassifyRun run = load_classify_run(dir);
-  const LabelledSeriesSet cases = prepare_classify_cases(run.config, args.required("data"));
+struct ClassifyOptions {
+  std::string run, data, out;
+};
+
+int classify(const ClassifyOptions& o) {
+  const LoadedClassifyRun run = load_classify_run(single_model_run(o.run));
+  const LabelledSeriesSet cases = prepare_classify_cases(run.config, o.data);
   const std::vector<CasePrediction> predictions = classify_cases(run, cases);
   const std::vector<std::string>& names = run.config.data.class_names;
-  if (args.has("out")) {
-    const std::string out_path = args.text("out", "");
+  if (!o.out.empty()) {
+    const std::string& out_path = o.out;
     write_file_atomically(out_path, predictions_csv(predictions, names));
     std::printf("wrote %zu cases to %s\n", predictions.size(), out_path.c_str());
   }
@@ -244,6 +183,54 @@ int run_forecast_classify(const Arguments& arguments) {
   print_class_table(report);
   print_confusion(report);
   return 0;
+}
+
+void add_train_classifier_command(CommandLine& cli) {
+  auto o = std::make_shared<TrainClassifierOptions>();
+  CLI::App* app =
+      cli.add_command(cli.root(), "train", train_description(kTrainClassifyText), [o] { return train_classifier(*o); });
+  ClassifyRunRequest& r = o->request;
+  add_task_option(app, cli.task());
+  add_text(app, "--data", r.data_path, "TRAIN", "labelled series to train on")->required()->group(kDataGroup);
+  add_text(app, "--test", r.test_path, "TEST", "labelled series to report on (same classes and channels)")
+      ->group(kDataGroup);
+  add_text(app, "--out", o->out, "DIR", "the run folder")->required()->group(kDataGroup);
+  r.val_fraction = 0.2;
+  add_real(app, "--val-fraction", r.val_fraction, {0, false, 0.9, true}, "F", "of TRAIN, stratified by class")
+      ->group(kDataGroup);
+  add_model_choice(app, o->model, true);
+  const char* const from_the_data = "does not apply to a classifier: the series' own lengths set its seq_len";
+  refuse_option(app, "--seq-len", from_the_data);
+  refuse_option(app, "--horizon", from_the_data);
+  add_architecture_options(app, r.model.backbone, {.seq_len = false, .horizon = false});
+  add_choice(app, "--pooling", o->pooling, {"mean", "last"},
+             "the head reads the mean of every step's output, or the last step's")
+      ->group(kModelGroup);
+  add_switch(app, "--instance-norm", r.model.instance_norm, "normalize each series by its own mean and deviation")
+      ->group(kModelGroup);
+  add_real(app, "--label-smoothing", r.model.label_smoothing, {0, true, 1, false}, "E",
+           "cross-entropy against (1 - E) one-hot + E / classes")
+      ->group(kModelGroup);
+  r.train = classification_train_settings();  // more epochs, smaller batches, more patience
+  add_training_options(app, r.train, o->schedule);
+  add_device_option(app, o->device, "cpu or auto (classifiers train on the CPU)");
+}
+
+void add_classify_command(CommandLine& cli) {
+  auto o = std::make_shared<ClassifyOptions>();
+  CLI::App* app =
+      cli.add_command(cli.root(), "forecast", forecast_description(kForecastClassifyText), [o] { return classify(*o); });
+  add_task_option(app, cli.task());
+  add_text(app, "--run", o->run, "DIR", "the classification run folder")->required()->group(kDataGroup);
+  add_text(app, "--data", o->data, "FILE", "the cases to classify")->required()->group(kDataGroup);
+  add_text(app, "--out", o->out, "FILE.csv", "one row per case")->group(kDataGroup);
+}
+
+}  // namespace
+
+void add_classify_commands(CommandLine& cli) {
+  add_train_classifier_command(cli);
+  add_classify_command(cli);
 }
 
 }  // namespace aaren::cli

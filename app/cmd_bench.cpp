@@ -3,10 +3,8 @@
 #include <iostream>
 
 #include "app/bench_attention_gpu.hpp"
-#include "app/cli_args.hpp"
 #include "app/commands.hpp"
 #include "app/device_choice.hpp"
-#include "app/model_options.hpp"
 #include "app/stream_figure.hpp"
 #include "core/bench/attention_bench.hpp"
 #include "core/bench/memory_bandwidth.hpp"
@@ -19,20 +17,9 @@ namespace aaren::cli {
 
 namespace {
 
-const char* const kBenchHelp = R"(usage: aaren bench <what> [options]
+const char* const kBenchText = "measurements printed as tables (medians), never pass/fail";
 
-  attention    many-to-many attention of one query over N tokens by every method
-  train        training-step throughput of both models as the look-back grows
-  stream       tokens one at a time through Aaren and a KV-cached Transformer:
-               latency, cumulative time, state memory (the paper's Figure 5)
-
-Run 'aaren bench <what> --help' for its options.
-)";
-
-const char* const kAttentionHelp = R"(usage: aaren bench attention [--device cpu|auto] [--min-log2 8] [--max-log2 20]
-                             [--dim 64] [--repeats 5] [--naive-max 16384] [--seed 1]
-       aaren bench attention --device cuda|auto [--batch 64] [--heads 16]
-                             [--tokens 16384] [--dim 64] [--repeats 20] [--seed 1]
+const char* const kAttentionText = R"(many-to-many attention of one query over N tokens by every method
 
 Times many-to-many attention (the output for every prefix) of one query over N
 tokens, N = 2^min-log2 .. 2^max-log2, key and value dimension --dim, float32:
@@ -52,22 +39,30 @@ the same bytes. --device auto uses CUDA where a device can be used, else the
 CPU. 'aaren device' shows what is available.
 )";
 
-int bench_attention(const Arguments& arguments) {
-  const Args args(arguments,
-                  {"min-log2", "max-log2", "dim", "repeats", "naive-max", "seed", "device", "batch", "heads", "tokens"},
-                  {}, "aaren bench attention");
-  if (args.print_help(kAttentionHelp)) return 0;
-  if (choose_device(args.text("device", "cpu")) == ComputeDevice::cuda) return bench_attention_on_gpu(args);
-  for (const char* name : kGpuAttentionBenchOptions)
-    if (args.has(name))
-      throw UsageError(std::string("--") + name + " is an option of the CUDA benchmark; this one runs on the CPU");
-  bench::AttentionBenchOptions options;
-  options.min_log2_n = int(args.integer("min-log2", options.min_log2_n, 0, 26));
-  options.max_log2_n = int(args.integer("max-log2", options.max_log2_n, options.min_log2_n, 26));
-  options.d = int(args.integer("dim", options.d, 1, 4096));
-  options.repeats = int(args.integer("repeats", options.repeats, 1, 1000));
-  options.naive_max_n = args.integer("naive-max", options.naive_max_n, 0, 1L << 26);
-  options.seed = unsigned(args.integer("seed", options.seed, 0, 1L << 31));
+struct AttentionOptions {
+  const CLI::App* app = nullptr;
+  bench::AttentionBenchOptions cpu;
+  gpu::AttentionBenchOptions gpu;
+  std::string device = "cpu";
+};
+
+int bench_attention(AttentionOptions& o) {
+  bench::AttentionBenchOptions& options = o.cpu;
+  if (choose_device(o.device) == ComputeDevice::cuda) {
+    for (const char* name : {"--min-log2", "--max-log2", "--naive-max"})
+      if (given(o.app, name)) throw UsageError(std::string(name) + " is an option of the CPU benchmark; this one runs on CUDA");
+    // The options both benchmarks take; the GPU's defaults where they were not given.
+    if (given(o.app, "--dim")) o.gpu.d = options.d;
+    if (given(o.app, "--repeats")) o.gpu.repeats = options.repeats;
+    if (given(o.app, "--seed")) o.gpu.seed = options.seed;
+    return bench_attention_on_gpu(o.gpu);
+  }
+  for (const char* name : {"--batch", "--heads", "--tokens"})
+    if (given(o.app, name))
+      throw UsageError(std::string(name) + " is an option of the CUDA benchmark; this one runs on the CPU");
+  if (options.max_log2_n < options.min_log2_n)
+    throw UsageError("--max-log2 must be at least --min-log2 (" + std::to_string(options.min_log2_n) + "), got " +
+                     std::to_string(options.max_log2_n));
 
   std::printf("many-to-many attention, one query, d = d_v = %d, float32, median of %d runs\n", options.d,
               options.repeats);
@@ -89,34 +84,28 @@ int bench_attention(const Arguments& arguments) {
   return 0;
 }
 
-const char* const kTrainHelp = R"(usage: aaren bench train [--seq-lens 96,512,2048] [--batch 32] [--steps 3]
-                         [--repeats 3] [--threads N] [--device cpu|cuda|auto]
-                         [architecture options]
+const char* const kTrainText = R"(training-step throughput of both models as the look-back grows
 
 Times full training steps (forward, backward, AdamW) of the Aaren and the
 Transformer forecaster on random windows, for each look-back T, and prints
 samples per second (median of the repeats) and how the cost per sample grows
 from the first T: Aaren's grows about linearly in T, the Transformer's faster.
-Defaults: d_model 64, heads 4, layers 2, d_ff 256, horizon 96, 7 channels.
 --device cuda runs each whole step on the GPU; run it beside --device cpu to
 compare the two.
 )";
 
-int bench_train(const Arguments& arguments) {
-  std::set<std::string> names = kModelOptions;
-  names.insert({"seq-lens", "batch", "steps", "repeats", "threads", "channels", "device"});
-  const Args args(arguments, names, {}, "aaren bench train");
-  if (args.print_help(kTrainHelp, kModelOptionsHelp, kDeviceOptionHelp)) return 0;
-  const ComputeDevice device = choose_device(args.text("device", "cpu"));
-  bench::TrainBenchOptions options;
+struct TrainOptions {
+  bench::TrainBenchOptions bench;
+  std::vector<int> seq_lens = {96, 512, 2048};
+  std::string device = "cpu";
+};
+
+int bench_train(TrainOptions& o) {
+  bench::TrainBenchOptions& options = o.bench;
+  validate_architecture(options.model);
+  const ComputeDevice device = choose_device(o.device);
   if (device == ComputeDevice::cuda) options.engine = gpu::make_forecast_engine;
-  options.model = model_config_from(args, int(args.integer("channels", 7, 1, 4096)));
-  options.seq_lens.clear();
-  for (long t : args.integer_list("seq-lens", {96, 512, 2048}, 1, 1 << 16)) options.seq_lens.push_back(int(t));
-  options.batch = int(args.integer("batch", options.batch, 1, 4096));
-  options.steps = int(args.integer("steps", options.steps, 1, 100000));
-  options.repeats = int(args.integer("repeats", options.repeats, 1, 1000));
-  options.threads = int(args.integer("threads", 0, 0, 1024));
+  options.seq_lens = o.seq_lens;
   std::printf("training step, batch %d, d_model %d, heads %d, layers %d, d_ff %d, horizon %d, %d channels\n",
               options.batch, options.model.d_model, options.model.heads, options.model.layers, options.model.d_ff,
               options.model.horizon, options.model.channels);
@@ -136,9 +125,7 @@ int bench_train(const Arguments& arguments) {
   return 0;
 }
 
-const char* const kStreamHelp = R"(usage: aaren bench stream --tokens N --out stream.csv [--d-model 128] [--heads 4]
-                          [--layers 4] [--d-ff 512] [--device cpu|cuda|auto] [--repeat 3]
-                          [--samples 256] [--no-parallel] [--chart FILE.png|svg|pdf]
+const char* const kStreamText = R"(tokens one at a time through Aaren and a KV-cached Transformer: latency, cumulative time, state memory (the paper's Figure 5)
 
 Streams N tokens, one step() at a time, through an Aaren model and a KV-cached
 Transformer of the same size and records, at sampled token counts, each model's
@@ -159,34 +146,23 @@ layer there and copies the hidden state back, and its time includes all of
 that; the parallel forward is then not timed (it runs on the CPU only).
 )";
 
-int bench_stream(const Arguments& arguments) {
-  const Args args(arguments, {"tokens", "d-model", "heads", "layers", "d-ff", "device", "repeat", "samples", "out",
-                              "chart", "seed"},
-                  {"no-parallel"}, "aaren bench stream");
-  if (args.print_help(kStreamHelp, kDeviceOptionHelp)) return 0;
-  bench::StreamBenchOptions options;
-  options.tokens = args.integer("tokens", 0, 1, 1L << 24);
-  if (!args.has("tokens")) throw UsageError("'aaren bench stream' needs --tokens N");
-  const std::string out = args.required("out");
-  options.model.d_model = int(args.integer("d-model", 128, 1, 8192));
-  options.model.heads = int(args.integer("heads", 4, 1, 1024));
-  options.model.layers = int(args.integer("layers", 4, 1, 256));
-  options.model.d_ff = int(args.integer("d-ff", 512, 1, 65536));
-  try {
-    options.model.validate();
-  } catch (const std::invalid_argument& e) {
-    throw UsageError(e.what());
-  }
-  const ComputeDevice device = choose_device(args.text("device", "cpu"));
+struct StreamOptions {
+  bench::StreamBenchOptions bench;
+  std::string out, chart, device = "cpu";
+  bool no_parallel = false;
+};
+
+int bench_stream(StreamOptions& o) {
+  bench::StreamBenchOptions& options = o.bench;
+  const std::string& out = o.out;
+  const std::string& chart = o.chart;
+  validate_architecture(options.model);
+  const ComputeDevice device = choose_device(o.device);
   if (device == ComputeDevice::cuda) options.stepper = bench::device_stream_stepper<gpu::DeviceForecastStream>();
-  options.repeats = int(args.integer("repeat", 3, 1, 100));
-  options.samples = int(args.integer("samples", 256, 2, 100000));
-  options.seed = unsigned(args.integer("seed", 1, 0, 4294967295L));
-  options.parallel = !args.flag("no-parallel");
-  const std::string chart = args.text("chart", "");
-  if (args.has("chart") && !is_stream_figure_path(chart))
+  options.parallel = !o.no_parallel;
+  if (!chart.empty() && !is_stream_figure_path(chart))
     throw UsageError("--chart: '" + chart + "' must end in .png, .svg or .pdf");
-  if (args.has("chart") && !stream_figures_available())
+  if (!chart.empty() && !stream_figures_available())
     throw std::runtime_error("--chart: this aaren was built without charts (AAREN_CLI_CHARTS=OFF); rebuild with "
                              "-DAAREN_CLI_CHARTS=ON, or leave --chart out");
 
@@ -247,18 +223,68 @@ int bench_stream(const Arguments& arguments) {
   return 0;
 }
 
+void add_bench_attention(CommandLine& cli, CLI::App* bench) {
+  auto o = std::make_shared<AttentionOptions>();
+  CLI::App* app = cli.add_command(bench, "attention", kAttentionText, [o] { return bench_attention(*o); });
+  o->app = app;
+  bench::AttentionBenchOptions& c = o->cpu;
+  gpu::AttentionBenchOptions& g = o->gpu;
+  add_device_option(app, o->device, "cuda: the scan on the GPU; auto: the GPU where one can be used, else the CPU");
+  add_whole(app, "--min-log2", c.min_log2_n, 0, 26, "L", "CPU: the smallest N is 2^L")->group("CPU");
+  add_whole(app, "--max-log2", c.max_log2_n, 0, 26, "L", "CPU: the largest N is 2^L")->group("CPU");
+  add_whole(app, "--naive-max", c.naive_max_n, 0, 1L << 26, "N", "CPU: the O(N^2) reference up to N tokens")
+      ->group("CPU");
+  add_whole(app, "--batch", g.batch, 1, 1 << 20, "B", "CUDA: sequences of a batch")->group("CUDA");
+  add_whole(app, "--heads", g.heads, 1, 4096, "H", "CUDA: heads of each sequence")->group("CUDA");
+  add_whole(app, "--tokens", g.n, 1, 1 << 28, "N", "CUDA: tokens of each sequence")->group("CUDA");
+  add_whole(app, "--dim", c.d, 1, 4096, "D", "key and value dimension (at most 256 on CUDA)")->group("Both");
+  add_whole(app, "--repeats", c.repeats, 1, 1000, "R",
+            "runs whose median is reported (default " + std::to_string(c.repeats) + "; " + std::to_string(g.repeats) +
+                " on CUDA)")
+      ->group("Both");
+  add_whole(app, "--seed", c.seed, 0, 1L << 31, "S", "")->group("Both");
+}
+
+void add_bench_train(CommandLine& cli, CLI::App* bench) {
+  auto o = std::make_shared<TrainOptions>();
+  CLI::App* app = cli.add_command(bench, "train", kTrainText, [o] { return bench_train(*o); });
+  bench::TrainBenchOptions& b = o->bench;
+  add_whole_list(app, "--seq-lens", o->seq_lens, 1, 1 << 16, "T,T,...", "the look-backs to time")->group(kOptionsGroup);
+  add_whole(app, "--batch", b.batch, 1, 4096, "B", "")->group(kOptionsGroup);
+  add_whole(app, "--steps", b.steps, 1, 100000, "N", "training steps timed per repeat")->group(kOptionsGroup);
+  add_whole(app, "--repeats", b.repeats, 1, 1000, "R", "")->group(kOptionsGroup);
+  add_whole(app, "--threads", b.threads, 0, 1024, "N", "worker threads; 0: all cores")->group(kOptionsGroup);
+  b.model.channels = 7;
+  add_architecture_options(app, b.model, {.seq_len = false});
+  add_whole(app, "--channels", b.model.channels, 1, 4096, "C", "input channels")->group(kModelGroup);
+  add_device_option(app, o->device, "cuda: every step on the GPU; auto: the GPU where one can be used, else the CPU");
+}
+
+void add_bench_stream(CommandLine& cli, CLI::App* bench) {
+  auto o = std::make_shared<StreamOptions>();
+  CLI::App* app = cli.add_command(bench, "stream", kStreamText, [o] { return bench_stream(*o); });
+  bench::StreamBenchOptions& b = o->bench;
+  add_whole(app, "--tokens", b.tokens, 1, 1L << 24, "N", "tokens streamed")->required()->group(kOptionsGroup);
+  add_text(app, "--out", o->out, "stream.csv", "the samples")->required()->group(kOptionsGroup);
+  add_text(app, "--chart", o->chart, "FILE.png|svg|pdf", "draw Figure 5 there")->group(kOptionsGroup);
+  add_whole(app, "--repeat", b.repeats, 1, 100, "R", "")->group(kOptionsGroup);
+  add_whole(app, "--samples", b.samples, 2, 100000, "N", "sampled token counts")->group(kOptionsGroup);
+  add_whole(app, "--seed", b.seed, 0, 4294967295L, "S", "")->group(kOptionsGroup);
+  add_switch(app, "--no-parallel", o->no_parallel, "skip timing the parallel forward")->group(kOptionsGroup);
+  b.model.d_model = 128;
+  b.model.layers = 4;
+  b.model.d_ff = 512;
+  add_architecture_options(app, b.model, {.seq_len = false, .horizon = false});
+  add_device_option(app, o->device, "cuda: stream on the GPU; auto: the GPU where one can be used, else the CPU");
+}
+
 }  // namespace
 
-int run_bench(const Arguments& args) {
-  if (args.empty() || args[0] == "--help" || args[0] == "-h") {
-    std::cout << kBenchHelp;
-    return args.empty() ? 2 : 0;
-  }
-  const Arguments rest(args.begin() + 1, args.end());
-  if (args[0] == "attention") return bench_attention(rest);
-  if (args[0] == "train") return bench_train(rest);
-  if (args[0] == "stream") return bench_stream(rest);
-  throw UsageError("unknown benchmark '" + args[0] + "'");  // the help to read follows it
+void add_bench_commands(CommandLine& cli) {
+  CLI::App* bench = cli.add_command(cli.root(), "bench", kBenchText);
+  add_bench_attention(cli, bench);
+  add_bench_train(cli, bench);
+  add_bench_stream(cli, bench);
 }
 
 }  // namespace aaren::cli

@@ -3,7 +3,6 @@
 #include <cmath>
 #include <cstdio>
 
-#include "app/cli_args.hpp"
 #include "app/commands.hpp"
 #include "core/attention/feature_map.hpp"
 #include "core/attention/linear_attention.hpp"
@@ -13,7 +12,7 @@ namespace aaren::cli {
 
 namespace {
 
-const char* const kHelp = R"(usage: aaren demo
+const char* const kDemoText = R"(a small example through every method, with the check that they agree
 
 Runs a small example (2 queries, 7 tokens, d = 3, d_v = 2) through every
 attention method of "Attention as an RNN", many-to-one and many-to-many,
@@ -87,11 +86,7 @@ double show_linear_attention(const Matrix<double>& q_all, const Matrix<double>& 
   return worst;
 }
 
-}  // namespace
-
-int run_demo(const Arguments& arguments) {
-  const Args args(arguments, {}, {}, "aaren demo");
-  if (args.print_help(kHelp)) return 0;
+int run_demo() {
   // The second query's scores are all below -200: the paper's m_0 = 0 start would give 0/0 there.
   const Matrix<double> q = matrix(2, 3, {0.5, -1.0, 2.0, -400.0, 0.0, 0.0});
   const Matrix<double> k = matrix(7, 3, {0.6, 0.2, 0.3, 0.602, 0.5, 0.2, 0.601, -0.3, 0.9, 0.603, -0.8, 0.1,
@@ -133,5 +128,9 @@ int run_demo(const Arguments& arguments) {
               agree ? "agree" : "DISAGREE", worst);
   return agree ? 0 : 1;
 }
+
+}  // namespace
+
+void add_demo_command(CommandLine& cli) { cli.add_command(cli.root(), "demo", kDemoText, run_demo); }
 
 }  // namespace aaren::cli

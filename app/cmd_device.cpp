@@ -2,7 +2,6 @@
 #include <iostream>
 #include <thread>
 
-#include "app/cli_args.hpp"
 #include "app/commands.hpp"
 #include "gpu/device_info.hpp"
 
@@ -10,7 +9,7 @@ namespace aaren::cli {
 
 namespace {
 
-const char* const kDeviceHelp = R"(usage: aaren device
+const char* const kDeviceText = R"(the devices computations can run on (CPU, CUDA GPU)
 
 Prints the devices the computations can run on, one line each:
   cpu: available, with its hardware threads
@@ -22,11 +21,7 @@ this build links, and, when the driver is too old for the runtime, how to fix it
 '--device cuda' of other commands needs the cuda line to say available.
 )";
 
-}  // namespace
-
-int run_device(const Arguments& arguments) {
-  const Args args(arguments, {}, {}, "aaren device");
-  if (args.print_help(kDeviceHelp)) return 0;
+int print_devices() {
   std::cout << "cpu: available, " << std::thread::hardware_concurrency() << " hardware threads\n";
   const gpu::DeviceInfo info = gpu::query_device();
   if (info.available) {
@@ -49,5 +44,9 @@ int run_device(const Arguments& arguments) {
   if (info.driver_too_old) std::cout << "fix: " << gpu::driver_fix(info.driver_version, info.runtime_version) << "\n";
   return 0;
 }
+
+}  // namespace
+
+void add_device_command(CommandLine& cli) { cli.add_command(cli.root(), "device", kDeviceText, print_devices); }
 
 }  // namespace aaren::cli

@@ -2,7 +2,6 @@
 #include <cstdio>
 
 #include "app/commands.hpp"
-#include "app/model_options.hpp"
 #include "core/model/parameter_layout.hpp"
 
 namespace aaren::cli {
@@ -24,23 +23,18 @@ std::string grouped(std::size_t n) {
   return out;
 }
 
-}  // namespace
+struct ParamsOptions {
+  ModelConfig config;
+  std::string model = "aaren";
+  bool summary = false;
+};
 
-int run_params(const Arguments& arguments) {
-  std::set<std::string> options = kModelOptions;
-  options.insert("channels");
-  const Args args(arguments, options, {"summary"}, "aaren params");
-  if (args.print_help("usage: aaren params [--model aaren|transformer] [architecture options] [--channels C] "
-                      "[--summary]\n\n"
-                      "Lists every parameter of the model by its checkpoint name and shape, the\n"
-                      "parameters of each block and the total. With d-model 512 and d-ff 2048 one block\n"
-                      "has 3,152,384 parameters (Transformer) and 3,152,896 (Aaren), as in the paper.\n\n",
-                      kModelOptionsHelp, "  --channels C                input channels (default 1)\n",
-                      "  --summary                   totals only\n"))
-    return 0;
-  const ModelConfig config = model_config_from(args, int(args.integer("channels", 1, 1, 4096)));
+int print_params(ParamsOptions& o) {
+  ModelConfig& config = o.config;
+  config.kind = model_kinds(o.model).front();
+  validate_architecture(config);
   const ParameterLayout layout(config);
-  if (!args.flag("summary"))
+  if (!o.summary)
     for (const auto& e : layout.entries())
       std::printf("%-32s %-14s %12s\n", e.name.c_str(), shape_text(e.shape).c_str(), grouped(e.size).c_str());
   std::printf("%s: d_model %d, heads %d, layers %d, d_ff %d, look-back %d, horizon %d, channels %d\n",
@@ -50,6 +44,24 @@ int run_params(const Arguments& arguments) {
   std::printf("parameters in all:    %s (%s bytes as float32)\n", grouped(layout.total()).c_str(),
               grouped(layout.total() * sizeof(float)).c_str());
   return 0;
+}
+
+}  // namespace
+
+void add_params_command(CommandLine& cli) {
+  auto o = std::make_shared<ParamsOptions>();
+  CLI::App* app = cli.add_command(
+      cli.root(), "params",
+      "the parameters of a model configuration, by name and shape\n\n"
+      "Lists every parameter of the model by its checkpoint name and shape, the parameters of\n"
+      "each block and the total. With d-model 512 and d-ff 2048 one block has 3,152,384\n"
+      "parameters (Transformer) and 3,152,896 (Aaren), as in the paper.",
+      [o] { return print_params(*o); });
+  add_model_choice(app, o->model, false);
+  add_architecture_options(app, o->config);
+  o->config.channels = 1;
+  add_whole(app, "--channels", o->config.channels, 1, 4096, "C", "input channels")->group(kModelGroup);
+  add_switch(app, "--summary", o->summary, "totals only")->group(kOptionsGroup);
 }
 
 }  // namespace aaren::cli

@@ -7,7 +7,6 @@
 #include <limits>
 #include <sstream>
 
-#include "app/cli_args.hpp"
 #include "app/commands.hpp"
 #include "core/io/atomic_file.hpp"
 #include "core/io/matrix_csv.hpp"
@@ -19,39 +18,38 @@ namespace aaren::cli {
 
 namespace {
 
-const char* const kHelp = R"(usage: aaren rl replay --env NAME --start S0,S1,... --actions A.csv [--out steps.csv]
-       aaren rl generate --env NAME --policy POLICY --steps N --seed S --out FILE
+const char* const kRlText = R"(reinforcement learning: the environments, written from their published equations
 
-The reinforcement-learning environments, written from their published equations
-(docs/DESIGN.md, "Reinforcement learning").
+The environments are written from their published equations (docs/DESIGN.md,
+"Reinforcement learning"): pendulum, cartpole, cartpole-swingup.)";
 
-  replay     step NAME from the state S0,S1,... through the actions of A.csv
-             (headerless, one row per step, one column per action value) and
-             write every step as CSV: step,obs_0,...,action_0,...,reward,terminal,timeout
-             Row 0 holds the start's observation only; row t the observation
-             after the t-th action, that action as applied (clipped to the
-             range), its reward and the two flags (1 or 0). An episode that ends
-             before the actions do stops there, and says so on standard error.
+const char* const kReplayText = R"(step an environment through given actions
 
-  generate   write an offline data set of N steps in D4RL's layout
-             (observations, actions, rewards, terminals, timeouts) as
-             safetensors, from episodes of POLICY: random | medium |
-             medium-replay | medium-expert | expert (docs/DESIGN.md section 11);
-             prints its episodes and their normalized scores
+Steps --env from the state --start through the actions of --actions
+(headerless, one row per step, one column per action value) and writes every
+step as CSV: step,obs_0,...,action_0,...,reward,terminal,timeout. Row 0 holds
+the start's observation only; row t the observation after the t-th action, that
+action as applied (clipped to the range), its reward and the two flags (1 or 0).
+An episode that ends before the actions do stops there, and says so on standard
+error.)";
 
-Options:
-  --env NAME         pendulum | cartpole | cartpole-swingup
-  --start VALUES     the state, comma-separated, in the environment's order:
-                     pendulum theta,thetadot; cartpole and cartpole-swingup
-                     x,xdot,theta,thetadot (theta from upright, radians)
-  --actions FILE     the actions, one row per step
-  --out FILE         replay: write the steps there instead of standard output;
-                     generate: the data set's file (written whole or not at all)
-  --policy POLICY    generate: the behaviour policy
-  --steps N          generate: the number of steps (rows)
-  --seed S           generate: the seed of every start and random draw (default 1)
-  -h, --help         this help
-)";
+const char* const kGenerateText = R"(write an offline data set
+
+Writes an offline data set of --steps steps in D4RL's layout (observations,
+actions, rewards, terminals, timeouts) as safetensors, from episodes of --policy
+(docs/DESIGN.md section 11); prints its episodes and their normalized scores.)";
+
+const char* const kEnvHelp = "pendulum | cartpole | cartpole-swingup";
+
+struct ReplayOptions {
+  std::string env, start, actions, out;
+};
+
+struct GenerateOptions {
+  std::string env, policy, out;
+  long steps = 0;
+  unsigned seed = 1;
+};
 
 std::vector<double> parse_start(const std::string& text) {
   std::vector<double> values;
@@ -72,16 +70,14 @@ std::vector<double> parse_start(const std::string& text) {
   return values;
 }
 
-int run_replay(const Arguments& arguments) {
-  const Args args(arguments, {"env", "start", "actions", "out"}, {}, "aaren rl replay");
-  if (args.print_help(kHelp)) return 0;
+int replay(const ReplayOptions& o) {
   std::unique_ptr<rl::Environment> environment;
   try {
-    environment = rl::make_environment(args.required("env"));
+    environment = rl::make_environment(o.env);
   } catch (const std::invalid_argument& error) {
     throw UsageError(std::string("--env: ") + error.what());
   }
-  const std::vector<double> start = parse_start(args.required("start"));
+  const std::vector<double> start = parse_start(o.start);
   std::vector<double> observation;
   try {
     observation = environment->reset_to(start);
@@ -89,9 +85,9 @@ int run_replay(const Arguments& arguments) {
     throw UsageError(std::string("--start: ") + error.what());
   }
   const rl::EnvironmentSpec& spec = environment->spec();
-  const Matrix<double> actions = read_matrix_csv(args.required("actions"));
+  const Matrix<double> actions = read_matrix_csv(o.actions);
   if (actions.cols != spec.action_dim)
-    throw std::runtime_error(args.required("actions") + ": " + spec.name + " takes " + std::to_string(spec.action_dim) +
+    throw std::runtime_error(o.actions + ": " + spec.name + " takes " + std::to_string(spec.action_dim) +
                              " action value(s) a step, the file has " + std::to_string(actions.cols) + " per row");
 
   std::string csv = "step";
@@ -116,30 +112,25 @@ int run_replay(const Arguments& arguments) {
       break;
     }
   }
-  if (args.has("out"))
-    write_file_atomically(args.required("out"), csv);
+  if (!o.out.empty())
+    write_file_atomically(o.out, csv);
   else
     std::cout << csv;
   return 0;
 }
 
-int run_generate(const Arguments& arguments) {
-  const Args args(arguments, {"env", "policy", "steps", "seed", "out"}, {}, "aaren rl generate");
-  if (args.print_help(kHelp)) return 0;
-  const std::string env = args.required("env");
+int generate(const GenerateOptions& o) {
+  const std::string& env = o.env;
   try {
     rl::make_environment(env);
   } catch (const std::invalid_argument& error) {
     throw UsageError(std::string("--env: ") + error.what());
   }
-  const std::string policy_name = args.required("policy");
+  const std::string& policy_name = o.policy;
   const auto policy = rl::dataset_policy_from_string(policy_name);
   if (!policy) throw UsageError("--policy: unknown policy '" + policy_name + "'; choose one of: " + rl::dataset_policy_names());
-  const long steps = args.integer("steps", 0, 1, 100'000'000);
-  if (!args.has("steps")) throw UsageError("aaren rl generate needs --steps N");
-  const long seed = args.integer("seed", 1, 0, std::numeric_limits<int>::max());
-  const std::string out = args.required("out");
-  const rl::OfflineDataset dataset = rl::generate_dataset(env, *policy, steps, std::uint64_t(seed));
+  const std::string& out = o.out;
+  const rl::OfflineDataset dataset = rl::generate_dataset(env, *policy, o.steps, std::uint64_t(o.seed));
   rl::write_dataset(out, dataset);
   std::vector<double> returns = dataset.episode_returns();
   // The last episode, cut short by the step budget, would score as if it had been finished.
@@ -169,15 +160,31 @@ int run_generate(const Arguments& arguments) {
 
 }  // namespace
 
-int run_rl(const Arguments& arguments) {
-  if (arguments.empty() || arguments[0] == "--help" || arguments[0] == "-h") {
-    (arguments.empty() ? std::cerr : std::cout) << kHelp;
-    return arguments.empty() ? 2 : 0;
-  }
-  const Arguments rest(arguments.begin() + 1, arguments.end());
-  if (arguments[0] == "replay") return run_replay(rest);
-  if (arguments[0] == "generate") return run_generate(rest);
-  throw UsageError("unknown rl command '" + arguments[0] + "'; 'aaren rl --help' lists them");
+void add_rl_commands(CommandLine& cli) {
+  CLI::App* rl = cli.add_command(cli.root(), "rl", kRlText);
+  auto r = std::make_shared<ReplayOptions>();
+  CLI::App* replay_app = cli.add_command(rl, "replay", kReplayText, [r] { return replay(*r); });
+  add_text(replay_app, "--env", r->env, "NAME", kEnvHelp)->required()->group(kOptionsGroup);
+  add_text(replay_app, "--start", r->start, "VALUES",
+           "the state, comma-separated, in the environment's order: pendulum theta,thetadot; cartpole and "
+           "cartpole-swingup x,xdot,theta,thetadot (theta from upright, radians)")
+      ->required()->group(kOptionsGroup);
+  add_text(replay_app, "--actions", r->actions, "FILE", "the actions, one row per step")->required()->group(kOptionsGroup);
+  add_text(replay_app, "--out", r->out, "FILE", "write the steps there instead of standard output")
+      ->group(kOptionsGroup);
+
+  auto g = std::make_shared<GenerateOptions>();
+  CLI::App* generate_app = cli.add_command(rl, "generate", kGenerateText, [g] { return generate(*g); });
+  add_text(generate_app, "--env", g->env, "NAME", kEnvHelp)->required()->group(kOptionsGroup);
+  add_text(generate_app, "--policy", g->policy, "POLICY", "the behaviour policy: " + rl::dataset_policy_names())
+      ->required()->group(kOptionsGroup);
+  add_whole(generate_app, "--steps", g->steps, 1, 100'000'000, "N", "the number of steps (rows)")
+      ->required()->group(kOptionsGroup);
+  add_whole(generate_app, "--seed", g->seed, 0, std::numeric_limits<int>::max(), "S",
+            "the seed of every start and random draw")
+      ->group(kOptionsGroup);
+  add_text(generate_app, "--out", g->out, "FILE", "the data set's file (written whole or not at all)")
+      ->required()->group(kOptionsGroup);
 }
 
 }  // namespace aaren::cli

@@ -1,20 +1,21 @@
 #pragma once
-// The subcommands of `aaren`. Each takes the arguments after its name and returns the exit code;
-// errors are thrown (cli::UsageError for the command line, std::exception for everything else).
-#include <string>
-#include <vector>
+// The subcommands of `aaren`, each declared on the command tree with its options and what runs it.
+// A run returns the exit code; errors are thrown (UsageError for the command line, std::exception
+// for everything else).
+#include "app/command_line.hpp"
 
 namespace aaren::cli {
 
-using Arguments = std::vector<std::string>;
+void add_attention_command(CommandLine& cli);
+void add_bench_commands(CommandLine& cli);
+void add_demo_command(CommandLine& cli);
+void add_device_command(CommandLine& cli);
+void add_params_command(CommandLine& cli);
+void add_rl_commands(CommandLine& cli);
 
-int run_attention(const Arguments& args);
-int run_bench(const Arguments& args);
-int run_demo(const Arguments& args);
-int run_device(const Arguments& args);
-int run_params(const Arguments& args);
-int run_train(const Arguments& args);
-int run_forecast(const Arguments& args);
-int run_rl(const Arguments& args);
+// `train` and `forecast` for one task each (command_line.cpp lists them).
+void add_forecasting_commands(CommandLine& cli);
+void add_event_commands(CommandLine& cli);
+void add_classify_commands(CommandLine& cli);
 
 }  // namespace aaren::cli

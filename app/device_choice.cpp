@@ -3,15 +3,10 @@
 #include <stdexcept>
 #include <thread>
 
-#include "app/cli_args.hpp"
+#include "app/cli_options.hpp"
 #include "gpu/device_info.hpp"
 
 namespace aaren::cli {
-
-const char* const kDeviceOptionHelp =
-    "\nDevice:\n"
-    "  --device cpu|cuda|auto      where it runs (default cpu); auto: the GPU where one can be\n"
-    "                              used, else the CPU; 'aaren device' shows what is available\n";
 
 namespace {
 

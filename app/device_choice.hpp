@@ -3,7 +3,6 @@
 #include <string>
 
 #include "core/train/cpu_only_models.hpp"
-
 #include "core/util/compute_device.hpp"
 
 namespace aaren::cli {
@@ -19,8 +18,5 @@ void require_cpu_device(const std::string& name, const std::string& cpu_only_rea
 
 // Where a command runs, in words: "cpu, 8 hardware threads" or "cuda, <the GPU>".
 std::string describe_device(ComputeDevice device);
-
-// What --device means for every command that takes it, for their help texts.
-extern const char* const kDeviceOptionHelp;
 
 }  // namespace aaren::cli

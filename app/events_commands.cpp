@@ -1,5 +1,4 @@
 // aaren train --task events / aaren forecast --task events: the event-model workflow on a CSV log.
-#include "app/events_commands.hpp"
 
 #include <unistd.h>
 
@@ -13,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "app/cli_args.hpp"
+#include "app/commands.hpp"
 #include "app/device_choice.hpp"
 #include "app/train_cli.hpp"
 #include "core/events/event_baselines.hpp"
@@ -28,100 +27,47 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const char* const kTrainEventsHelp = R"(usage: aaren train --task events --data FILE --out DIR [--model aaren|transformer|both] [options]
-
-Trains a temporal point process on an event log: a CSV file of event times,
+const char* const kTrainEventsText = R"(Trains a temporal point process on an event log: a CSV file of event times,
 optionally grouped into sequences and marked with a type or a measured value. The
 model predicts the time of the next event (a mixture of log-normals over the gap)
 and its mark. Writes a run folder: DIR/config.json, DIR/model.safetensors (the
 best weights, rewritten as validation improves), DIR/metrics.json (per-epoch
 losses; validation and test NLL per event, RMSE of the next time, mark accuracy,
 and the NLL of a Poisson process fitted to the training part) and DIR/loss.csv.
-With --model both, DIR/aaren and DIR/transformer, compared side by side.
+With --model both, DIR/aaren and DIR/transformer, compared side by side. Event
+models train on the CPU.
 
 The log is split by whole sequences (or by time when it is one sequence). Each
 sequence is cut into windows of --window events that share one event with the
 next, so every event but a sequence's first is predicted exactly once; NLL per
-event is the density per unit of the data's time (the time unit is printed).
+event is the density per unit of the data's time (the time unit is printed).)";
 
-Data:
-  --data FILE                 CSV with a header; the columns are detected unless named
-  --time-col NAME             event times: numbers, or date-times (see --time-unit)
-  --seq-col NAME              sequence ids ('' for one sequence)
-  --mark-col NAME             each event's mark
-  --mark-use auto|categorical|feature|none
-                              the mark as a type to predict, or a value to read
-                              (default auto: whole numbers and text are types)
-  --time-unit seconds|minutes|hours|days|years
-                              unit of date-time columns (default days)
-  --decimal-mark .|,          override the detected decimal mark
-  --split 0.6,0.2,0.2         train/validation/test fractions
-Model:
-  --model aaren|transformer|both  the token mixer (default aaren)
-  --window N                  events per training window (default 64; --seq-len is the same)
-  --d-model D                 width (default 64)
-  --heads N                   attention heads, dividing d-model (default 4)
-  --layers L                  blocks (default 2)
-  --d-ff F                    hidden width of the feed-forward layer (default 256)
-  --mixture K                 log-normal components of the next gap's density (default 8)
-  --time-frequencies F        sin/cos pairs of the time in a window (default 8)
-)";
-
-const char* const kForecastEventsHelp = R"(usage: aaren forecast --task events --run DIR [--data FILE] [--out FILE.csv] [--true-process NAME]
-
-Loads an event-model run folder and steps its model through every sequence of the
+const char* const kForecastEventsText = R"(Loads an event-model run folder and steps its model through every sequence of the
 test part of the log (--data, default: the file it was trained on), predicting
 each next event as the run's windows do. Prints the test metrics (NLL per event,
 RMSE of the next time, mark accuracy) beside a Poisson process fitted to the
-training part and, with --true-process hawkes1|poisson, the process that generated
-a reference log, all over the same events. --out writes one row per event:
-sequence, event, time, next_time, predicted_next_time (the mean of the predicted
-density), nll (of the actual next event), predicted_mark, p_actual_mark.
-)";
-
-std::atomic<bool> g_interrupted{false};
-extern "C" void on_interrupt_of_event_training(int) { g_interrupted.store(true); }
+training part and, with --true-process, the process that generated a reference
+log, all over the same events. --out writes one row per event: sequence, event,
+time, next_time, predicted_next_time (the mean of the predicted density), nll
+(of the actual next event), predicted_mark, p_actual_mark.)";
 
 template <class Enum, std::size_t N>
-Enum enum_option(const Args& args, const std::string& name, Enum fallback, const Enum (&values)[N]) {
-  if (!args.has(name)) return fallback;
-  const std::string text = args.text(name, "");
-  std::string allowed;
-  for (const Enum value : values) {
+Enum enum_named(const std::string& text, const Enum (&values)[N]) {
+  for (const Enum value : values)
     if (text == to_string(value)) return value;
-    allowed += (allowed.empty() ? "" : "|") + std::string(to_string(value));
-  }
-  throw UsageError("--" + name + " must be " + allowed + ", got '" + text + "'");
+  return values[0];
+}
+
+template <class Enum, std::size_t N>
+std::vector<std::string> enum_names(const Enum (&values)[N]) {
+  std::vector<std::string> names;
+  for (const Enum value : values) names.emplace_back(to_string(value));
+  return names;
 }
 
 constexpr MarkUse kMarkUses[] = {MarkUse::automatic, MarkUse::categorical, MarkUse::feature, MarkUse::none};
 constexpr TimeUnit kTimeUnits[] = {TimeUnit::seconds, TimeUnit::minutes, TimeUnit::hours, TimeUnit::days,
                                    TimeUnit::years};
-
-MarkUse mark_use_from(const Args& args) {
-  if (args.text("mark-use", "") == "auto") return MarkUse::automatic;
-  return enum_option(args, "mark-use", MarkUse::automatic, kMarkUses);
-}
-
-EventModelConfig event_model_from(const Args& args) {
-  if (args.has("horizon")) throw UsageError("--horizon belongs to forecasting; an event model predicts the next event");
-  if (args.has("window") && args.has("seq-len")) throw UsageError("give --window or --seq-len (the same), not both");
-  EventModelConfig c;
-  ModelConfig& b = c.backbone;
-  b.seq_len = int(args.integer(args.has("seq-len") ? "seq-len" : "window", 64, 2, 1 << 20));
-  b.d_model = int(args.integer("d-model", b.d_model, 1, 8192));
-  b.heads = int(args.integer("heads", b.heads, 1, 1024));
-  b.layers = int(args.integer("layers", b.layers, 1, 256));
-  b.d_ff = int(args.integer("d-ff", b.d_ff, 1, 65536));
-  c.mixture_components = int(args.integer("mixture", c.mixture_components, 1, 256));
-  c.time_frequencies = int(args.integer("time-frequencies", c.time_frequencies, 0, 30));
-  try {
-    c.validate();
-  } catch (const std::invalid_argument& e) {
-    throw UsageError(e.what());
-  }
-  return c;
-}
 
 std::string unit_label(const std::string& time_unit) {
   return time_unit.empty() ? "the file's units" : time_unit;
@@ -198,82 +144,62 @@ std::string forecast_csv(const std::vector<SequenceForecast>& forecasts, const E
   return csv;
 }
 
-}  // namespace
-
-Task task_of(const Arguments& arguments) {
-  std::string task = "forecast";
-  for (std::size_t i = 0; i < arguments.size(); ++i) {
-    const std::string& argument = arguments[i];
-    if (argument == "--task") {
-      if (i + 1 >= arguments.size()) throw UsageError("option --task needs a value");
-      task = arguments[++i];
-    } else if (argument.rfind("--task=", 0) == 0) {
-      task = argument.substr(7);
-    }
-  }
-  if (task == "forecast") return Task::forecast;
-  if (task == "events") return Task::events;
-  if (task == "classify") return Task::classify;
-  throw UsageError("--task must be forecast, events or classify, got '" + task + "'");
-}
-
-int run_train_events(const Arguments& arguments) {
-  std::set<std::string> options = {"task", "data",   "out",    "time-col", "seq-col", "mark-col", "mark-use",
-                                   "time-unit", "split", "model", "window", "seq-len", "horizon", "d-model",
-                                   "heads", "layers", "d-ff", "mixture", "time-frequencies", "decimal-mark"};
-  options.insert(kTrainSettingsOptions.begin(), kTrainSettingsOptions.end());
-  const Args args(arguments, options, {}, "aaren train --task events");
-  if (args.print_help(kTrainEventsHelp, kTrainSettingsHelp)) return 0;
-  require_cpu_device(args.text("device", "cpu"), cpu_only_reason(TrainingTaskKind::events));
+struct TrainEventsOptions {
+  const CLI::App* app = nullptr;
   EventRunRequest request;
-  request.data_path = args.required("data");
-  const std::string out = args.required("out");
-  const std::vector<ModelKind> kinds = model_kinds_from(args);
-  request.model = event_model_from(args);
-  request.log.time_column = args.text("time-col", "");
-  if (args.has("seq-col")) request.log.sequence_column = args.text("seq-col", "");
-  request.log.mark_column = args.text("mark-col", "");
-  request.log.mark_use = mark_use_from(args);
-  request.log.unit = enum_option(args, "time-unit", TimeUnit::days, kTimeUnits);
-  request.log.decimal_mark = args.decimal_mark();
+  std::string seq_col;
+  std::string out, model = "aaren", mark_use = "auto", time_unit = "days", decimal_mark, split = "0.6,0.2,0.2";
+  std::string schedule, device = "cpu";
+};
+
+int train_events(TrainEventsOptions& o) {
+  require_cpu_device(o.device, cpu_only_reason(TrainingTaskKind::events));
+  EventRunRequest& request = o.request;
+  const std::vector<ModelKind> kinds = model_kinds(o.model);
   try {
-    const SplitSpec split = parse_split_spec(args.text("split", "0.6,0.2,0.2"));
+    request.model.validate();
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(e.what());
+  }
+  if (given(o.app, "--seq-col")) request.log.sequence_column = o.seq_col;
+  request.log.mark_use = o.mark_use == "auto" ? MarkUse::automatic : enum_named(o.mark_use, kMarkUses);
+  request.log.unit = enum_named(o.time_unit, kTimeUnits);
+  request.log.decimal_mark = decimal_mark_of(o.decimal_mark);
+  try {
+    const SplitSpec split = parse_split_spec(o.split);
     if (split.method != SplitSpec::Method::fractions) throw UsageError("--split takes three fractions for an event log");
     request.split = split.fractions;
   } catch (const std::invalid_argument& e) {
     throw UsageError(std::string("--split: ") + e.what());
   }
-  request.train = train_settings_from(args);
+  request.train.schedule = schedule_from(o.schedule);
 
-  std::signal(SIGINT, on_interrupt_of_event_training);
-  std::signal(SIGTERM, on_interrupt_of_event_training);
+  std::atomic<bool>& interrupted = install_interrupt_handler();
   const bool terminal = ::isatty(STDOUT_FILENO);
   TrainCallbacks callbacks;
-  callbacks.cancel = &g_interrupted;
+  callbacks.cancel = &interrupted;
   callbacks.progress = [terminal](const TrainProgress& p) { print_train_progress(p, terminal); };
 
-  std::vector<std::string> names;
-  std::vector<EventRunOutcome> outcomes;
-  bool diverged = false;
-  for (const ModelKind kind : kinds) {
+  bool summary_printed = false;
+  const auto outcomes = train_side_by_side(kinds, o.out, interrupted, [&](ModelKind kind, const std::string& dir) {
     const std::string name(to_string(kind));
     request.model.backbone.kind = kind;
-    request.out_dir = kinds.size() > 1 ? side_by_side_model_dir(out, kind) : out;
+    request.out_dir = dir;
     request.on_data_read = [&](const EventLog& log, const EventSplit& split) {
-      if (outcomes.empty()) print_data_summary(log, split, request);
+      if (!summary_printed) print_data_summary(log, split, request);
+      summary_printed = true;
     };
     request.on_memory_checked = [&](const TrainingMemoryCheck& memory) {
       std::printf("training %s event model -> %s, needing %s\n", name.c_str(), request.out_dir.c_str(),
                   describe(memory).c_str());
       std::fflush(stdout);
     };
-    outcomes.push_back(train_event_run(request, callbacks));
-    names.push_back(name);
-    const EventRunMetrics& m = outcomes.back().metrics;
-    std::printf("%s%s\n", terminal ? "\r\033[K" : "", m.message.c_str());
-    diverged = diverged || m.stop == "diverged";
-    if (g_interrupted.load()) break;
-  }
+    EventRunOutcome outcome = train_event_run(request, callbacks);
+    std::printf("%s%s\n", terminal ? "\r\033[K" : "", outcome.metrics.message.c_str());
+    return outcome;
+  });
+  std::vector<std::string> names;
+  for (std::size_t i = 0; i < outcomes.size(); ++i) names.emplace_back(to_string(kinds[i]));
 
   const EventRunConfig& config = outcomes.front().config;
   const bool marked = config.model.marks > 0;
@@ -287,32 +213,33 @@ int run_train_events(const Arguments& arguments) {
   std::printf("Poisson process fitted to the training part (rate %s): time NLL/event %s on the same test events\n",
               short_number(outcomes.front().metrics.poisson_rate).c_str(),
               table_cell(outcomes.front().metrics.poisson_test_nll_per_event).c_str());
-  std::printf("run folder%s: %s\n", outcomes.size() > 1 ? "s" : "",
-              outcomes.size() > 1 ? (out + " (" + names.front() + "/, " + names.back() + "/)").c_str() : out.c_str());
-  return diverged ? 1 : 0;
+  print_run_folders(o.out, kinds, outcomes.size());
+  return exit_code_of(outcomes);
 }
 
-int run_forecast_events(const Arguments& arguments) {
-  const Args args(arguments, {"task", "run", "data", "out", "true-process"}, {}, "aaren forecast --task events");
-  if (args.print_help(kForecastEventsHelp)) return 0;
-  const std::string dir = single_model_run(args.required("run"));
+struct ForecastEventsOptions {
+  std::string run, data, out, true_process;
+};
+
+int forecast_events(const ForecastEventsOptions& o) {
+  const std::string dir = single_model_run(o.run);
   std::optional<PointProcess> truth;
-  if (args.has("true-process")) {
-    truth = reference_process(args.text("true-process", ""));
+  if (!o.true_process.empty()) {
+    truth = reference_process(o.true_process);
     if (!truth)
       throw UsageError("--true-process must be one of " + std::string(kReferenceProcessNames) + ", got '" +
-                       args.text("true-process", "") + "'");
+                       o.true_process + "'");
   }
   const LoadedEventRun run = load_event_run(dir);
-  const std::string data_path = args.text("data", run.config.data.data_file);
-  if (!args.has("data") && !fs::exists(data_path))
+  const std::string data_path = o.data.empty() ? run.config.data.data_file : o.data;
+  if (o.data.empty() && !fs::exists(data_path))
     throw UsageError("the run was trained on '" + data_path + "', which is not there now: give --data FILE");
   const EventRunData data = prepare_event_run_data(run.config, data_path);
 
   std::vector<SequenceForecast> forecasts;
   for (const EventSequence& sequence : data.split.test) forecasts.push_back(forecast_event_sequence(run, sequence));
-  if (args.has("out")) {
-    const std::string out_path = args.text("out", "");
+  if (!o.out.empty()) {
+    const std::string& out_path = o.out;
     write_file_atomically(out_path, forecast_csv(forecasts, run.config));
     long rows = 0;
     for (const SequenceForecast& f : forecasts) rows += long(f.events.size());
@@ -330,6 +257,63 @@ int run_forecast_events(const Arguments& arguments) {
     std::printf("true process %s: NLL/event %s over the same events\n", describe(*truth).c_str(),
                 table_cell(scored_gap_nll(*truth, data.split.test)).c_str());
   return 0;
+}
+
+void add_train_events_command(CommandLine& cli) {
+  auto o = std::make_shared<TrainEventsOptions>();
+  CLI::App* app = cli.add_command(cli.root(), "train", train_description(kTrainEventsText), [o] { return train_events(*o); });
+  o->app = app;
+  EventRunRequest& r = o->request;
+  add_task_option(app, cli.task());
+  add_text(app, "--data", r.data_path, "FILE", "CSV with a header; the columns are detected unless named")
+      ->required()->group(kDataGroup);
+  add_text(app, "--out", o->out, "DIR", "the run folder")->required()->group(kDataGroup);
+  add_text(app, "--time-col", r.log.time_column, "NAME", "event times: numbers, or date-times (see --time-unit)")
+      ->group(kDataGroup);
+  add_text(app, "--seq-col", o->seq_col, "NAME", "sequence ids ('' for one sequence)")
+      ->group(kDataGroup);
+  add_text(app, "--mark-col", r.log.mark_column, "NAME", "each event's mark")->group(kDataGroup);
+  add_choice(app, "--mark-use", o->mark_use, {"auto", "categorical", "feature", "none"},
+             "the mark as a type to predict, or a value to read (auto: whole numbers and text are types)")
+      ->group(kDataGroup);
+  add_choice(app, "--time-unit", o->time_unit, enum_names(kTimeUnits), "unit of date-time columns")->group(kDataGroup);
+  add_decimal_mark_option(app, o->decimal_mark);
+  add_text(app, "--split", o->split, "F,F,F", "train/validation/test fractions")->group(kDataGroup);
+  add_model_choice(app, o->model, true);
+  ModelConfig& b = r.model.backbone;
+  b.seq_len = 64;
+  CLI::Option* window =
+      add_whole(app, "--window", b.seq_len, 2, 1 << 20, "N", "events per training window")->group(kModelGroup);
+  CLI::Option* seq_len = add_whole(app, "--seq-len", b.seq_len, 2, 1 << 20, "N", "the same as --window")->group(kModelGroup);
+  window->excludes(seq_len);
+  refuse_option(app, "--horizon", "belongs to forecasting; an event model predicts the next event");
+  add_architecture_options(app, b, {.seq_len = false, .horizon = false});
+  add_whole(app, "--mixture", r.model.mixture_components, 1, 256, "K", "log-normal components of the next gap's density")
+      ->group(kModelGroup);
+  add_whole(app, "--time-frequencies", r.model.time_frequencies, 0, 30, "F", "sin/cos pairs of the time in a window")
+      ->group(kModelGroup);
+  add_training_options(app, r.train, o->schedule);
+  add_device_option(app, o->device, "cpu or auto (event models train on the CPU)");
+}
+
+void add_forecast_events_command(CommandLine& cli) {
+  auto o = std::make_shared<ForecastEventsOptions>();
+  CLI::App* app = cli.add_command(cli.root(), "forecast", forecast_description(kForecastEventsText),
+                                  [o] { return forecast_events(*o); });
+  add_task_option(app, cli.task());
+  add_text(app, "--run", o->run, "DIR", "the event-model run folder")->required()->group(kDataGroup);
+  add_text(app, "--data", o->data, "FILE", "the log (default: the file the run was trained on)")->group(kDataGroup);
+  add_text(app, "--out", o->out, "FILE.csv", "one row per event of the test sequences")->group(kDataGroup);
+  add_text(app, "--true-process", o->true_process, "NAME",
+           "the process that generated a reference log: " + std::string(kReferenceProcessNames))
+      ->group(kOptionsGroup);
+}
+
+}  // namespace
+
+void add_event_commands(CommandLine& cli) {
+  add_train_events_command(cli);
+  add_forecast_events_command(cli);
 }
 
 }  // namespace aaren::cli

@@ -1,6 +1,7 @@
 #include "app/train_cli.hpp"
 
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <filesystem>
 
@@ -8,45 +9,25 @@
 
 namespace aaren::cli {
 
-const char* const kTrainSettingsHelp = R"(Training:
-  --epochs N                  (default 10)
-  --batch B                   (default 32)
-  --lr X                      peak learning rate (default 1e-3)
-  --weight-decay X            AdamW decoupled weight decay (default 0.01)
-  --schedule cosine|constant  after a linear warm-up over 5% of the steps (default cosine)
-  --patience N                early stopping after N epochs without improvement (default 3; 0 = off)
-  --steps-per-epoch N         cap the steps of an epoch (default: every window once)
-  --threads N                 worker threads (default: all cores)
-  --seed S                    (default 1)
-  --device cpu|cuda|auto      where the training steps run (default cpu); auto: the GPU
-                              where one can be used, else the CPU; evaluation runs on
-                              the CPU; event models train on the CPU only
-)";
+namespace {
 
-TrainSettings train_settings_from(const Args& args) {
-  TrainSettings t;
-  t.epochs = int(args.integer("epochs", t.epochs, 1, 1000000));
-  t.batch = int(args.integer("batch", t.batch, 1, 1 << 16));
-  t.lr = args.number("lr", t.lr);
-  if (!(t.lr > 0 && t.lr < 10)) throw UsageError("--lr must be between 0 and 10");
-  t.adamw.weight_decay = args.number("weight-decay", t.adamw.weight_decay);
-  if (t.adamw.weight_decay < 0) throw UsageError("--weight-decay must not be negative");
-  const std::string schedule = args.text("schedule", "cosine");
-  if (schedule != "cosine" && schedule != "constant") throw UsageError("--schedule must be cosine or constant");
-  t.schedule = schedule == "cosine" ? LrSchedule::cosine : LrSchedule::constant;
-  t.patience = int(args.integer("patience", t.patience, 0, 1000000));
-  t.max_steps_per_epoch = args.integer("steps-per-epoch", 0, 0, 1L << 40);
-  t.threads = int(args.integer("threads", 0, 0, 1024));
-  t.seed = unsigned(args.integer("seed", t.seed, 0, 4294967295L));
-  return t;
+std::atomic<bool> g_interrupted{false};
+extern "C" void on_interrupt(int) { g_interrupted.store(true); }
+
+}  // namespace
+
+std::atomic<bool>& install_interrupt_handler() {
+  std::signal(SIGINT, on_interrupt);
+  std::signal(SIGTERM, on_interrupt);
+  return g_interrupted;
 }
 
-std::vector<ModelKind> model_kinds_from(const Args& args) {
-  const std::string text = args.text("model", "aaren");
-  if (text == "both") return {ModelKind::aaren, ModelKind::transformer};
-  const auto kind = model_kind_from_string(text);
-  if (!kind) throw UsageError("--model must be aaren, transformer or both, got '" + text + "'");
-  return {*kind};
+void print_run_folders(const std::string& out, const std::vector<ModelKind>& kinds, std::size_t trained) {
+  if (trained > 1)
+    std::printf("run folders: %s (%s/, %s/)\n", out.c_str(), std::string(to_string(kinds.front())).c_str(),
+                std::string(to_string(kinds[trained - 1])).c_str());
+  else
+    std::printf("run folder: %s\n", out.c_str());
 }
 
 std::string table_cell(double value) {

@@ -1,11 +1,12 @@
 #pragma once
-// What `aaren train` shares between its tasks (forecasting, events): the training options, their
-// help, and the progress lines printed while a model trains.
-#include <set>
+// What `aaren train` shares between its tasks: the interrupt, the side-by-side loop, the progress
+// lines printed while a model trains and the refusals' remedies.
+#include <atomic>
 #include <string>
 #include <vector>
 
-#include "app/cli_args.hpp"
+#include "app/cli_options.hpp"
+#include "core/runs/run_catalog.hpp"
 #include "core/model/model_config.hpp"
 #include "core/planning/plan_error.hpp"
 #include "core/train/memory_estimate.hpp"
@@ -13,20 +14,38 @@
 
 namespace aaren::cli {
 
-inline const std::set<std::string> kTrainSettingsOptions = {
-    "epochs", "batch", "lr", "weight-decay", "schedule", "patience", "steps-per-epoch", "threads", "seed", "device"};
+// The flag that Ctrl+C (SIGINT) and SIGTERM set: training stops cleanly at the next step and keeps
+// the best weights. One handler for every training command.
+std::atomic<bool>& install_interrupt_handler();
 
-extern const char* const kTrainSettingsHelp;
+// Trains each model of `kinds` one after the other on the same data, split and seed, into `out`
+// (into its model folders when there are several; docs/DESIGN.md section 9, "Side by side"), and
+// stops after the model that Ctrl+C interrupted. `train_one(kind, folder)` returns its outcome.
+template <class TrainOne>
+auto train_side_by_side(const std::vector<ModelKind>& kinds, const std::string& out,
+                        const std::atomic<bool>& interrupted, TrainOne train_one) {
+  std::vector<decltype(train_one(kinds.front(), out))> outcomes;
+  for (const ModelKind kind : kinds) {
+    outcomes.push_back(train_one(kind, kinds.size() > 1 ? side_by_side_model_dir(out, kind) : out));
+    if (interrupted.load()) break;
+  }
+  return outcomes;
+}
 
-// Reads the options above, but --device, into settings, starting from the defaults of TrainSettings.
-TrainSettings train_settings_from(const Args& args);
+// 1 when a model's training diverged, else 0.
+template <class Outcome>
+int exit_code_of(const std::vector<Outcome>& outcomes) {
+  for (const Outcome& outcome : outcomes)
+    if (outcome.metrics.stop == "diverged") return 1;
+  return 0;
+}
+
+// "run folder: DIR", or "run folders: DIR (aaren/, transformer/)" for the models trained side by side.
+void print_run_folders(const std::string& out, const std::vector<ModelKind>& kinds, std::size_t trained);
 
 // `aaren forecast --run DIR`: DIR itself, refused with the two model folders to choose from when it
 // is a side-by-side run of --model both.
 std::string single_model_run(const std::string& dir);
-
-// --model aaren|transformer|both (default aaren): the models to train, Aaren first.
-std::vector<ModelKind> model_kinds_from(const Args& args);
 
 // A metric in a printed table: four decimals, "-" for NaN (not measured).
 std::string table_cell(double value);

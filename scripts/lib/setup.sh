@@ -9,7 +9,7 @@ AAREN_BUILD="${AAREN_BUILD:-$AAREN_ROOT/build}"
 AAREN_PACKAGES=(
   cmake ninja-build g++ pkg-config
   qt6-base-dev libqt6opengl6-dev qt6-charts-dev qt6-svg-dev qt6-qpa-plugins libgl-dev
-  libeigen3-dev nlohmann-json3-dev
+  libeigen3-dev nlohmann-json3-dev libcli11-dev
   fonts-dejavu-core
 )
 
@@ -58,7 +58,7 @@ AAREN_REQUIRED_FILES=(
   "Qt6Config.cmake:qt6-base-dev" "Qt6WidgetsConfig.cmake:qt6-base-dev" "Qt6PrintSupportConfig.cmake:qt6-base-dev"
   "Qt6TestConfig.cmake:qt6-base-dev" "Qt6OpenGLConfig.cmake:libqt6opengl6-dev" "Qt6ChartsConfig.cmake:qt6-charts-dev"
   "Qt6SvgConfig.cmake:qt6-svg-dev" "libqoffscreen.so:qt6-qpa-plugins" "Eigen3Config.cmake:libeigen3-dev"
-  "nlohmann_jsonConfig.cmake:nlohmann-json3-dev" "DejaVuSans.ttf:fonts-dejavu-core"
+  "nlohmann_jsonConfig.cmake:nlohmann-json3-dev" "CLI11Config.cmake:libcli11-dev" "DejaVuSans.ttf:fonts-dejavu-core"
 )
 
 # Prints "  WHAT (Debian package PACKAGE)" for each requirement that is missing; returns 1 if any is.

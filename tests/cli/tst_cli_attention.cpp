@@ -561,8 +561,8 @@ class TestCliAttention : public QObject {
     QTest::addRow("--prefixes with block") << good + QStringList{"--method", "block", "--prefixes"} << 2
                                            << QStringList{"--method block", "--prefixes"};
     QTest::addRow("unknown option") << good + QStringList{"--bogus", "1"} << 2 << QStringList{"unknown option --bogus"};
-    QTest::addRow("missing --v") << good.mid(0, 5) << 2 << QStringList{"needs --v"};
-    QTest::addRow("missing --q") << QStringList{"attention"} + good.mid(3) << 2 << QStringList{"needs --q"};
+    QTest::addRow("missing --v") << good.mid(0, 5) << 2 << QStringList{"--v is required"};
+    QTest::addRow("missing --q") << QStringList{"attention"} + good.mid(3) << 2 << QStringList{"--q is required"};
     QTest::addRow("option without its value") << good + QStringList{"--out"} << 2 << QStringList{"--out needs a value"};
     QTest::addRow("flag given a value") << good + QStringList{"--prefixes=yes"} << 2 << QStringList{"--prefixes takes no value"};
     QTest::addRow("unknown precision") << good + QStringList{"--precision", "half"} << 2

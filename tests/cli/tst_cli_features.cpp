@@ -139,9 +139,9 @@ class TestCliFeatures : public QObject {
     QTest::addColumn<int>("exitCode");
     QTest::addColumn<QString>("message");
     QTest::newRow("unknown mode") << QStringList{"--features", "SM", "--target", "front"} << 2
-                                  << "--features must be M, S or MS, not 'SM'";
+                                  << "--features must be M, S or MS, got 'SM'";
     QTest::newRow("lower case") << QStringList{"--features", "ms", "--target", "front"} << 2
-                                << "--features must be M, S or MS, not 'ms'";
+                                << "--features must be M, S or MS, got 'ms'";
     QTest::newRow("S without a target") << QStringList{"--features", "S"} << 2
                                         << "--features S forecasts the target from its own past alone: name it with "
                                            "--target NAME";

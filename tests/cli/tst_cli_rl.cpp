@@ -97,7 +97,7 @@ class TestCliRl : public QObject {
                                         << 2 << "--start: 'x' is not a number";
     QTest::newRow("too few start values") << QStringList{"rl", "replay", "--env", "pendulum", "--start", "1", "--actions", "@actions.csv"}
                                           << 2 << "starts from 2 values (theta, thetadot), not 1";
-    QTest::newRow("missing actions") << QStringList{"rl", "replay", "--env", "pendulum", "--start", "1,2"} << 2 << "needs --actions";
+    QTest::newRow("missing actions") << QStringList{"rl", "replay", "--env", "pendulum", "--start", "1,2"} << 2 << "--actions is required";
     QTest::newRow("generate: unknown env") << QStringList{"rl", "generate", "--env", "moon", "--policy", "random", "--steps", "10", "--out", "@d.safetensors"}
                                            << 2 << "unknown environment 'moon'";
     QTest::newRow("generate: unknown policy") << QStringList{"rl", "generate", "--env", "cartpole", "--policy", "novice", "--steps", "10", "--out", "@d.safetensors"}
@@ -108,7 +108,7 @@ class TestCliRl : public QObject {
                                               << 2 << "--steps";
     QTest::newRow("generate: into a missing folder") << QStringList{"rl", "generate", "--env", "cartpole", "--policy", "random", "--steps", "10", "--out", "@none/d.safetensors"}
                                                      << 1 << "none/d.safetensors";
-    QTest::newRow("unknown rl command") << QStringList{"rl", "fly"} << 2 << "unknown rl command 'fly'";
+    QTest::newRow("unknown rl command") << QStringList{"rl", "fly"} << 2 << "unknown command 'fly' for 'aaren rl'";
     QTest::newRow("no actions file") << QStringList{"rl", "replay", "--env", "pendulum", "--start", "1,2", "--actions", "@none.csv"}
                                      << 1 << "none.csv: cannot open";
     QTest::newRow("two actions a row") << QStringList{"rl", "replay", "--env", "pendulum", "--start", "1,2", "--actions", "@two_columns.csv"}
