@@ -165,7 +165,7 @@ void TestClassifyResults::dataPageShowsClassCountsAndSeriesPerClass() {
   page.openDataFile(trainFile_);
   QVERIFY(finished.wait(30000));
   QCOMPARE(finished.takeFirst().at(0).toBool(), true);
-  QVERIFY(dataset.isLabelledSeries());
+  QVERIFY(dataset.kind() == aaren::LoadedData::labelled_series);
   QCOMPARE(dataset.testPath(), QFileInfo(testFile_).absoluteFilePath());  // the sibling *_TEST file
 
   LabelledSeriesView* view = page.labelledView();

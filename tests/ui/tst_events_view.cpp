@@ -157,7 +157,7 @@ void TestEventsView::coalLogLoadsThroughTheDataPageIntoTheRaster() {
   page.openDataFile(coalPath());
   QVERIFY(finished.wait());
   QCOMPARE(finished.first().first().toBool(), true);
-  QVERIFY(dataset.isEventLog());
+  QVERIFY(dataset.kind() == aaren::LoadedData::event_log);
   QCOMPARE(dataset.eventLog()->events(), kCoalEvents);
   EventsView* view = page.eventsView();
   QCOMPARE(pointCount(*view->rasterChart()), kCoalEvents);
@@ -178,7 +178,7 @@ void TestEventsView::coalLogLoadsThroughTheDataPageIntoTheRaster() {
   page.readAsCombo()->setCurrentIndex(page.readAsCombo()->findData(int(ImportKind::timeSeries)));
   page.openDataFile(coalPath());
   if (finished.isEmpty()) QVERIFY(finished.wait());
-  QVERIFY(!dataset.isEventLog());
+  QVERIFY(dataset.kind() != aaren::LoadedData::event_log);
 }
 
 void TestEventsView::malformedLogNamesLineAndColumn() {
@@ -406,7 +406,7 @@ void TestEventsView::failedLogKeepsTheLoadedLog() {
   page.openDataFile(broken);
   if (finished.isEmpty()) QVERIFY(finished.wait());
   QCOMPARE(finished.takeFirst().first().toBool(), false);
-  QVERIFY(dataset.isEventLog());
+  QVERIFY(dataset.kind() == aaren::LoadedData::event_log);
   QCOMPARE(dataset.path(), QFileInfo(coalPath()).absoluteFilePath());
   QCOMPARE(dataset.eventLog()->events(), kCoalEvents);
   EventsView* view = page.eventsView();

@@ -170,11 +170,13 @@ void TestPageState::trainPageKeepsTheRunOfTheSameFile() {
 void TestPageState::bannerSaysEachFactOnce() {
   ModelOutcome outcome;
   outcome.modelName = QStringLiteral("Aaren");
-  outcome.metrics.best_epoch = 4;
-  outcome.metrics.epochs.resize(7);
-  outcome.metrics.stop = "early_stopped";
-  outcome.metrics.message = "validation loss did not improve for 3 epochs; best epoch 4";
-  outcome.metrics.test = {0.41, 0.49, 17, {}, {}};
+  aaren::ForecastRunMetrics forecast;
+  forecast.best_epoch = 4;
+  forecast.epochs.resize(7);
+  forecast.stop = "early_stopped";
+  forecast.message = "validation loss did not improve for 3 epochs; best epoch 4";
+  forecast.test = {0.41, 0.49, 17, {}, {}};
+  outcome.metrics = forecast;
   const QString line = describeOutcome(outcome);
   QCOMPARE(line.count(QStringLiteral("best epoch")), 1);
   QVERIFY2(line.contains(QStringLiteral("best epoch 4 of 7")), qPrintable(line));
@@ -185,7 +187,7 @@ void TestPageState::bannerSaysEachFactOnce() {
   events.epochs.resize(2);
   events.stop = "completed";
   events.message = "trained 2 epochs; best epoch 2";
-  outcome.eventMetrics = events;
+  outcome.metrics = events;
   const QString eventLine = describeOutcome(outcome);
   QCOMPARE(eventLine.count(QStringLiteral("best epoch")), 1);
 }
@@ -343,7 +345,7 @@ void TestPageState::trainPageExplainsALargeEventRmse() {
   events.test.nll_per_event = 1.21;
   events.test.events = 40;
   events.poisson_test_nll_per_event = 1.35;
-  outcome.eventMetrics = events;
+  outcome.metrics = events;
   outcome.meanGap = 1.1;
   outcome.timeUnit = QStringLiteral("years");
   QVERIFY2(describeOutcome(outcome).contains(QStringLiteral("next-time RMSE 56 years over 40 events")),
@@ -356,7 +358,7 @@ void TestPageState::trainPageExplainsALargeEventRmse() {
   QVERIFY2(notes.first().contains(QStringLiteral("NLL per event instead: 1.210, against 1.350 for a Poisson process")),
            qPrintable(notes.first()));
   // An RMSE of about the gap needs no note.
-  outcome.eventMetrics->test.rmse = 2.0;
+  std::get<aaren::EventRunMetrics>(outcome.metrics).test.rmse = 2.0;
   QVERIFY(outcomeNotes(outcome).isEmpty());
 }
 
@@ -414,7 +416,7 @@ void TestPageState::studentsAreWarned() {
   metrics.test = report;
   ModelOutcome outcome;
   outcome.modelName = QStringLiteral("Aaren");
-  outcome.classifyMetrics = metrics;
+  outcome.metrics = metrics;
   QCOMPARE(outcomeNotes(outcome), warning.isEmpty() ? QStringList() : QStringList{warning});
 
   ModelOutcome series;

@@ -273,7 +273,7 @@ void TestSession::eventLogDecimalMarkComesBack() {
   DataPage& data = *studio.pages.data;
   QVERIFY2(settle(data), qPrintable(data.messageBar()->text()));
   const CurrentDataset& dataset = *studio.pages.dataset;
-  QVERIFY(dataset.isEventLog());
+  QVERIFY(dataset.kind() == aaren::LoadedData::event_log);
   QCOMPARE(dataset.path(), log);
   QCOMPARE(dataset.eventLogOptions().decimal_mark.value_or('?'), ',');
   QCOMPARE(dataset.eventLog()->decimal_mark, ',');
@@ -350,7 +350,7 @@ void TestSession::fileOpenedAtStartWinsOverTheRememberedOne() {
     readAs->setCurrentIndex(readAs->findData(int(ImportKind::eventLog)));
     emit readAs->activated(readAs->currentIndex());
     QVERIFY(loadWith(data, [&] { data.openDataFile(coal); }));
-    QVERIFY(studio.pages.dataset->isEventLog());
+    QVERIFY(studio.pages.dataset->kind() == aaren::LoadedData::event_log);
     QVERIFY(studio.window->close());
   }
   Studio studio;

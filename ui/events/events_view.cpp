@@ -234,7 +234,7 @@ void EventsView::onLoaded(std::shared_ptr<const EventLog> log) {
 
 void EventsView::onFailed(const QString& reason) {
   messages_->showError(couldNotOpen(path_, reason, *dataset_));
-  if (dataset_->isEventLog() && loadedView_) {
+  if ((dataset_->kind() == LoadedData::event_log) && loadedView_) {
     // The raster and the summary still show the loaded log; the columns go back to its own.
     path_ = loadedView_->path;
     options_ = loadedView_->options;
@@ -250,7 +250,7 @@ void EventsView::refuseUnclearMark(const std::string& why) {
   messages_->showMessage(MessageBar::Level::warning,
                          unclearDecimalMarkMessage(QFileInfo(path_).fileName(), why, tr("Event log columns")) +
                              stillLoadedNote(path_, *dataset_));
-  if (!dataset_->isEventLog()) {
+  if (dataset_->kind() != LoadedData::event_log) {
     clearRaster();
   }
   emit loadFinished(false);
@@ -258,7 +258,7 @@ void EventsView::refuseUnclearMark(const std::string& why) {
 
 void EventsView::onDatasetChanged() {
   // A time series loaded since replaces the log this view shows.
-  if (dataset_->isEventLog()) return;
+  if (dataset_->kind() == LoadedData::event_log) return;
   loadedView_.reset();
   clearRaster();
 }

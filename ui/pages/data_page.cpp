@@ -236,7 +236,7 @@ void DataPage::onLabelledLoadFinished(bool ok) {
     describeSource();
     // Another kind of data that is still loaded is shown again; with nothing loaded, the
     // Classification tab stays, as the file was meant for it.
-    if (dataset_->isLoaded() && !dataset_->isLabelledSeries()) showLoadedDataset();
+    if (dataset_->isLoaded() && dataset_->kind() != LoadedData::labelled_series) showLoadedDataset();
     emit statusMessage(messageBar_->text());
   }
   emit loadFinished(ok);
@@ -479,8 +479,8 @@ void DataPage::clearHighlight() {
 
 void DataPage::showLoadedDataset() {
   restorePanel();
-  views_->setCurrentWidget(dataset_->isEventLog()         ? static_cast<QWidget*>(events_)
-                           : dataset_->isLabelledSeries() ? static_cast<QWidget*>(labelled_)
+  views_->setCurrentWidget(dataset_->kind() == LoadedData::event_log         ? static_cast<QWidget*>(events_)
+                           : (dataset_->kind() == LoadedData::labelled_series) ? static_cast<QWidget*>(labelled_)
                                                           : views_->widget(0));
 }
 
@@ -609,7 +609,7 @@ void DataPage::saveSession(Settings& settings) const {
   remembered.path = dataset_->path();
   remembered.readAs = loadedReadAs_;
   remembered.split = QString::fromStdString(to_string(dataset_->split()));
-  if (dataset_->isEventLog()) {
+  if (dataset_->kind() == LoadedData::event_log) {
     remembered.eventLog = dataset_->eventLogOptions();
   } else {
     const CsvReadOptions& options = dataset_->readOptions();

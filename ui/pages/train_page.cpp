@@ -88,7 +88,7 @@ TrainPage::TrainPage(CurrentDataset* dataset, QWidget* parent)
   connect(form_, &ModelSettingsForm::edited, this, &Page::sessionChanged);
   connect(form_, &ModelSettingsForm::edited, this, [this] {
     if (isTraining()) return;
-    if (dataset_->isEventLog()) onDatasetChanged();
+    if (dataset_->kind() == LoadedData::event_log) onDatasetChanged();
     else describeWindow(false);
   });
   connect(session_, &TrainingSession::modelStarted, this, [this](int model, const QString& modelName) {
@@ -141,14 +141,14 @@ bool TrainPage::isPaused() const { return session_->isPaused(); }
 
 void TrainPage::forgetRunOfOtherData() {
   if (isTraining() || currentRun_.isEmpty() || !dataset_->isLoaded()) return;
-  if (currentRunEvents_ == dataset_->isEventLog() && currentRunClassify_ == dataset_->isLabelledSeries()) return;
-  currentRunClassify_ = false;
+  if (currentRunData_ == dataset_->kind()) return;
+  currentRunData_ = LoadedData::nothing;
   accuracyChart_->reset({});
   currentRun_.clear();
   currentRunOnDisk_ = false;
   finishedSummaries_.clear();
   finishedNotes_.clear();
-  lossChart_->reset({}, dataset_->isEventLog());
+  lossChart_->reset({}, dataset_->kind() == LoadedData::event_log);
   messageBar_->clear();
   progress_->setValue(0);
   progressText_->setText(tr("Not training."));
@@ -168,8 +168,9 @@ void TrainPage::useClassificationDefaults() {
 
 void TrainPage::onDatasetChanged() {
   forgetRunOfOtherData();
-  testRow_->setVisible(dataset_->isLabelledSeries());
-  if (!isTraining()) accuracyChart_->setVisible(dataset_->isLabelledSeries() || currentRunClassify_);
+  testRow_->setVisible(dataset_->kind() == LoadedData::labelled_series);
+  if (!isTraining()) accuracyChart_->setVisible(dataset_->kind() == LoadedData::labelled_series ||
+                                                 currentRunData_ == LoadedData::labelled_series);
   if (const std::shared_ptr<const LabelledSeriesSet> set = dataset_->labelledSeries()) {
     form_->setEventLog(false);
     form_->setLabelledSeries(true);
@@ -191,9 +192,9 @@ void TrainPage::onDatasetChanged() {
     updateControls();
     return;
   }
-  form_->setEventLog(dataset_->isEventLog());
+  form_->setEventLog(dataset_->kind() == LoadedData::event_log);
   form_->setLabelledSeries(false);
-  if (!isTraining() && lossChart_->modelCount() == 0) lossChart_->reset({}, dataset_->isEventLog());
+  if (!isTraining() && lossChart_->modelCount() == 0) lossChart_->reset({}, dataset_->kind() == LoadedData::event_log);
   if (const std::shared_ptr<const EventLog> log = dataset_->eventLog()) {
     dataSummary_->setText(tr("<b>%1</b><br>event log: %2 in %3")
                               .arg(dataset_->name().toHtmlEscaped(), countOf(log->events(), tr("event"), tr("events")),
@@ -275,10 +276,7 @@ QString TrainPage::continuableRun() const { return currentRunOnDisk_ ? currentRu
 bool TrainPage::continueTraining() {
   if (isTraining()) return false;
   const std::shared_ptr<const TimeSeriesTable> table = dataset_->table();
-  const LoadedData loaded = dataset_->isEventLog()         ? LoadedData::event_log
-                            : dataset_->isLabelledSeries() ? LoadedData::labelled_series
-                            : table                        ? LoadedData::time_series
-                                                           : LoadedData::nothing;
+  const LoadedData loaded = dataset_->kind();
   const auto refuse = [this](const ContinueCheck& check) {
     messageBar_->showMessage(check.refusal == ContinueRefusal::channels_differ ? MessageBar::Level::error
                                                                                : MessageBar::Level::warning,
@@ -325,8 +323,8 @@ bool TrainPage::continueTraining() {
 
 bool TrainPage::launch(const TrainingChoice& choice, const QStringList& continueFrom) {
   if (isTraining()) return false;
-  if (dataset_->isEventLog()) return launchEvents(choice);
-  if (dataset_->isLabelledSeries()) {
+  if (dataset_->kind() == LoadedData::event_log) return launchEvents(choice);
+  if (dataset_->kind() == LoadedData::labelled_series) {
     if (!continueFrom.isEmpty()) {
       messageBar_->showMessage(MessageBar::Level::warning,
                                tr("Classifiers always start from fresh weights: press Start for a new run."));
@@ -366,13 +364,13 @@ bool TrainPage::launch(const TrainingChoice& choice, const QStringList& continue
   QString label = ModelSettingsForm::modelsLabel(choice.models);
   if (!continueFrom.isEmpty()) label += QStringLiteral("-continued");
   const QString runDir = newRunFolder(runsFolder(), dataset_->name(), label);
-  TrainingJob job;
-  job.request.data_path = dataset_->path().toStdString();
-  job.request.csv = dataset_->readOptions();
-  job.request.data = {model.seq_len, model.horizon, dataset_->split(), choice.features};
-  job.request.model = model;
-  job.request.train = choice.train;
-  job.device = choice.device;
+  ForecastRunRequest request;
+  request.data_path = dataset_->path().toStdString();
+  request.csv = dataset_->readOptions();
+  request.data = {model.seq_len, model.horizon, dataset_->split(), choice.features};
+  request.model = model;
+  request.train = choice.train;
+  TrainingJob job{std::move(request), {}, choice.device};
   return startJob(job, choice.models, runDir, continueFrom);
 }
 
@@ -383,13 +381,12 @@ bool TrainPage::launchEvents(const TrainingChoice& choice) {
     return false;
   }
   const QString runDir = newRunFolder(runsFolder(), dataset_->name(), ModelSettingsForm::modelsLabel(choice.models));
-  TrainingJob job;
-  EventRunRequest& request = job.events.emplace();
+  EventRunRequest request;
   request.data_path = dataset_->path().toStdString();
   request.log = dataset_->eventLogOptions();
   request.model.backbone = choice.model;
   request.train = choice.train;
-  job.device = choice.device;
+  TrainingJob job{std::move(request), {}, choice.device};
   return startJob(job, choice.models, runDir, {});
 }
 
@@ -407,13 +404,12 @@ bool TrainPage::launchClassify(const TrainingChoice& choice) {
   }
   dataset_->setTestPath(test);
   const QString runDir = newRunFolder(runsFolder(), dataset_->name(), ModelSettingsForm::modelsLabel(choice.models));
-  TrainingJob job;
-  ClassifyRunRequest& request = job.classify.emplace();
+  ClassifyRunRequest request;
   request.data_path = QDir::toNativeSeparators(dataset_->path()).toStdString();
   request.test_path = QDir::toNativeSeparators(test).toStdString();
   request.model.backbone = choice.model;
   request.train = choice.train;
-  job.device = choice.device;
+  TrainingJob job{std::move(request), {}, choice.device};
   return startJob(job, choice.models, runDir, {});
 }
 
@@ -437,13 +433,13 @@ bool TrainPage::startJob(TrainingJob& job, const std::vector<ModelKind>& models,
     job.models.push_back({kind, dir.toStdString(), from.toStdString()});
     names << displayName(kind);
   }
-  lossChart_->reset(names, dataset_->isEventLog());
-  if (job.classify) lossChart_->setAxisTitles(tr("epoch"), tr("cross-entropy per case"));
-  accuracyChart_->reset(job.classify ? names : QStringList());
-  accuracyChart_->setVisible(job.classify.has_value());
+  const TrainingTaskKind task = taskOf(job.request);
+  lossChart_->reset(names, task == TrainingTaskKind::events);
+  if (task == TrainingTaskKind::classify) lossChart_->setAxisTitles(tr("epoch"), tr("cross-entropy per case"));
+  accuracyChart_->reset(task == TrainingTaskKind::classify ? names : QStringList());
+  accuracyChart_->setVisible(task == TrainingTaskKind::classify);
   currentRun_ = runDir;
-  currentRunEvents_ = dataset_->isEventLog();
-  currentRunClassify_ = job.classify.has_value();
+  currentRunData_ = dataset_->kind();
   currentRunOnDisk_ = false;
   finishedSummaries_.clear();
   finishedNotes_.clear();
@@ -519,7 +515,7 @@ void TrainPage::onModelFinished(const ModelOutcome& outcome) {
   finishedSummaries_ << describeOutcome(outcome);
   for (const QString& note : outcomeNotes(outcome))
     if (!finishedNotes_.contains(note)) finishedNotes_ << note;  // the data's warnings come with every model
-  if (const std::optional<ClassifyRunMetrics>& metrics = outcome.classifyMetrics)
+  if (const ClassifyRunMetrics* metrics = std::get_if<ClassifyRunMetrics>(&outcome.metrics))
     accuracyChart_->showAccuracies(accuracyChart_->modelIndex(outcome.modelName), metrics->train_accuracy,
                                    metrics->val_accuracy);
 }
@@ -563,8 +559,9 @@ void TrainPage::updateControls() {
   start_->setEnabled(!training && dataset_->isLoaded());
   start_->setToolTip(dataset_->isLoaded() ? tr("Train with these settings into a new run folder")
                                           : tr("Open a CSV file on the Data page first"));
-  continue_->setEnabled(!training && dataset_->isLoaded() && !dataset_->isEventLog() && !dataset_->isLabelledSeries() &&
-                       !currentRunClassify_ && currentRunOnDisk_);
+  // An event run shown beside a time series may be pressed: the refusal then says why.
+  continue_->setEnabled(!training && dataset_->kind() == LoadedData::time_series &&
+                        currentRunData_ != LoadedData::labelled_series && currentRunOnDisk_);
   pause_->setEnabled(training);
   pause_->setText(isPaused() ? tr("Resume") : tr("Pause"));
   stop_->setEnabled(training);

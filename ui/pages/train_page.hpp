@@ -13,6 +13,7 @@
 
 #include "core/data/split.hpp"
 #include "core/data/time_series_csv.hpp"
+#include "core/planning/continuation.hpp"
 
 #include "ui/charts/loss_curves.hpp"  // lossChart() is one, for the callers that read its series
 #include "ui/page.hpp"
@@ -145,8 +146,7 @@ class TrainPage : public Page {
   RunListView* runList_ = nullptr;
 
   QString currentRun_;
-  bool currentRunEvents_ = false;  // currentRun_ is a run of event models
-  bool currentRunClassify_ = false;  // currentRun_ is a run of classifiers
+  LoadedData currentRunData_ = LoadedData::nothing;  // what currentRun_'s models were trained on
   bool currentRunOnDisk_ = false;  // currentRun_ has finished (or was opened), so it can be continued
   bool closeWhenStopped_ = false;  // the window asked to close: it does once the run folder is written
   QStringList finishedSummaries_;   // one line per model of the running job

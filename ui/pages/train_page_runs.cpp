@@ -61,8 +61,9 @@ void TrainPage::showRun(const QString& dir) {
   }
   describeWindow(false);
   currentRun_ = runPath(info.dir);
-  currentRunEvents_ = info.models.front().events() != nullptr;
-  currentRunClassify_ = classifiers;
+  currentRunData_ = info.models.front().events() ? LoadedData::event_log
+                    : classifiers                   ? LoadedData::labelled_series
+                                                    : LoadedData::time_series;
   currentRunOnDisk_ = true;
   runList_->selectRun(currentRun_);
   updateControls();

@@ -9,38 +9,67 @@ CurrentDataset::CurrentDataset(QObject* parent) : QObject(parent) {}
 
 QString CurrentDataset::name() const { return QFileInfo(path_).completeBaseName(); }
 
+namespace {
+
+// The member of `content` of type T, or null.
+template <class T>
+const T* part(const LoadedContent& content) {
+  return std::get_if<T>(&content);
+}
+
+}  // namespace
+
+// LoadedData numbers the kinds in the variant's order.
+static_assert(std::is_same_v<std::variant_alternative_t<std::size_t(LoadedData::time_series), LoadedContent>, LoadedTable>);
+static_assert(std::is_same_v<std::variant_alternative_t<std::size_t(LoadedData::event_log), LoadedContent>, LoadedEventLog>);
+static_assert(std::is_same_v<std::variant_alternative_t<std::size_t(LoadedData::labelled_series), LoadedContent>,
+                             LoadedLabelledSeries>);
+
+const CsvReadOptions& CurrentDataset::readOptions() const {
+  static const CsvReadOptions none;
+  const LoadedTable* loaded = part<LoadedTable>(content_);
+  return loaded ? loaded->options : none;
+}
+
+std::shared_ptr<const TimeSeriesTable> CurrentDataset::table() const {
+  const LoadedTable* loaded = part<LoadedTable>(content_);
+  return loaded ? loaded->table : nullptr;
+}
+
+const EventLogOptions& CurrentDataset::eventLogOptions() const {
+  static const EventLogOptions none;
+  const LoadedEventLog* loaded = part<LoadedEventLog>(content_);
+  return loaded ? loaded->options : none;
+}
+
+std::shared_ptr<const EventLog> CurrentDataset::eventLog() const {
+  const LoadedEventLog* loaded = part<LoadedEventLog>(content_);
+  return loaded ? loaded->log : nullptr;
+}
+
+std::shared_ptr<const LabelledSeriesSet> CurrentDataset::labelledSeries() const {
+  const LoadedLabelledSeries* loaded = part<LoadedLabelledSeries>(content_);
+  return loaded ? loaded->set : nullptr;
+}
+
+void CurrentDataset::load(const QString& path, LoadedContent content) {
+  path_ = path;
+  content_ = std::move(content);
+  testPath_ = kind() == LoadedData::labelled_series ? siblingTestFile(path) : QString();
+  emit changed();
+}
+
 void CurrentDataset::setData(const QString& path, CsvReadOptions options, std::shared_ptr<const TimeSeriesTable> table) {
   options.set_token({});  // the finished read's, of no use once it is over
-  path_ = path;
-  readOptions_ = std::move(options);
-  table_ = std::move(table);
-  eventLogOptions_ = {};
-  eventLog_.reset();
-  labelled_.reset();
-  testPath_.clear();
-  emit changed();
+  load(path, LoadedTable{std::move(options), std::move(table)});
 }
 
 void CurrentDataset::setEventLog(const QString& path, const EventLogOptions& options, std::shared_ptr<const EventLog> log) {
-  path_ = path;
-  readOptions_ = {};
-  table_.reset();
-  eventLogOptions_ = options;
-  eventLog_ = std::move(log);
-  labelled_.reset();
-  testPath_.clear();
-  emit changed();
+  load(path, LoadedEventLog{options, std::move(log)});
 }
 
 void CurrentDataset::setLabelledSeries(const QString& path, std::shared_ptr<const LabelledSeriesSet> set) {
-  path_ = path;
-  readOptions_ = {};
-  table_.reset();
-  eventLogOptions_ = {};
-  eventLog_.reset();
-  labelled_ = std::move(set);
-  testPath_ = siblingTestFile(path);
-  emit changed();
+  load(path, LoadedLabelledSeries{std::move(set)});
 }
 
 void CurrentDataset::setTestPath(const QString& path) {
@@ -64,15 +93,6 @@ void CurrentDataset::setSplit(const SplitSpec& split) {
   emit changed();
 }
 
-void CurrentDataset::clear() {
-  path_.clear();
-  readOptions_ = {};
-  table_.reset();
-  eventLogOptions_ = {};
-  eventLog_.reset();
-  labelled_.reset();
-  testPath_.clear();
-  emit changed();
-}
+void CurrentDataset::clear() { load({}, std::monostate{}); }
 
 }  // namespace aaren::ui

@@ -8,13 +8,29 @@
 #include <QObject>
 #include <QString>
 #include <memory>
+#include <variant>
 
 #include "core/classify/labelled_series.hpp"
 #include "core/data/split.hpp"
 #include "core/data/time_series_csv.hpp"
 #include "core/events/event_log.hpp"
+#include "core/planning/continuation.hpp"
 
 namespace aaren::ui {
+
+// What the Data page loaded, one of three, with the options that read it.
+struct LoadedTable {
+  CsvReadOptions options;
+  std::shared_ptr<const TimeSeriesTable> table;
+};
+struct LoadedEventLog {
+  EventLogOptions options;
+  std::shared_ptr<const EventLog> log;
+};
+struct LoadedLabelledSeries {
+  std::shared_ptr<const LabelledSeriesSet> set;
+};
+using LoadedContent = std::variant<std::monostate, LoadedTable, LoadedEventLog, LoadedLabelledSeries>;
 
 class CurrentDataset : public QObject {
   Q_OBJECT
@@ -22,17 +38,19 @@ class CurrentDataset : public QObject {
  public:
   explicit CurrentDataset(QObject* parent = nullptr);
 
-  bool isLoaded() const { return table_ != nullptr || eventLog_ != nullptr || labelled_ != nullptr; }
-  bool isEventLog() const { return eventLog_ != nullptr; }
-  bool isLabelledSeries() const { return labelled_ != nullptr; }
+  // What is loaded: nothing, a time series, an event log or labelled series.
+  LoadedData kind() const { return LoadedData(content_.index()); }
+  bool isLoaded() const { return kind() != LoadedData::nothing; }
+  const LoadedContent& content() const { return content_; }
   QString path() const { return path_; }
   QString name() const;  // the file name without its suffix
-  const CsvReadOptions& readOptions() const { return readOptions_; }
   SplitSpec split() const { return split_; }
-  std::shared_ptr<const TimeSeriesTable> table() const { return table_; }  // null while an event log is loaded
-  std::shared_ptr<const EventLog> eventLog() const { return eventLog_; }  // null while a table is loaded
-  const EventLogOptions& eventLogOptions() const { return eventLogOptions_; }
-  std::shared_ptr<const LabelledSeriesSet> labelledSeries() const { return labelled_; }  // null unless loaded
+  // The parts of the content, empty or null when another kind is loaded.
+  const CsvReadOptions& readOptions() const;
+  std::shared_ptr<const TimeSeriesTable> table() const;
+  const EventLogOptions& eventLogOptions() const;
+  std::shared_ptr<const EventLog> eventLog() const;
+  std::shared_ptr<const LabelledSeriesSet> labelledSeries() const;
   // The file to test a classifier on: chosen on the Train page, by default the sibling *_TEST.*
   // of a *_TRAIN.* file; empty when there is none.
   QString testPath() const { return testPath_; }
@@ -51,13 +69,11 @@ class CurrentDataset : public QObject {
   void changed();
 
  private:
+  void load(const QString& path, LoadedContent content);
+
   QString path_;
-  CsvReadOptions readOptions_;
   SplitSpec split_;
-  std::shared_ptr<const TimeSeriesTable> table_;
-  EventLogOptions eventLogOptions_;
-  std::shared_ptr<const EventLog> eventLog_;
-  std::shared_ptr<const LabelledSeriesSet> labelled_;
+  LoadedContent content_;
   QString testPath_;
 };
 

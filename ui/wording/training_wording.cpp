@@ -47,12 +47,12 @@ QString describeProgress(const TrainingProgress& report) {
 QStringList outcomeNotes(const ModelOutcome& outcome) {
   QStringList notes;
   for (const std::string& warning : outcome.dataWarnings) notes << tr("Warning: %1.").arg(QString::fromStdString(warning));
-  if (const std::optional<ClassifyRunMetrics>& c = outcome.classifyMetrics; c && c->test) {
+  if (const ClassifyRunMetrics* c = std::get_if<ClassifyRunMetrics>(&outcome.metrics); c && c->test) {
     const std::string oneClass = one_class_warning(*c->test);
     if (!oneClass.empty())
       notes << tr("Warning: %1 %2.").arg(outcome.modelName, QString::fromStdString(oneClass));
   }
-  if (const std::optional<EventRunMetrics>& e = outcome.eventMetrics) {
+  if (const EventRunMetrics* e = std::get_if<EventRunMetrics>(&outcome.metrics)) {
     // As the Forecast page explains it, so that the number is not read as a failure here.
     const QString rmse = largeRmseNote({outcome.modelName, e->test.rmse, outcome.meanGap, outcome.timeUnit,
                                         e->test.nll_per_event, e->poisson_test_nll_per_event, true});
@@ -74,7 +74,7 @@ QString describeOutcome(const ModelOutcome& outcome) {
   const auto history = [](const TrainingHistory& h) {
     return tr(" · best epoch %1 of %2 · %3").arg(h.best_epoch).arg(h.epochs.size()).arg(describeStop(h.stop));
   };
-  if (const std::optional<EventRunMetrics>& e = outcome.eventMetrics)
+  if (const EventRunMetrics* e = std::get_if<EventRunMetrics>(&outcome.metrics))
     return tr("%1: test NLL %2 per event (a Poisson process: %3), next-time RMSE %4%5 over %6 events")
                .arg(outcome.modelName)
                .arg(e->test.nll_per_event, 0, 'f', 4)
@@ -83,7 +83,7 @@ QString describeOutcome(const ModelOutcome& outcome) {
                .arg(outcome.timeUnit.isEmpty() ? QString() : QLatin1Char(' ') + outcome.timeUnit)
                .arg(e->test.events) +
            history(*e);
-  if (const std::optional<ClassifyRunMetrics>& c = outcome.classifyMetrics) {
+  if (const ClassifyRunMetrics* c = std::get_if<ClassifyRunMetrics>(&outcome.metrics)) {
     if (c->test)
       return tr("%1: test accuracy %2% over %3 cases, macro F1 %4; validation accuracy %5%")
                  .arg(outcome.modelName)
@@ -98,7 +98,7 @@ QString describeOutcome(const ModelOutcome& outcome) {
                .arg(c->validation.cases) +
            history(*c);
   }
-  const ForecastRunMetrics& m = outcome.metrics;
+  const ForecastRunMetrics& m = std::get<ForecastRunMetrics>(outcome.metrics);
   return tr("%1: test MSE %2, MAE %3 over %4 windows (scaled data)")
              .arg(outcome.modelName)
              .arg(m.test.mse, 0, 'f', 4)

@@ -43,6 +43,63 @@ namespace {
 
 void report(JobContext& context, const TrainingEvent& event) { context.report(QVariant::fromValue(event)); }
 
+// Each task's model trained into its folder; the outcome without its name.
+ModelOutcome trainModel(ForecastRunRequest request, const TrainingJob::Model& model, ComputeDevice device,
+                        const TrainCallbacks& callbacks) {
+  request.model.kind = model.kind;
+  request.out_dir = model.run_dir;
+  if (device == ComputeDevice::cuda) request.engine = gpu::make_forecast_engine;
+  if (!model.continue_from.empty()) {
+    const LoadedForecastRun earlier = load_forecast_run(model.continue_from);
+    if (earlier.config.model.kind != model.kind)
+      throw std::invalid_argument(model.continue_from + " holds a " + std::string(to_string(earlier.config.model.kind)) +
+                                  " model, not a " + std::string(to_string(model.kind)));
+    // The same features of the same target, or the weights would learn another task.
+    if (earlier.config.features != request.data.features ||
+        (needs_target(earlier.config.features) && earlier.config.target != request.csv.target))
+      throw std::invalid_argument(model.continue_from + " forecasts with features " +
+                                  std::string(to_string(earlier.config.features)) +
+                                  (earlier.config.target.empty() ? "" : " of target '" + earlier.config.target + "'") +
+                                  "; choose that target on the Data page to continue it");
+    request.initial_params = earlier.params;
+  }
+  const ForecastRunOutcome run = train_forecast_run(request, callbacks);
+  ModelOutcome outcome;
+  outcome.metrics = run.metrics;
+  outcome.dataWarnings = run.warnings;
+  return outcome;
+}
+
+// Event models and classifiers: runs of their own task, always from fresh weights.
+template <class Request>
+Request freshRequest(Request request, const TrainingJob::Model& model, const std::string& whose,
+                     const std::string& plural) {
+  if (!model.continue_from.empty())
+    throw std::invalid_argument(model.continue_from + " is " + whose + " run; " + plural +
+                                " always start from fresh weights, so start a new run");
+  request.model.backbone.kind = model.kind;
+  request.out_dir = model.run_dir;
+  return request;
+}
+
+ModelOutcome trainModel(const EventRunRequest& request, const TrainingJob::Model& model, ComputeDevice,
+                        const TrainCallbacks& callbacks) {
+  const EventRunOutcome run =
+      train_event_run(freshRequest(request, model, "an event model's", "event models"), callbacks);
+  ModelOutcome outcome;
+  outcome.metrics = run.metrics;
+  outcome.meanGap = run.config.model.time_scale;
+  outcome.timeUnit = QString::fromStdString(run.config.data.time_unit);
+  return outcome;
+}
+
+ModelOutcome trainModel(const ClassifyRunRequest& request, const TrainingJob::Model& model, ComputeDevice,
+                        const TrainCallbacks& callbacks) {
+  ModelOutcome outcome;
+  outcome.metrics = train_classify_run(freshRequest(request, model, "a classifier's", "classifiers"), callbacks).metrics;
+  return outcome;
+}
+
 TrainingEvent pausedEvent(bool paused) {
   TrainingEvent event;
   event.kind = TrainingEvent::Kind::pausedChanged;
@@ -60,11 +117,16 @@ void TrainingWorker::waitWhilePaused(JobContext& context) {
   report(context, pausedEvent(false));
 }
 
+TrainingTaskKind taskOf(const TrainingRequest& request) {
+  constexpr TrainingTaskKind kinds[] = {TrainingTaskKind::forecast, TrainingTaskKind::events, TrainingTaskKind::classify};
+  return kinds[request.index()];
+}
+
 TrainingResult TrainingWorker::run(const TrainingJob& job, JobContext& context) {
   const int models = int(job.models.size());
   try {
-    if (job.events) require_trainable_on(job.device, TrainingTaskKind::events);
-    if (job.classify) require_trainable_on(job.device, TrainingTaskKind::classify);
+    const ForecastRunRequest* forecast = std::get_if<ForecastRunRequest>(&job.request);
+    require_trainable_on(job.device, taskOf(job.request), forecast ? forecast->data.features : ForecastFeatures::M);
     for (int index = 0; index < models && !stop_.load(); ++index) {
       const TrainingJob::Model& model = job.models[std::size_t(index)];
       const QString name = displayName(model.kind);
@@ -90,58 +152,11 @@ TrainingResult TrainingWorker::run(const TrainingJob& job, JobContext& context) 
         }
         waitWhilePaused(context);
       };
-      // Event models and classifiers: runs of their own task, always from fresh weights.
-      const auto trainFresh = [&](auto request, const std::string& whose, const std::string& plural, auto train,
-                                  auto keepOutcome) {
-        if (!model.continue_from.empty())
-          throw std::invalid_argument(model.continue_from + " is " + whose + " run; " + plural +
-                                      " always start from fresh weights, so start a new run");
-        request.model.backbone.kind = model.kind;
-        request.out_dir = model.run_dir;
-        TrainingEvent finished;  // member by member: GCC 12 misreads a braced ForecastRunMetrics{} as uninitialized
-        finished.kind = TrainingEvent::Kind::modelFinished;
-        finished.outcome.modelName = name;
-        keepOutcome(finished.outcome, train(request, callbacks));
-        report(context, finished);
-      };
-      if (job.classify) {
-        trainFresh(*job.classify, "a classifier's", "classifiers", train_classify_run,
-                   [](ModelOutcome& outcome, const ClassifyRunOutcome& run) { outcome.classifyMetrics = run.metrics; });
-        continue;
-      }
-      if (job.events) {
-        trainFresh(*job.events, "an event model's", "event models", train_event_run,
-                   [](ModelOutcome& outcome, const EventRunOutcome& run) {
-                     outcome.eventMetrics = run.metrics;
-                     outcome.meanGap = run.config.model.time_scale;
-                     outcome.timeUnit = QString::fromStdString(run.config.data.time_unit);
-                   });
-        continue;
-      }
-      ForecastRunRequest request = job.request;
-      request.model.kind = model.kind;
-      request.out_dir = model.run_dir;
-      if (job.device == ComputeDevice::cuda) request.engine = gpu::make_forecast_engine;
-      if (!model.continue_from.empty()) {
-        const LoadedForecastRun earlier = load_forecast_run(model.continue_from);
-        if (earlier.config.model.kind != model.kind)
-          throw std::invalid_argument(model.continue_from + " holds a " + std::string(to_string(earlier.config.model.kind)) +
-                                      " model, not a " + std::string(to_string(model.kind)));
-        // The same features of the same target, or the weights would learn another task.
-        if (earlier.config.features != request.data.features ||
-            (needs_target(earlier.config.features) && earlier.config.target != request.csv.target))
-          throw std::invalid_argument(model.continue_from + " forecasts with features " +
-                                      std::string(to_string(earlier.config.features)) +
-                                      (earlier.config.target.empty() ? "" : " of target '" + earlier.config.target + "'") +
-                                      "; choose that target on the Data page to continue it");
-        request.initial_params = earlier.params;
-      }
-      const ForecastRunOutcome outcome = train_forecast_run(request, callbacks);
-      TrainingEvent finished;
+      TrainingEvent finished;  // member by member: GCC 12 misreads a braced ForecastRunMetrics{} as uninitialized
       finished.kind = TrainingEvent::Kind::modelFinished;
+      finished.outcome =
+          std::visit([&](const auto& request) { return trainModel(request, model, job.device, callbacks); }, job.request);
       finished.outcome.modelName = name;
-      finished.outcome.metrics = outcome.metrics;
-      finished.outcome.dataWarnings = outcome.warnings;
       report(context, finished);
     }
     return {stop_.load(), {}};

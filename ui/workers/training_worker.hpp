@@ -13,35 +13,37 @@
 #include <atomic>
 #include <optional>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "core/classify/classify_run.hpp"
 #include "core/events/event_run.hpp"
 #include "core/forecast/forecast_run.hpp"
+#include "core/train/cpu_only_models.hpp"
 #include "ui/state/training_choice.hpp"
 #include "ui/workers/background_job.hpp"
 
 namespace aaren::ui {
 
-// Why the GPU cannot train the model of an event log.
+// What one job trains: forecasters on a time series (on the CPU or the GPU), event models on a log
+// or classifiers on labelled series (on the CPU). out_dir and the model kind are set per model.
+using TrainingRequest = std::variant<ForecastRunRequest, EventRunRequest, ClassifyRunRequest>;
 
 struct TrainingJob {
-  ForecastRunRequest request;  // out_dir and model.kind are set per model; engine comes from device
-  // Set for an event log, which is trained instead of `request` (its out_dir and
-  // model.backbone.kind are set per model). Event models start fresh: continue_from must be "".
-  std::optional<EventRunRequest> events;
-  // Set for labelled series, trained instead of `request` (out_dir and model.backbone.kind are set
-  // per model). Classifiers start fresh and train on the CPU.
-  std::optional<ClassifyRunRequest> classify;
+  TrainingRequest request;
   struct Model {
     ModelKind kind = ModelKind::aaren;
     std::string run_dir;
-    std::string continue_from;  // a run folder whose weights training starts from; "" = fresh
+    // A run folder whose weights training starts from; "" = fresh. Forecasters only: event models
+    // and classifiers always start fresh.
+    std::string continue_from;
   };
   std::vector<Model> models;  // trained in this order
-  // Where the training steps run; event models train on the CPU only.
-  ComputeDevice device = ComputeDevice::cpu;
+  ComputeDevice device = ComputeDevice::cpu;  // where the training steps run
 };
+
+// The task of a job's request.
+TrainingTaskKind taskOf(const TrainingRequest& request);
 
 // What the window hears of a model's training, at most every kProgressIntervalMs and at every
 // epoch's end.
@@ -52,11 +54,12 @@ struct TrainingProgress {
   TrainProgress progress;
 };
 
+// A model's metrics as written to its metrics.json, of the job's task.
+using TaskRunMetrics = std::variant<ForecastRunMetrics, EventRunMetrics, ClassifyRunMetrics>;
+
 struct ModelOutcome {
   QString modelName;
-  ForecastRunMetrics metrics;  // as written to the model's metrics.json (of a time series)
-  std::optional<EventRunMetrics> eventMetrics;  // instead, for an event log
-  std::optional<ClassifyRunMetrics> classifyMetrics;  // instead, for labelled series
+  TaskRunMetrics metrics;
   std::vector<std::string> dataWarnings;  // preparing a time series': a channel constant over the training rows
   // An event log's: the training part's mean gap between events (the model's time scale) and its unit.
   double meanGap = 0;
