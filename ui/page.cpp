@@ -18,4 +18,8 @@ void Page::restoreSession(const Settings&) {}
 
 void Page::saveSession(Settings&) const {}
 
+QString Page::shownRun() const { return {}; }
+
+QString Page::loadedDataFile() const { return {}; }
+
 }  // namespace aaren::ui

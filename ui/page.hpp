@@ -29,6 +29,11 @@ class Page : public QWidget {
   // The charts worth exporting, in reading order. By default every ChartPanel inside the page.
   virtual QList<ChartPanel*> charts() const;
 
+  // The run folder the page shows, for the report and the lecture pack; empty when it shows none.
+  virtual QString shownRun() const;
+  // The data file the page has loaded, which a report reads a run's forecasts from; empty by default.
+  virtual QString loadedDataFile() const;
+
   // Asked before the window closes; false keeps it open. A page with work in progress asks the
   // user and, when told to close, finishes that work safely before returning true.
   virtual bool prepareToClose();

@@ -59,6 +59,7 @@ class DataPage : public Page {
   QIcon icon() const override;
 
   QString filePath() const { return path_; }  // the file the settings show: after a failed read, the loaded one
+  QString loadedDataFile() const override { return path_; }
   QString previewPath() const { return previewPath_; }  // after a failed read, the refused file
   bool isLoading() const;
   MessageBar* messageBar() const { return messageBar_; }

@@ -457,4 +457,6 @@ void ForecastPage::showWindow(int window) {
   }
 }
 
+QString ForecastPage::shownRun() const { return set_ ? set_->runDir : QString(); }
+
 }  // namespace aaren::ui

@@ -54,6 +54,7 @@ class ForecastPage : public Page {
   ClassifyResultsView* classifyView() const { return classifyView_; }
   bool isLoading() const;  // a run, or the list of runs
   std::shared_ptr<const RunForecastSet> forecastSet() const { return set_; }
+  QString shownRun() const override;
   int currentWindow() const;  // a test window, or forecastSet()->testWindows for the future
   bool showsFuture() const;
 

@@ -58,6 +58,7 @@ class TrainPage : public Page {
   bool isTraining() const;
   bool isPaused() const;
   QString currentRun() const { return currentRun_; }  // being trained, last trained or opened
+  QString shownRun() const override { return currentRun_; }
 
   // Shows a run from disk: its loss curves, and its settings in the form. Throws
   // std::runtime_error when dir is not a readable run.

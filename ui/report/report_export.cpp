@@ -10,9 +10,8 @@
 #include <memory>
 
 #include "ui/main_window.hpp"
-#include "ui/pages/data_page.hpp"
-#include "ui/pages/forecast_page.hpp"
-#include "ui/pages/train_page.hpp"
+#include "ui/page.hpp"
+#include "ui/settings.hpp"
 #include "ui/report/run_figures.hpp"
 #include "ui/report/run_report.hpp"
 #include "ui/workers/background_job.hpp"
@@ -25,19 +24,11 @@ namespace {
 
 constexpr int kStatusMessageMs = 8000;
 
-template <class PageType>
-PageType* findPage(const QList<Page*>& pages) {
-  for (Page* page : pages)
-    if (auto* found = qobject_cast<PageType*>(page)) return found;
-  return nullptr;
-}
-
 }  // namespace
 
 QString runShownIn(const QList<Page*>& pages) {
-  if (const auto* train = findPage<TrainPage>(pages); train && !train->currentRun().isEmpty()) return train->currentRun();
-  if (const auto* forecast = findPage<ForecastPage>(pages); forecast && forecast->forecastSet())
-    return forecast->forecastSet()->runDir;
+  for (const Page* page : pages)
+    if (const QString run = page->shownRun(); !run.isEmpty()) return run;
   return {};
 }
 
@@ -80,18 +71,19 @@ void ReportExport::exportRun(const QString& runDir, const QString& preferredData
 void ReportExport::chooseAndExport() {
   const QList<Page*> pages = window_.pages();
   QString run = runShownIn(pages);
+  Settings& settings = window_.settings();
   if (run.isEmpty()) {
-    const auto* train = findPage<TrainPage>(pages);
-    run = QFileDialog::getExistingDirectory(&window_, tr("Choose the Run to Report"), train ? train->runsFolder() : QString());
+    run = QFileDialog::getExistingDirectory(&window_, tr("Choose the Run to Report"), settings.runsFolder());
     if (run.isEmpty()) return;
   }
-  Settings& settings = window_.settings();
   const QString suggested = QDir(settings.lastDirectory(DirectoryPurpose::exportChart))
                                 .filePath(QFileInfo(run).fileName() + QStringLiteral("-report.pdf"));
   const QString pdf = QFileDialog::getSaveFileName(&window_, tr("Export Report"), suggested, tr("PDF document (*.pdf)"));
   if (pdf.isEmpty()) return;
   settings.setLastDirectory(DirectoryPurpose::exportChart, QFileInfo(pdf).absolutePath());
-  const auto* data = findPage<DataPage>(pages);
+  QString dataFile;
+  for (const Page* page : pages)
+    if (dataFile.isEmpty()) dataFile = page->loadedDataFile();
   // One message per export, whichever way it ends.
   auto* once = new QObject(this);
   connect(this, &ReportExport::finished, once, [this, once](const QString& path, const QString& error) {
@@ -103,7 +95,7 @@ void ReportExport::chooseAndExport() {
     }
     once->deleteLater();
   });
-  exportRun(run, data ? data->filePath() : QString(), pdf);
+  exportRun(run, dataFile, pdf);
 }
 
 }  // namespace aaren::ui

@@ -14,8 +14,8 @@ class BackgroundJob;
 class MainWindow;
 class Page;
 
-// The run the Train page shows (trained or opened), else the one loaded on the Forecast page;
-// empty when neither shows one.
+// The run the first page that shows one shows (the Train page's trained or opened run, else the
+// Forecast page's); empty when none does.
 QString runShownIn(const QList<Page*>& pages);
 
 class ReportExport : public QObject {
