@@ -98,8 +98,8 @@ ChartPanel::ChartPanel(const QString& title, QWidget* parent)
   exportButton->setAutoRaise(true);
   exportButton->setToolTip(tr("Save this chart as PNG, SVG, PDF or its data as CSV"));
   connect(exportButton, &QToolButton::clicked, this, [this] {
-    Settings settings;
-    exportChartInteractively(*this, settings, this);
+    std::optional<Settings> user;
+    exportChartInteractively(*this, settings_ ? *settings_ : user.emplace(), this);
   });
 
   auto* header = new QHBoxLayout;

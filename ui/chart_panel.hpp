@@ -37,6 +37,7 @@ namespace aaren::ui {
 class ChartKey;
 class ChartNote;
 class InteractiveChartView;
+class Settings;
 
 enum class XAxisKind { value, dateTime };  // dateTime: x in milliseconds since the epoch
 
@@ -56,6 +57,10 @@ class ChartPanel : public QWidget {
 
   QString title() const;
   void setTitle(const QString& title);
+  // The store its Export… button remembers the folder in (the window's, given when the page is
+  // added); without one, the user's default store.
+  void setSettingsStore(Settings* settings) { settings_ = settings; }
+  Settings* settingsStore() const { return settings_; }
   void setAxisTitles(const QString& xTitle, const QString& yTitle);
   void setXAxisKind(XAxisKind kind, const QString& dateFormat = QStringLiteral("yyyy-MM-dd"));
   XAxisKind xAxisKind() const { return xAxisKind_; }
@@ -169,6 +174,7 @@ class ChartPanel : public QWidget {
 
   QChart* chart_;
   InteractiveChartView* view_;
+  Settings* settings_ = nullptr;
   QLabel* noticeLabel_;
   QToolButton* logButton_;
   QAbstractAxis* xAxis_ = nullptr;

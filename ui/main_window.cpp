@@ -186,6 +186,7 @@ void MainWindow::addPage(Page* page) {
   viewMenu_->insertAction(pagesEnd_, action);
   addAction(action);  // Ctrl+N also in presenter mode, without the menu bar
 
+  for (ChartPanel* chart : page->findChildren<ChartPanel*>()) chart->setSettingsStore(&settings_);
   connect(page, &Page::openDataFileRequested, this, &MainWindow::openDataFile);
   connect(page, &Page::browseDataFileRequested, this, &MainWindow::browseDataFile);
   connect(page, &Page::statusMessage, this,

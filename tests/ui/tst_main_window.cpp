@@ -372,6 +372,8 @@ void TestMainWindow::currentChartIsTheCurrentPagesChart() {
            qPrintable(window_->statusBar()->currentMessage()));
   window_->showPage(QStringLiteral("data"));
   QCOMPARE(window_->currentChart(), window_->pages().at(1)->charts().value(0));
+  // Its Export… button remembers the folder in the window's settings store.
+  QCOMPARE(window_->currentChart()->settingsStore(), &window_->settings());
 }
 
 void TestMainWindow::windowComesBackAsItWasLeft() {
