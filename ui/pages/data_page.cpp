@@ -580,45 +580,4 @@ void DataPage::clearTablePanel() {
   chart_->clear();
 }
 
-void DataPage::restoreSession(const Settings& settings) {
-  const std::optional<RememberedDataset> last = settings.lastDataset();
-  if (!last) return;
-  if (!last->split.isEmpty()) dialect_->setSplit(last->split);
-  const QFileInfo file(last->path);
-  if (!file.isFile()) {
-    // Not an error: files move. Said once; the next session does not remember it.
-    messageBar_->showMessage(MessageBar::Level::information,
-                             tr("%1, the data set of your last session, is no longer in %2. Open it from where it "
-                                "is now.")
-                                 .arg(file.fileName(), QDir::toNativeSeparators(file.absolutePath())));
-    return;
-  }
-  sourceBar_->setReadAs(last->readAs);
-  readAsRestored_ = last->readAs != ImportKind::automatic;
-  restoring_ = true;
-  open(last->path, &*last);
-}
-
-void DataPage::saveSession(Settings& settings) const {
-  if (!dataset_->isLoaded()) {
-    // While the last session's data set is still being read, it is remembered as it was.
-    if (!restoring_) settings.setLastDataset(std::nullopt);
-    return;
-  }
-  RememberedDataset remembered;
-  remembered.path = dataset_->path();
-  remembered.readAs = loadedReadAs_;
-  remembered.split = QString::fromStdString(to_string(dataset_->split()));
-  if (dataset_->kind() == LoadedData::event_log) {
-    remembered.eventLog = dataset_->eventLogOptions();
-  } else {
-    const CsvReadOptions& options = dataset_->readOptions();
-    if (loader_->loadedView()) remembered.dialect = loader_->loadedView()->overrides;
-    remembered.channels = options.columns;
-    remembered.target = options.target;
-    remembered.interpolate = options.missing == CsvReadOptions::Missing::interpolate;
-  }
-  settings.setLastDataset(remembered);
-}
-
 }  // namespace aaren::ui
