@@ -1,5 +1,6 @@
 #pragma once
-// Everything the application remembers between runs, each key spelled once (settings.cpp).
+// Everything the application remembers between runs, each key spelled once: the window's here
+// (settings.cpp), each page's choices beside their types.
 // The default store is the user's: organization "AarenStudio", application "Aaren Studio".
 // Values that cannot be read back (edited by hand, from another version) give the defaults.
 #include <QByteArray>
@@ -7,16 +8,10 @@
 #include <QStringList>
 #include <memory>
 #include <optional>
-#include <string>
-#include <vector>
 
-#include "core/data/csv_dialect.hpp"
-#include "core/events/event_log.hpp"
+#include <QVariant>
+
 #include "ui/chart_export.hpp"
-#include "ui/events/event_import.hpp"
-#include "ui/explore/explore_inputs.hpp"
-#include "ui/state/efficiency_choice.hpp"
-#include "ui/state/training_choice.hpp"
 #include "ui/theme.hpp"
 
 class QSettings;
@@ -25,18 +20,6 @@ namespace aaren::ui {
 
 // Each file dialog starts where the user last was for the same kind of work.
 enum class DirectoryPurpose { openDataFile, exportChart, lecturePack };
-
-// The data set open when the last session ended, and how it was read.
-struct RememberedDataset {
-  QString path;
-  ImportKind readAs = ImportKind::automatic;
-  CsvDialectOverrides dialect;        // what the user chose; the rest is detected again
-  std::vector<std::string> channels;  // the chosen ones; empty = every numeric column
-  std::string target;                 // "" = none
-  bool interpolate = false;
-  QString split;                      // as parse_split_spec reads it; empty = the default
-  EventLogOptions eventLog;           // the columns and decimal mark, when the file was read as an event log
-};
 
 class Settings {
  public:
@@ -74,20 +57,13 @@ class Settings {
   void addRecentFile(const QString& path);
   void clearRecentFiles();
 
-  // Nothing when no data set was open at the end of the last session.
-  std::optional<RememberedDataset> lastDataset() const;
-  void setLastDataset(const std::optional<RememberedDataset>& dataset);  // nullopt forgets it
-
-  // The Train page's form: models, architecture, window, training settings and device.
-  std::optional<TrainingChoice> trainingChoice() const;
-  void setTrainingChoice(const TrainingChoice& choice);
-
-  // The Efficiency page's model size, tokens N, repeats and device.
-  std::optional<EfficiencyChoice> efficiencyChoice() const;
-  void setEfficiencyChoice(const EfficiencyChoice& choice);
-
-  std::optional<ExploreInputChoices> exploreInputs() const;
-  void setExploreInputs(const ExploreInputChoices& choices);
+  // The store itself, for the choices each page keeps under its own group, each as a table of
+  // fields (ui/state/settings_fields.hpp): the Data page's remembered_dataset, the Train page's
+  // training_choice, the Efficiency page's efficiency_choice, Explore's explore_inputs.
+  QVariant value(const QString& key) const;
+  bool contains(const QString& key) const;
+  void setValue(const QString& key, const QVariant& value);
+  void remove(const QString& keyOrGroup);
 
   // Writes pending changes; throws std::runtime_error when the store cannot be written.
   void sync();

@@ -25,6 +25,7 @@
 #include "ui/appearance.hpp"
 #include "ui/chart_export.hpp"
 #include "ui/chart_panel.hpp"
+#include "ui/state/efficiency_choice.hpp"
 #include "ui/pages/efficiency_page.hpp"
 #include "ui/settings.hpp"
 #include "ui/stream_chart_grid.hpp"
@@ -182,7 +183,7 @@ class TestEfficiencyPage : public QObject {
     stored.tokens = tokens;
     stored.repeats = 2;
     stored.device = cuda ? ComputeDevice::cuda : ComputeDevice::cpu;
-    Settings(ini).setEfficiencyChoice(stored);
+    { Settings store(ini); saveEfficiencyChoice(store, stored); };
 
     EfficiencyPage page;
     QSignalSpy changed(&page, &Page::sessionChanged);
@@ -200,9 +201,9 @@ class TestEfficiencyPage : public QObject {
     QCOMPARE(bool(page.options().stepper), cuda && cudaUsable);
 
     Settings saved(folder.filePath(QStringLiteral("saved.ini")));
-    QVERIFY(!saved.efficiencyChoice());
+    QVERIFY(!loadEfficiencyChoice(saved));
     page.saveSession(saved);
-    const std::optional<EfficiencyChoice> read = saved.efficiencyChoice();
+    const std::optional<EfficiencyChoice> read = loadEfficiencyChoice(saved);
     QVERIFY(read);
     QCOMPARE(read->tokens, shownTokens);
     QCOMPARE(read->model.d_model, 32);

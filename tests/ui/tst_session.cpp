@@ -30,6 +30,9 @@
 #include "ui/pages/studio_pages.hpp"
 #include "ui/pages/train_page.hpp"
 #include "ui/state/current_dataset.hpp"
+#include "ui/state/efficiency_choice.hpp"
+#include "ui/state/remembered_dataset.hpp"
+#include "ui/state/training_choice.hpp"
 
 using namespace aaren::ui;
 
@@ -303,17 +306,17 @@ void TestSession::choicesAreSavedAsTheyChange() {
     QVERIFY(saved.wait());
 
     const Settings fresh;
-    const std::optional<RememberedDataset> dataset = fresh.lastDataset();
+    const std::optional<RememberedDataset> dataset = loadLastDataset(fresh);
     QVERIFY(dataset);
     QCOMPARE(dataset->path, csv);
-    const std::optional<TrainingChoice> choice = fresh.trainingChoice();
+    const std::optional<TrainingChoice> choice = loadTrainingChoice(fresh);
     QVERIFY(choice);
     QCOMPARE(choice->models, training.models);
     QCOMPARE(choice->model.d_model, 40);
     QCOMPARE(choice->model.heads, 5);
     QCOMPARE(choice->model.seq_len, 21);
     QCOMPARE(choice->train.epochs, 6);
-    const std::optional<EfficiencyChoice> measured = fresh.efficiencyChoice();
+    const std::optional<EfficiencyChoice> measured = loadEfficiencyChoice(fresh);
     QVERIFY(measured);
     verifyEfficiency(*measured, efficiency);
     // On disk, not only in this process's cache of the settings.
@@ -327,7 +330,7 @@ void TestSession::choicesAreSavedAsTheyChange() {
     training.train.epochs = 9;
     studio.pages.train->settingsForm()->setChoice(training);
     QVERIFY(saved.wait());
-    QCOMPARE(Settings().trainingChoice()->train.epochs, 9);
+    QCOMPARE(loadTrainingChoice(Settings())->train.epochs, 9);
     // The window goes without closing: nothing is saved at the end.
   }
   Studio studio;

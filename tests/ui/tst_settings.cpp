@@ -5,7 +5,11 @@
 #include <QtTest>
 
 #include "ui/recent_files.hpp"
+#include "ui/explore/explore_inputs.hpp"
 #include "ui/settings.hpp"
+#include "ui/state/efficiency_choice.hpp"
+#include "ui/state/remembered_dataset.hpp"
+#include "ui/state/training_choice.hpp"
 
 using namespace aaren::ui;
 
@@ -134,10 +138,10 @@ void TestSettings::lastDataSetRoundTrips() {
   saved.eventLog.mark_use = overridden ? aaren::MarkUse::categorical : aaren::MarkUse::none;
   {
     Settings settings(iniPath());
-    settings.setLastDataset(saved);
+    saveLastDataset(settings, saved);
     settings.sync();
   }
-  const std::optional<RememberedDataset> read = Settings(iniPath()).lastDataset();
+  const std::optional<RememberedDataset> read = loadLastDataset(Settings(iniPath()));
   QVERIFY(read);
   QCOMPARE(read->path, saved.path);
   QCOMPARE(read->readAs, saved.readAs);
@@ -157,8 +161,8 @@ void TestSettings::lastDataSetRoundTrips() {
 
   // Forgetting it leaves nothing behind.
   Settings settings(iniPath());
-  settings.setLastDataset(std::nullopt);
-  QVERIFY(!settings.lastDataset());
+  saveLastDataset(settings, std::nullopt);
+  QVERIFY(!loadLastDataset(settings));
 }
 
 void TestSettings::trainingChoiceRoundTrips() {
@@ -178,10 +182,10 @@ void TestSettings::trainingChoiceRoundTrips() {
   saved.device = aaren::ComputeDevice::cuda;  // stored as chosen; the form decides whether it can be used
   {
     Settings settings(iniPath());
-    settings.setTrainingChoice(saved);
+    saveTrainingChoice(settings, saved);
     settings.sync();
   }
-  const std::optional<TrainingChoice> read = Settings(iniPath()).trainingChoice();
+  const std::optional<TrainingChoice> read = loadTrainingChoice(Settings(iniPath()));
   QVERIFY(read);
   QCOMPARE(read->models, saved.models);
   QCOMPARE(read->model.d_model, 48);
@@ -220,11 +224,11 @@ void TestSettings::efficiencyChoiceRoundTrips() {
   saved.device = device;
   {
     Settings settings(iniPath());
-    QVERIFY(!settings.efficiencyChoice());
-    settings.setEfficiencyChoice(saved);
+    QVERIFY(!loadEfficiencyChoice(settings));
+    saveEfficiencyChoice(settings, saved);
     settings.sync();
   }
-  const std::optional<EfficiencyChoice> read = Settings(iniPath()).efficiencyChoice();
+  const std::optional<EfficiencyChoice> read = loadEfficiencyChoice(Settings(iniPath()));
   QVERIFY(read);
   QCOMPARE(read->model.d_model, 64);
   QCOMPARE(read->model.heads, 8);
@@ -247,10 +251,10 @@ void TestSettings::exploreInputsRoundTrip() {
   saved.runFolder = folder_->path();
   {
     Settings settings(iniPath());
-    settings.setExploreInputs(saved);
+    saveExploreInputs(settings, saved);
     settings.sync();
   }
-  const std::optional<ExploreInputChoices> read = Settings(iniPath()).exploreInputs();
+  const std::optional<ExploreInputChoices> read = loadExploreInputs(Settings(iniPath()));
   QVERIFY(read);
   QCOMPARE(read->source, InputSource::typed);
   QCOMPARE(read->tokens, 13);
@@ -276,27 +280,27 @@ void TestSettings::unsetSessionChoicesAreNone() {
     raw.setValue(QStringLiteral("dataset/readAs"), QStringLiteral("spreadsheet"));
   }
   const Settings settings(iniPath());
-  QVERIFY(!settings.exploreInputs());
+  QVERIFY(!loadExploreInputs(settings));
   // Unreadable values give the defaults.
-  const std::optional<TrainingChoice> choice = settings.trainingChoice();
+  const std::optional<TrainingChoice> choice = loadTrainingChoice(settings);
   QVERIFY(choice);
   const TrainingChoice defaults;
   QCOMPARE(choice->models, defaults.models);
   QCOMPARE(choice->train.lr, defaults.train.lr);
   QCOMPARE(choice->device, aaren::ComputeDevice::cpu);
-  const std::optional<RememberedDataset> dataset = settings.lastDataset();
+  const std::optional<RememberedDataset> dataset = loadLastDataset(settings);
   QVERIFY(dataset);
   QVERIFY(!dataset->dialect.decimal_mark);
   QVERIFY(!dataset->eventLog.decimal_mark);
-  const std::optional<EfficiencyChoice> efficiency = settings.efficiencyChoice();
+  const std::optional<EfficiencyChoice> efficiency = loadEfficiencyChoice(settings);
   QVERIFY(efficiency);
   QCOMPARE(efficiency->tokens, EfficiencyChoice{}.tokens);
   QCOMPARE(efficiency->device, aaren::ComputeDevice::cpu);
   QCOMPARE(dataset->readAs, ImportKind::automatic);
   QVERIFY(!dataset->dialect.delimiter && !dataset->dialect.has_header && !dataset->dialect.date_column);
-  QVERIFY(!Settings(folder_->filePath(QStringLiteral("empty.ini"))).lastDataset());
-  QVERIFY(!Settings(folder_->filePath(QStringLiteral("empty.ini"))).trainingChoice());
-  QVERIFY(!Settings(folder_->filePath(QStringLiteral("empty.ini"))).efficiencyChoice());
+  QVERIFY(!loadLastDataset(Settings(folder_->filePath(QStringLiteral("empty.ini")))));
+  QVERIFY(!loadTrainingChoice(Settings(folder_->filePath(QStringLiteral("empty.ini")))));
+  QVERIFY(!loadEfficiencyChoice(Settings(folder_->filePath(QStringLiteral("empty.ini")))));
 }
 
 void TestSettings::recentFilesPutTheLatestFirstWithoutDuplicates() {

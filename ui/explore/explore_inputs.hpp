@@ -3,6 +3,7 @@
 // numbers, drawn at random with a seed, typed in by hand, or read out of a trained model; and the
 // choices that make them, as the next session restores them.
 #include <QString>
+#include <optional>
 #include <vector>
 
 namespace aaren {
@@ -28,6 +29,11 @@ struct ExploreInputChoices {
   QString values = QStringLiteral("0.5; -1; 2; 0.1; 1.5; -0.3");
   QString runFolder;  // the trained model's; empty when none was loaded
 };
+
+class Settings;
+// The input panel's choices as the last session left them (explore/...); nothing when none were saved.
+std::optional<ExploreInputChoices> loadExploreInputs(const Settings& settings);
+void saveExploreInputs(Settings& settings, const ExploreInputChoices& choices);
 
 struct ExploreInputs {
   std::vector<float> scores;  // (N)

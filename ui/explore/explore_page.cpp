@@ -168,10 +168,10 @@ QString ExplorePage::subtitle() const {
 QIcon ExplorePage::icon() const { return glyphIcon(Glyph::explore); }
 
 void ExplorePage::restoreSession(const Settings& settings) {
-  if (const std::optional<ExploreInputChoices> choices = settings.exploreInputs()) inputs_->setChoices(*choices);
+  if (const std::optional<ExploreInputChoices> choices = loadExploreInputs(settings)) inputs_->setChoices(*choices);
 }
 
-void ExplorePage::saveSession(Settings& settings) const { settings.setExploreInputs(inputs_->choices()); }
+void ExplorePage::saveSession(Settings& settings) const { saveExploreInputs(settings, inputs_->choices()); }
 
 ExploreView& ExplorePage::currentView() const { return *views_[qMax(0, viewStack_->currentIndex())]; }
 

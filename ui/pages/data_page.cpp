@@ -34,6 +34,7 @@
 #include "ui/side_panel.hpp"
 #include "ui/state/current_dataset.hpp"
 #include "ui/state/data_loader.hpp"
+#include "ui/state/remembered_dataset.hpp"
 #include "ui/wording/load_messages.hpp"
 #include "ui/wording/wording.hpp"
 

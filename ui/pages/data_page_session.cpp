@@ -10,11 +10,12 @@
 #include "ui/settings.hpp"
 #include "ui/state/current_dataset.hpp"
 #include "ui/state/data_loader.hpp"
+#include "ui/state/remembered_dataset.hpp"
 
 namespace aaren::ui {
 
 void DataPage::restoreSession(const Settings& settings) {
-  const std::optional<RememberedDataset> last = settings.lastDataset();
+  const std::optional<RememberedDataset> last = loadLastDataset(settings);
   if (!last) return;
   if (!last->split.isEmpty()) dialect_->setSplit(last->split);
   const QFileInfo file(last->path);
@@ -35,7 +36,7 @@ void DataPage::restoreSession(const Settings& settings) {
 void DataPage::saveSession(Settings& settings) const {
   if (!dataset_->isLoaded()) {
     // While the last session's data set is still being read, it is remembered as it was.
-    if (!restoring_) settings.setLastDataset(std::nullopt);
+    if (!restoring_) saveLastDataset(settings, std::nullopt);
     return;
   }
   RememberedDataset remembered;
@@ -51,7 +52,7 @@ void DataPage::saveSession(Settings& settings) const {
     remembered.target = options.target;
     remembered.interpolate = options.missing == CsvReadOptions::Missing::interpolate;
   }
-  settings.setLastDataset(remembered);
+  saveLastDataset(settings, remembered);
 }
 
 }  // namespace aaren::ui

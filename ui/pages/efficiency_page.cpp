@@ -289,10 +289,10 @@ void EfficiencyPage::setChoice(const EfficiencyChoice& choice) {
 }
 
 void EfficiencyPage::restoreSession(const Settings& settings) {
-  if (const std::optional<EfficiencyChoice> choice = settings.efficiencyChoice()) setChoice(*choice);
+  if (const std::optional<EfficiencyChoice> choice = loadEfficiencyChoice(settings)) setChoice(*choice);
 }
 
-void EfficiencyPage::saveSession(Settings& settings) const { settings.setEfficiencyChoice(choice()); }
+void EfficiencyPage::saveSession(Settings& settings) const { saveEfficiencyChoice(settings, choice()); }
 
 void EfficiencyPage::updateEstimate() {
   const bench::StreamBenchOptions o = options();

@@ -130,10 +130,10 @@ QString TrainPage::subtitle() const {
 QIcon TrainPage::icon() const { return glyphIcon(Glyph::train); }
 
 void TrainPage::restoreSession(const Settings& settings) {
-  if (const std::optional<TrainingChoice> choice = settings.trainingChoice()) form_->setChoice(*choice);
+  if (const std::optional<TrainingChoice> choice = loadTrainingChoice(settings)) form_->setChoice(*choice);
 }
 
-void TrainPage::saveSession(Settings& settings) const { settings.setTrainingChoice(form_->choice()); }
+void TrainPage::saveSession(Settings& settings) const { saveTrainingChoice(settings, form_->choice()); }
 
 bool TrainPage::isTraining() const { return session_->isRunning(); }
 

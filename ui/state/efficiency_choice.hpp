@@ -1,10 +1,14 @@
 #pragma once
 // What the Efficiency page's controls hold: the model size, the number of tokens N, the repeats and
 // the device. A plain value, so that the settings can remember it.
+#include <optional>
+
 #include "core/model/model_config.hpp"
 #include "core/util/compute_device.hpp"
 
 namespace aaren::ui {
+
+class Settings;
 
 struct EfficiencyChoice {
   // The command line's model size and the README's N: far enough out of the CPU's caches that
@@ -16,5 +20,9 @@ struct EfficiencyChoice {
   int repeats = 1;
   ComputeDevice device = ComputeDevice::cpu;  // CUDA only where a GPU can be used
 };
+
+// The Efficiency page's choice as the last session left it (efficiency/...); nothing when none was saved.
+std::optional<EfficiencyChoice> loadEfficiencyChoice(const Settings& settings);
+void saveEfficiencyChoice(Settings& settings, const EfficiencyChoice& choice);
 
 }  // namespace aaren::ui

@@ -1,6 +1,7 @@
 #pragma once
 // What the Train page's form holds: which models, their architecture, the forecast window and the
 // features (M, S or MS), the training settings and the device. A plain value, so that the settings can remember it.
+#include <optional>
 #include <vector>
 
 #include "core/data/forecast_features.hpp"
@@ -10,6 +11,8 @@
 
 namespace aaren::ui {
 
+class Settings;
+
 struct TrainingChoice {
   std::vector<ModelKind> models{ModelKind::aaren, ModelKind::transformer};  // trained in this order
   ModelConfig model;     // kind and channels are set per run; seq_len and horizon are the window
@@ -18,5 +21,9 @@ struct TrainingChoice {
   // What a forecaster reads and forecasts; S and MS forecast the Data page's target.
   ForecastFeatures features = ForecastFeatures::M;
 };
+
+// The Train page's choice as the last session left it (training/...); nothing when none was saved.
+std::optional<TrainingChoice> loadTrainingChoice(const Settings& settings);
+void saveTrainingChoice(Settings& settings, const TrainingChoice& choice);
 
 }  // namespace aaren::ui
