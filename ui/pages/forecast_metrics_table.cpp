@@ -1,3 +1,4 @@
+#include "ui/wording/wording.hpp"
 #include "ui/pages/forecast_metrics_table.hpp"
 
 #include <QCoreApplication>
@@ -99,8 +100,7 @@ QString fillForecastMetrics(QTableWidget& table, const RunForecastSet& set, int 
   if (baselines.seasonal_naive)
     return tr("The seasonal naive forecast repeats the value one season earlier: %1.")
         .arg(QString::fromStdString(baselines.period.note));
-  QString why = QString::fromStdString(baselines.period.note);
-  if (!why.isEmpty()) why[0] = why[0].toUpper();
+  const QString why = capitalized(QString::fromStdString(baselines.period.note));
   return why.endsWith(QLatin1Char('.')) || why.isEmpty() ? why : why + QLatin1Char('.');
 }
 

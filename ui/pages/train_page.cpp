@@ -23,6 +23,7 @@
 #include "core/train/cpu_only_models.hpp"
 #include "ui/charts/loss_curves.hpp"
 #include "ui/classify/accuracy_curves.hpp"
+#include "ui/state/train_task_profile.hpp"
 #include "ui/glyph_icons.hpp"
 #include "ui/hint_label.hpp"
 #include "ui/pages/message_bar.hpp"
@@ -88,8 +89,11 @@ TrainPage::TrainPage(CurrentDataset* dataset, QWidget* parent)
   connect(form_, &ModelSettingsForm::edited, this, &Page::sessionChanged);
   connect(form_, &ModelSettingsForm::edited, this, [this] {
     if (isTraining()) return;
-    if (dataset_->kind() == LoadedData::event_log) onDatasetChanged();
-    else describeWindow(false);
+    const TrainTaskProfile& task = trainTaskProfile(dataset_->kind());
+    if (task.describesWindow)
+      describeWindow(false);
+    else
+      windowHint_->setText(task.hint(*dataset_, form_->choice()));  // an event model's look-back is in it
   });
   connect(session_, &TrainingSession::modelStarted, this, [this](int model, const QString& modelName) {
     const int models = lossChart_->modelCount();
@@ -148,79 +152,49 @@ void TrainPage::forgetRunOfOtherData() {
   currentRunOnDisk_ = false;
   finishedSummaries_.clear();
   finishedNotes_.clear();
-  lossChart_->reset({}, dataset_->kind() == LoadedData::event_log);
+  resetLossChart({}, trainTaskProfile(dataset_->kind()));
   messageBar_->clear();
   progress_->setValue(0);
   progressText_->setText(tr("Not training."));
 }
 
-void TrainPage::useClassificationDefaults() {
+void TrainPage::useTaskDefaults(const TrainSettings& defaults) {
+  // Only while the form still holds the general defaults: a choice of the user's is kept.
   TrainingChoice choice = form_->choice();
-  const TrainSettings forecasting, classification = classification_train_settings();
-  if (choice.train.epochs != forecasting.epochs || choice.train.batch != forecasting.batch ||
-      choice.train.patience != forecasting.patience)
+  const TrainSettings general;
+  if (choice.train.epochs != general.epochs || choice.train.batch != general.batch ||
+      choice.train.patience != general.patience)
     return;
-  choice.train.epochs = classification.epochs;
-  choice.train.batch = classification.batch;
-  choice.train.patience = classification.patience;
+  choice.train.epochs = defaults.epochs;
+  choice.train.batch = defaults.batch;
+  choice.train.patience = defaults.patience;
   form_->setChoice(choice);
+}
+
+void TrainPage::resetLossChart(const QStringList& names, const TrainTaskProfile& task) {
+  lossChart_->reset(names, task.lossPerEvent);
+  if (!task.lossTitle.isEmpty()) lossChart_->setAxisTitles(tr("epoch"), task.lossTitle);
 }
 
 void TrainPage::onDatasetChanged() {
   forgetRunOfOtherData();
-  testRow_->setVisible(dataset_->kind() == LoadedData::labelled_series);
-  if (!isTraining()) accuracyChart_->setVisible(dataset_->kind() == LoadedData::labelled_series ||
-                                                 currentRunData_ == LoadedData::labelled_series);
-  if (const std::shared_ptr<const LabelledSeriesSet> set = dataset_->labelledSeries()) {
-    form_->setEventLog(false);
-    form_->setLabelledSeries(true);
-    useClassificationDefaults();
-    if (!isTraining() && lossChart_->modelCount() == 0) {
-      lossChart_->reset({}, false);
-      lossChart_->setAxisTitles(tr("epoch"), tr("cross-entropy per case"));
-    }
-    testFile_->setText(QDir::toNativeSeparators(dataset_->testPath()));
-    dataSummary_->setText(tr("<b>%1</b><br>labelled series: %2 · %3 · %4")
-                              .arg(QString::fromStdString(set->problem_name).toHtmlEscaped(),
-                                   countOf(qlonglong(set->series.size()), tr("case"), tr("cases")),
-                                   countOf(qlonglong(set->class_names.size()), tr("class"), tr("classes")),
-                                   countOf(set->dims, tr("dimension"), tr("dimensions"))));
-    windowHint_->setText(tr("Each model reads a whole case (up to %1 steps) and names its class; a stratified "
-                            "fifth of the file is held out for validation, and training keeps the epoch with the "
-                            "best validation accuracy.")
-                             .arg(set->max_length()));
-    updateControls();
-    return;
-  }
-  form_->setEventLog(dataset_->kind() == LoadedData::event_log);
-  form_->setLabelledSeries(false);
-  if (!isTraining() && lossChart_->modelCount() == 0) lossChart_->reset({}, dataset_->kind() == LoadedData::event_log);
-  if (const std::shared_ptr<const EventLog> log = dataset_->eventLog()) {
-    dataSummary_->setText(tr("<b>%1</b><br>event log: %2 in %3")
-                              .arg(dataset_->name().toHtmlEscaped(), countOf(log->events(), tr("event"), tr("events")),
-                                   countOf(qlonglong(log->sequences.size()), tr("sequence"), tr("sequences"))));
-    windowHint_->setText(tr("Each model reads windows of up to %1 events (the look-back) and predicts the time "
-                            "and mark of every next event; the loss is the NLL per event.")
-                             .arg(form_->choice().model.seq_len));
-    updateControls();
-    return;
-  }
-  const std::shared_ptr<const TimeSeriesTable> table = dataset_->table();
-  if (!table) {
-    dataSummary_->setText(tr("No data yet: open a CSV file on the Data page."));
-    windowHint_->clear();
-    updateControls();
-    return;
-  }
-  QStringList channels;
-  for (const std::string& name : table->channel_names) channels << QString::fromStdString(name);
-  form_->setTarget(table->target >= 0 ? channels[table->target] : QString());
-  dataSummary_->setText(tr("<b>%1</b><br>%2 · %3: %4<br>split %5")
-                            .arg(dataset_->name().toHtmlEscaped(), countOf(table->values.rows, tr("row"), tr("rows")),
-                                 channels.size() == 1 ? tr("channel") : tr("channels"),
-                                 channels.join(QStringLiteral(", ")).toHtmlEscaped(),
-                                 QString::fromStdString(to_string(dataset_->split()))));
-  if (!isTraining()) describeWindow(true);
+  const TrainTaskProfile& task = trainTaskProfile(dataset_->kind());
+  testRow_->setVisible(task.testFile);
+  if (!isTraining()) accuracyChart_->setVisible(task.accuracyChart || trainTaskProfile(currentRunData_).accuracyChart);
+  form_->setEventLog(task.eventWindows);
+  form_->setLabelledSeries(task.wholeCases);
+  if (task.defaults) useTaskDefaults(*task.defaults);
+  if (!isTraining() && lossChart_->modelCount() == 0) resetLossChart({}, task);
+  if (task.testFile) testFile_->setText(QDir::toNativeSeparators(dataset_->testPath()));
+  if (const std::shared_ptr<const TimeSeriesTable> table = dataset_->table(); table && table->target >= 0)
+    form_->setTarget(QString::fromStdString(table->channel_names[std::size_t(table->target)]));
+  else
+    form_->setTarget({});
+  dataSummary_->setText(task.summary(*dataset_));
+  if (!task.describesWindow)
+    windowHint_->setText(task.hint(*dataset_, form_->choice()));
+  else if (!isTraining())
+    describeWindow(true);
   updateControls();
 }
 
@@ -283,7 +257,7 @@ bool TrainPage::continueTraining() {
                              describeForTrainPage(check));
     return false;
   };
-  if (loaded == LoadedData::event_log || loaded == LoadedData::labelled_series)
+  if (trainTaskProfile(loaded).task && !trainTaskProfile(loaded).continuable)
     return refuse(check_continuable(nullptr, loaded, {}));
   if (continuableRun().isEmpty()) {
     messageBar_->showMessage(MessageBar::Level::warning,
@@ -323,8 +297,15 @@ bool TrainPage::continueTraining() {
 
 bool TrainPage::launch(const TrainingChoice& choice, const QStringList& continueFrom) {
   if (isTraining()) return false;
-  if (dataset_->kind() == LoadedData::event_log) return launchEvents(choice);
-  if (dataset_->kind() == LoadedData::labelled_series) {
+  const TrainTaskProfile& task = trainTaskProfile(dataset_->kind());
+  // Core's reason, said before anything is prepared (a forecaster's features are the form's own).
+  if (const std::string reason = task.task ? cpu_only_reason(*task.task) : std::string();
+      !reason.empty() && choice.device != ComputeDevice::cpu) {
+    messageBar_->showError(tr("%1; choose the CPU as the device.").arg(capitalized(QString::fromStdString(reason))));
+    return false;
+  }
+  if (task.data == LoadedData::event_log) return launchEvents(choice);
+  if (task.data == LoadedData::labelled_series) {
     if (!continueFrom.isEmpty()) {
       messageBar_->showMessage(MessageBar::Level::warning,
                                tr("Classifiers always start from fresh weights: press Start for a new run."));
@@ -391,12 +372,6 @@ bool TrainPage::launchEvents(const TrainingChoice& choice) {
 }
 
 bool TrainPage::launchClassify(const TrainingChoice& choice) {
-  if (choice.device != ComputeDevice::cpu) {
-    QString reason = QString::fromStdString(cpu_only_reason(TrainingTaskKind::classify));
-    reason[0] = reason[0].toUpper();
-    messageBar_->showError(tr("%1; choose the CPU as the device.").arg(reason));
-    return false;
-  }
   const QString test = QDir::fromNativeSeparators(testFile_->text().trimmed());
   if (!test.isEmpty() && !QFileInfo(test).isFile()) {
     messageBar_->showError(tr("The test file %1 does not exist.").arg(QDir::toNativeSeparators(test)));
@@ -433,11 +408,10 @@ bool TrainPage::startJob(TrainingJob& job, const std::vector<ModelKind>& models,
     job.models.push_back({kind, dir.toStdString(), from.toStdString()});
     names << displayName(kind);
   }
-  const TrainingTaskKind task = taskOf(job.request);
-  lossChart_->reset(names, task == TrainingTaskKind::events);
-  if (task == TrainingTaskKind::classify) lossChart_->setAxisTitles(tr("epoch"), tr("cross-entropy per case"));
-  accuracyChart_->reset(task == TrainingTaskKind::classify ? names : QStringList());
-  accuracyChart_->setVisible(task == TrainingTaskKind::classify);
+  const TrainTaskProfile& task = trainTaskProfile(dataset_->kind());
+  resetLossChart(names, task);
+  accuracyChart_->reset(task.accuracyChart ? names : QStringList());
+  accuracyChart_->setVisible(task.accuracyChart);
   currentRun_ = runDir;
   currentRunData_ = dataset_->kind();
   currentRunOnDisk_ = false;
@@ -560,8 +534,8 @@ void TrainPage::updateControls() {
   start_->setToolTip(dataset_->isLoaded() ? tr("Train with these settings into a new run folder")
                                           : tr("Open a CSV file on the Data page first"));
   // An event run shown beside a time series may be pressed: the refusal then says why.
-  continue_->setEnabled(!training && dataset_->kind() == LoadedData::time_series &&
-                        currentRunData_ != LoadedData::labelled_series && currentRunOnDisk_);
+  continue_->setEnabled(!training && trainTaskProfile(dataset_->kind()).continuable &&
+                        !trainTaskProfile(currentRunData_).wholeCases && currentRunOnDisk_);
   pause_->setEnabled(training);
   pause_->setText(isPaused() ? tr("Resume") : tr("Pause"));
   stop_->setEnabled(training);

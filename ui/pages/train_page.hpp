@@ -26,6 +26,8 @@ class QPushButton;
 
 namespace aaren::ui {
 
+struct TrainTaskProfile;
+
 class AccuracyCurvesChart;
 class CurrentDataset;
 class MessageBar;
@@ -108,7 +110,9 @@ class TrainPage : public Page {
   void onDatasetChanged();
   // A classifier on a few hundred cases needs more, smaller steps than the form's forecasting
   // defaults give: epochs, batch and patience untouched since then become the classification ones.
-  void useClassificationDefaults();
+  // The task's own training settings, while the form still holds the general defaults.
+  void useTaskDefaults(const TrainSettings& defaults);
+  void resetLossChart(const QStringList& names, const TrainTaskProfile& task);
   // The run shown (its curves, the banner about it, Continue) no longer applies once the data set is
   // of the other task (an event log after a time series, or back): it is cleared. Another file of
   // the same task keeps it: Continue can train it further there, when the channels match. While

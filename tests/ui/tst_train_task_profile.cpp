@@ -1,0 +1,52 @@
+// The Train page's task profiles: one per kind of loaded data, each the profile of its own kind,
+// and what sets the tasks apart said once (defaults, charts, continuing, the form's window).
+#include <QtTest>
+
+#include "core/classify/classify_run.hpp"
+#include "ui/state/train_task_profile.hpp"
+
+using aaren::LoadedData;
+using aaren::TrainingTaskKind;
+using aaren::ui::TrainTaskProfile;
+using aaren::ui::trainTaskProfile;
+
+class TestTrainTaskProfile : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void eachKindHasItsOwnProfile_data() {
+    QTest::addColumn<LoadedData>("data");
+    QTest::addColumn<int>("task");  // -1: none
+    QTest::newRow("nothing") << LoadedData::nothing << -1;
+    QTest::newRow("time series") << LoadedData::time_series << int(TrainingTaskKind::forecast);
+    QTest::newRow("event log") << LoadedData::event_log << int(TrainingTaskKind::events);
+    QTest::newRow("labelled series") << LoadedData::labelled_series << int(TrainingTaskKind::classify);
+  }
+  void eachKindHasItsOwnProfile() {
+    QFETCH(LoadedData, data);
+    QFETCH(int, task);
+    const TrainTaskProfile& profile = trainTaskProfile(data);
+    QCOMPARE(profile.data, data);
+    QCOMPARE(profile.task ? int(*profile.task) : -1, task);
+    QVERIFY(profile.summary && profile.hint);
+    // Only forecasters continue from their weights and draw their window on the split.
+    QCOMPARE(profile.continuable, data == LoadedData::time_series);
+    QCOMPARE(profile.describesWindow, data == LoadedData::time_series);
+  }
+
+  void whatSetsTheTasksApart() {
+    const TrainTaskProfile& events = trainTaskProfile(LoadedData::event_log);
+    QVERIFY(events.lossPerEvent && events.eventWindows && !events.wholeCases && !events.accuracyChart);
+    const TrainTaskProfile& cases = trainTaskProfile(LoadedData::labelled_series);
+    QVERIFY(cases.accuracyChart && cases.testFile && cases.wholeCases && !cases.lossTitle.isEmpty());
+    QVERIFY(cases.defaults.has_value());
+    const aaren::TrainSettings classification = aaren::classification_train_settings();
+    QCOMPARE(cases.defaults->epochs, classification.epochs);
+    QCOMPARE(cases.defaults->batch, classification.batch);
+    QCOMPARE(cases.defaults->patience, classification.patience);
+    QVERIFY(!trainTaskProfile(LoadedData::time_series).defaults);
+  }
+};
+
+QTEST_MAIN(TestTrainTaskProfile)
+#include "tst_train_task_profile.moc"

@@ -1,0 +1,39 @@
+#pragma once
+// What the Train page shows and asks for with each kind of loaded data (a task), chosen once from
+// the data's kind, so that the page asks the profile instead of branching on the task: the loss
+// chart's scale and title, the charts and rows it shows, the settings it starts from, whether a
+// run continues from its weights, and the summary of the data and the hint under the window.
+#include <QString>
+#include <optional>
+
+#include "core/planning/continuation.hpp"
+#include "core/train/cpu_only_models.hpp"
+#include "core/train/trainer.hpp"
+
+namespace aaren::ui {
+
+class CurrentDataset;
+struct TrainingChoice;
+
+struct TrainTaskProfile {
+  LoadedData data = LoadedData::nothing;
+  std::optional<TrainingTaskKind> task;  // none while nothing is loaded
+  bool lossPerEvent = false;  // the loss chart reads NLL per event (event models)
+  QString lossTitle;          // the loss axis's title; empty: the chart's own
+  bool accuracyChart = false;  // accuracy per epoch beside the loss (classifiers)
+  bool testFile = false;       // a file to test on, beside the training file (classifiers)
+  bool eventWindows = false;   // the form's look-back counts events and there is no horizon
+  bool wholeCases = false;     // the form has no window: a model reads whole cases
+  bool continuable = false;    // a run continues from its weights (forecasters)
+  bool describesWindow = false;  // the hint is the forecast window's, drawn on the split (forecasters)
+  std::optional<TrainSettings> defaults;  // the task's own training defaults, where they differ
+  // The loaded data in a few words (rich text), and the hint under the window (empty where
+  // `describesWindow`, or with nothing loaded).
+  QString (*summary)(const CurrentDataset& dataset) = nullptr;
+  QString (*hint)(const CurrentDataset& dataset, const TrainingChoice& choice) = nullptr;
+};
+
+// The profile of the data's kind.
+const TrainTaskProfile& trainTaskProfile(LoadedData data);
+
+}  // namespace aaren::ui
