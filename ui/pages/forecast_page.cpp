@@ -97,6 +97,12 @@ ForecastPage::ForecastPage(CurrentDataset* dataset, QWidget* parent)
   connect(classifyView_, &ClassifyResultsView::runLoaded, this, &ForecastPage::runLoaded);
   views_->addWidget(classifyView_);
   layout->addWidget(views_, 1);
+  taskViews_ = {
+      {std::string(kEventModelRuns.name), eventView_, [this](const QString& dir) { eventView_->openRun(dir); },
+       tr("%1: the next event's time and mark, predicted after each test event")},
+      {std::string(kClassifierRuns.name), classifyView_, [this](const QString& dir) { classifyView_->openRun(dir); },
+       tr("%1: how its classifier(s) label the test cases")},
+  };
 
   connect(loader_, &BackgroundJob::succeeded, this, [this](const QVariant& result) {
     messageBar_->clear();
@@ -259,25 +265,15 @@ void ForecastPage::browseRun() {
 void ForecastPage::openRun(const QString& runDir) {
   if (runDir.isEmpty()) return;
   const RunTask* task = run_task(QDir::toNativeSeparators(runDir).toStdString());
-  if (task && task->name == kEventModelRuns.name) {
+  for (const TaskRunView& taskView : taskViews_) {
+    if (!task || task->name != taskView.task) continue;
     loader_->cancel();
     showForecasts(nullptr);  // the time series run shown before no longer applies
     shownRun_ = runPath(QDir::toNativeSeparators(runDir).toStdString());
     fillRunChoices();
-    views_->setCurrentWidget(eventView_);
-    runSummary_->setText(tr("%1: the next event's time and mark, predicted after each test event")
-                             .arg(QFileInfo(runDir).fileName()));
-    eventView_->openRun(runDir);
-    return;
-  }
-  if (task && task->name == kClassifierRuns.name) {
-    loader_->cancel();
-    showForecasts(nullptr);
-    shownRun_ = runPath(QDir::toNativeSeparators(runDir).toStdString());
-    fillRunChoices();
-    views_->setCurrentWidget(classifyView_);
-    runSummary_->setText(tr("%1: how its classifier(s) label the test cases").arg(QFileInfo(runDir).fileName()));
-    classifyView_->openRun(runDir);
+    views_->setCurrentWidget(taskView.view);
+    runSummary_->setText(taskView.summary.arg(QFileInfo(runDir).fileName()));
+    taskView.open(runDir);
     return;
   }
   views_->setCurrentIndex(0);

@@ -7,6 +7,7 @@
 // evaluating every test window) happens on a worker thread. A run of event models is shown by the
 // EventForecastView instead: the next event's predicted density, one test event at a time; a
 // classification run by the ClassifyResultsView (confusion matrix, per-class accuracy, streaming).
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -115,6 +116,15 @@ class ForecastPage : public Page {
   QStackedWidget* views_ = nullptr;  // the forecasting charts, or the event view
   EventForecastView* eventView_ = nullptr;
   ClassifyResultsView* classifyView_ = nullptr;
+  // The view of each task whose runs are not forecasters' (its run-folder task name), what opens a
+  // run in it, and the line above it ("%1" the run's name).
+  struct TaskRunView {
+    std::string task;
+    QWidget* view = nullptr;
+    std::function<void(const QString& runDir)> open;
+    QString summary;
+  };
+  std::vector<TaskRunView> taskViews_;
 };
 
 }  // namespace aaren::ui
