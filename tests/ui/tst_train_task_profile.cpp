@@ -3,7 +3,9 @@
 #include <QtTest>
 
 #include "core/classify/classify_run.hpp"
+#include "ui/state/current_dataset.hpp"
 #include "ui/state/train_task_profile.hpp"
+#include "ui/state/training_choice.hpp"
 
 using aaren::LoadedData;
 using aaren::TrainingTaskKind;
@@ -45,6 +47,35 @@ class TestTrainTaskProfile : public QObject {
     QCOMPARE(cases.defaults->batch, classification.batch);
     QCOMPARE(cases.defaults->patience, classification.patience);
     QVERIFY(!trainTaskProfile(LoadedData::time_series).defaults);
+  }
+
+  // Each task's request carries the loaded file and the form's choice.
+  void requestsAreTheTasksOwn() {
+    aaren::ui::CurrentDataset dataset;
+    aaren::ui::TrainingChoice choice;
+    choice.model.d_model = 32;
+    choice.train.epochs = 3;
+
+    auto table = std::make_shared<aaren::TimeSeriesTable>();
+    table->values = aaren::Matrix<double>(40, 3);
+    dataset.setData(QStringLiteral("series.csv"), {}, table);
+    const auto series = std::get<aaren::ForecastRunRequest>(trainTaskProfile(dataset.kind()).request(dataset, choice));
+    QCOMPARE(series.data_path, std::string("series.csv"));
+    QCOMPARE(series.model.channels, 3);  // from the data, not the form
+    QCOMPARE(series.model.d_model, 32);
+    QCOMPARE(series.train.epochs, 3);
+
+    dataset.setEventLog(QStringLiteral("log.csv"), {}, std::make_shared<aaren::EventLog>());
+    const auto events = std::get<aaren::EventRunRequest>(trainTaskProfile(dataset.kind()).request(dataset, choice));
+    QCOMPARE(events.data_path, std::string("log.csv"));
+    QCOMPARE(events.model.backbone.d_model, 32);
+
+    dataset.setLabelledSeries(QStringLiteral("cases.ts"), std::make_shared<aaren::LabelledSeriesSet>());
+    dataset.setTestPath(QStringLiteral("test.ts"));
+    const auto cases = std::get<aaren::ClassifyRunRequest>(trainTaskProfile(dataset.kind()).request(dataset, choice));
+    QCOMPARE(cases.test_path, std::string("test.ts"));
+    QCOMPARE(cases.train.epochs, 3);
+    QVERIFY(!trainTaskProfile(aaren::LoadedData::nothing).request);
   }
 };
 

@@ -345,13 +345,7 @@ bool TrainPage::launch(const TrainingChoice& choice, const QStringList& continue
   QString label = ModelSettingsForm::modelsLabel(choice.models);
   if (!continueFrom.isEmpty()) label += QStringLiteral("-continued");
   const QString runDir = newRunFolder(runsFolder(), dataset_->name(), label);
-  ForecastRunRequest request;
-  request.data_path = dataset_->path().toStdString();
-  request.csv = dataset_->readOptions();
-  request.data = {model.seq_len, model.horizon, dataset_->split(), choice.features};
-  request.model = model;
-  request.train = choice.train;
-  TrainingJob job{std::move(request), {}, choice.device};
+  TrainingJob job{trainTaskProfile(dataset_->kind()).request(*dataset_, choice), {}, choice.device};
   return startJob(job, choice.models, runDir, continueFrom);
 }
 
@@ -362,12 +356,7 @@ bool TrainPage::launchEvents(const TrainingChoice& choice) {
     return false;
   }
   const QString runDir = newRunFolder(runsFolder(), dataset_->name(), ModelSettingsForm::modelsLabel(choice.models));
-  EventRunRequest request;
-  request.data_path = dataset_->path().toStdString();
-  request.log = dataset_->eventLogOptions();
-  request.model.backbone = choice.model;
-  request.train = choice.train;
-  TrainingJob job{std::move(request), {}, choice.device};
+  TrainingJob job{trainTaskProfile(dataset_->kind()).request(*dataset_, choice), {}, choice.device};
   return startJob(job, choice.models, runDir, {});
 }
 
@@ -379,12 +368,7 @@ bool TrainPage::launchClassify(const TrainingChoice& choice) {
   }
   dataset_->setTestPath(test);
   const QString runDir = newRunFolder(runsFolder(), dataset_->name(), ModelSettingsForm::modelsLabel(choice.models));
-  ClassifyRunRequest request;
-  request.data_path = QDir::toNativeSeparators(dataset_->path()).toStdString();
-  request.test_path = QDir::toNativeSeparators(test).toStdString();
-  request.model.backbone = choice.model;
-  request.train = choice.train;
-  TrainingJob job{std::move(request), {}, choice.device};
+  TrainingJob job{trainTaskProfile(dataset_->kind()).request(*dataset_, choice), {}, choice.device};
   return startJob(job, choice.models, runDir, {});
 }
 

@@ -1,6 +1,7 @@
 #include "ui/state/train_task_profile.hpp"
 
 #include <QCoreApplication>
+#include <QDir>
 #include <QStringList>
 
 #include "core/classify/classify_run.hpp"
@@ -59,6 +60,35 @@ QString casesHint(const CurrentDataset& dataset, const TrainingChoice&) {
       .arg(dataset.labelledSeries()->max_length());
 }
 
+TrainingRequest seriesRequest(const CurrentDataset& dataset, const TrainingChoice& choice) {
+  ForecastRunRequest request;
+  request.data_path = dataset.path().toStdString();
+  request.csv = dataset.readOptions();
+  request.model = choice.model;
+  request.model.channels = dataset.table()->values.cols;
+  request.data = {choice.model.seq_len, choice.model.horizon, dataset.split(), choice.features};
+  request.train = choice.train;
+  return request;
+}
+
+TrainingRequest eventRequest(const CurrentDataset& dataset, const TrainingChoice& choice) {
+  EventRunRequest request;
+  request.data_path = dataset.path().toStdString();
+  request.log = dataset.eventLogOptions();
+  request.model.backbone = choice.model;
+  request.train = choice.train;
+  return request;
+}
+
+TrainingRequest casesRequest(const CurrentDataset& dataset, const TrainingChoice& choice) {
+  ClassifyRunRequest request;
+  request.data_path = QDir::toNativeSeparators(dataset.path()).toStdString();
+  request.test_path = QDir::toNativeSeparators(dataset.testPath()).toStdString();
+  request.model.backbone = choice.model;
+  request.train = choice.train;
+  return request;
+}
+
 TrainTaskProfile nothingLoaded() {
   TrainTaskProfile p;
   p.summary = nothingSummary;
@@ -74,6 +104,7 @@ TrainTaskProfile forecasting() {
   p.describesWindow = true;
   p.summary = seriesSummary;
   p.hint = noHint;
+  p.request = seriesRequest;
   return p;
 }
 
@@ -85,6 +116,7 @@ TrainTaskProfile eventModels() {
   p.eventWindows = true;
   p.summary = eventSummary;
   p.hint = eventHint;
+  p.request = eventRequest;
   return p;
 }
 
@@ -99,6 +131,7 @@ TrainTaskProfile classifiers() {
   p.defaults = classification_train_settings();
   p.summary = casesSummary;
   p.hint = casesHint;
+  p.request = casesRequest;
   return p;
 }
 

@@ -2,13 +2,15 @@
 // What the Train page shows and asks for with each kind of loaded data (a task), chosen once from
 // the data's kind, so that the page asks the profile instead of branching on the task: the loss
 // chart's scale and title, the charts and rows it shows, the settings it starts from, whether a
-// run continues from its weights, and the summary of the data and the hint under the window.
+// run continues from its weights, the summary of the data and the hint under the window, and the
+// training request made from the form's choice.
 #include <QString>
 #include <optional>
 
 #include "core/planning/continuation.hpp"
 #include "core/train/cpu_only_models.hpp"
 #include "core/train/trainer.hpp"
+#include "ui/state/training_request.hpp"
 
 namespace aaren::ui {
 
@@ -31,6 +33,9 @@ struct TrainTaskProfile {
   // `describesWindow`, or with nothing loaded).
   QString (*summary)(const CurrentDataset& dataset) = nullptr;
   QString (*hint)(const CurrentDataset& dataset, const TrainingChoice& choice) = nullptr;
+  // The request that trains the choice on the loaded data (null while nothing is loaded); the page
+  // checks the choice first.
+  TrainingRequest (*request)(const CurrentDataset& dataset, const TrainingChoice& choice) = nullptr;
 };
 
 // The profile of the data's kind.

@@ -21,13 +21,10 @@
 #include "core/forecast/forecast_run.hpp"
 #include "core/train/cpu_only_models.hpp"
 #include "ui/state/training_choice.hpp"
+#include "ui/state/training_request.hpp"
 #include "ui/workers/background_job.hpp"
 
 namespace aaren::ui {
-
-// What one job trains: forecasters on a time series (on the CPU or the GPU), event models on a log
-// or classifiers on labelled series (on the CPU). out_dir and the model kind are set per model.
-using TrainingRequest = std::variant<ForecastRunRequest, EventRunRequest, ClassifyRunRequest>;
 
 struct TrainingJob {
   TrainingRequest request;
