@@ -145,6 +145,8 @@ void TestTrainPage::bothModelsTrainWhileTheWindowStaysResponsive() {
   QVERIFY(!page.isTraining());
   QCOMPARE(finished.first().at(1).toBool(), false);
   QCOMPARE(finished.first().at(2).toString(), QString());
+  // The finished run can be trained further at once, without opening it from the list.
+  QVERIFY(page.findChild<QPushButton*>(QStringLiteral("continueButton"))->isEnabled());
   QVERIFY(progress.count() >= 4);  // at least a step and an epoch's end for each model
   // The status bar no longer says "Training into …" once training is over.
   QVERIFY(status.count() >= 2);

@@ -480,6 +480,7 @@ void TrainPage::onModelFinished(const ModelOutcome& outcome) {
 
 void TrainPage::onFinished(bool stopped, const QString& error) {
   lossChart_->stopLive();
+  currentRunOnDisk_ = QFileInfo::exists(currentRun_);  // before the buttons: Continue takes it at once
   updateControls();
   const QString folder = QDir::toNativeSeparators(currentRun_);
   if (!error.isEmpty()) {
@@ -502,7 +503,6 @@ void TrainPage::onFinished(bool stopped, const QString& error) {
     progressText_->setText(tr("Finished."));
     emit statusMessage(tr("Training finished; the run is in %1").arg(folder));
   }
-  currentRunOnDisk_ = QFileInfo::exists(currentRun_);
   runList_->refresh();
   runList_->selectRun(currentRun_);
   emit trainingFinished(currentRun_, stopped, error);
