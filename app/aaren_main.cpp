@@ -13,7 +13,12 @@ int main(int argc, char** argv) {
   // Past a file size limit (ulimit -f) a write then fails with EFBIG, which is reported like a full
   // disk, instead of the signal killing the program part-way through a file.
   std::signal(SIGXFSZ, SIG_IGN);
-  const std::vector<std::string> args(argv + 1, argv + argc);
+  std::vector<std::string> args(argv + 1, argv + argc);
+  // `aaren help [COMMAND...]` is `aaren [COMMAND...] --help`.
+  if (!args.empty() && args.front() == "help") {
+    args.erase(args.begin());
+    args.push_back("--help");
+  }
   aaren::cli::CommandLine command_line(args);
   try {
     return command_line.run(args);

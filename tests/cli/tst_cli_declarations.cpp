@@ -100,6 +100,22 @@ class TestCliDeclarations : public QObject {
     QCOMPARE(completions(script.out, {"bench", "s"}), QStringList{"stream"});
   }
 
+  void helpCommandPrintsTheNamedHelp_data() {
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QString>("usage");
+    QTest::newRow("aaren help") << QStringList{"help"} << "usage: aaren <command> [options]";
+    QTest::newRow("a command") << QStringList{"help", "train"} << "usage: aaren train --data FILE";
+    QTest::newRow("a subcommand") << QStringList{"help", "bench", "stream"} << "usage: aaren bench stream --tokens N";
+    QTest::newRow("a task") << QStringList{"help", "train", "--task", "events"} << "usage: aaren train --task events";
+  }
+  void helpCommandPrintsTheNamedHelp() {
+    QFETCH(QStringList, args);
+    QFETCH(QString, usage);
+    const CliResult r = run_cli(args);
+    QVERIFY2(r.exited_with(0), qPrintable(r.describe()));
+    QVERIFY2(r.out.startsWith(usage), qPrintable(r.out));
+  }
+
   void windowAndLastAreExclusive() {
     const CliResult r =
         run_cli({"forecast", "--run", "r", "--data", "d.csv", "--out", "f.csv", "--window", "3", "--last"});
