@@ -4,9 +4,8 @@
 
 #include <atomic>
 #include <cmath>
-#include <csignal>
 #include <cstdio>
-#include <set>
+#include <memory>
 #include <string>
 #include <vector>
 

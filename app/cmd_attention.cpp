@@ -1,6 +1,7 @@
 // aaren attention: softmax attention of the user's own Q, K, V by any of the paper's methods.
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <tuple>
 #include <iostream>
 #include <limits>

@@ -1,6 +1,7 @@
 // aaren bench ...: measurements printed as tables (medians), never pass/fail.
 #include <cstdio>
 #include <iostream>
+#include <memory>
 
 #include "app/bench_attention_gpu.hpp"
 #include "app/commands.hpp"

@@ -1,5 +1,6 @@
 // aaren params: every parameter of a model configuration, by name and shape, with the totals.
 #include <cstdio>
+#include <memory>
 
 #include "app/commands.hpp"
 #include "core/model/parameter_layout.hpp"

@@ -4,11 +4,10 @@
 
 #include <atomic>
 #include <cmath>
-#include <csignal>
 #include <cstdio>
 #include <filesystem>
+#include <memory>
 #include <optional>
-#include <set>
 #include <string>
 #include <vector>
 

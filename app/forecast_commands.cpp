@@ -2,7 +2,6 @@
 #include <unistd.h>
 
 #include <atomic>
-#include <csignal>
 #include <cstdio>
 #include <memory>
 #include <optional>

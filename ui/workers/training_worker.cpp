@@ -3,7 +3,6 @@
 #include <QElapsedTimer>
 #include <QMutexLocker>
 #include <exception>
-#include <optional>
 #include <stdexcept>
 
 #include "core/train/cpu_only_models.hpp"

@@ -11,7 +11,6 @@
 #include <QString>
 #include <QWaitCondition>
 #include <atomic>
-#include <optional>
 #include <string>
 #include <variant>
 #include <vector>
