@@ -23,11 +23,7 @@ namespace {
 
 // AddressSanitizer serves every allocation from its own heap, with guard zones around each block,
 // so neither malloc's count of bytes in use nor the resident size measures the buffers there.
-#ifdef __SANITIZE_ADDRESS__
-constexpr bool kSanitizedHeap = true;
-#else
-constexpr bool kSanitizedHeap = false;
-#endif
+constexpr bool kSanitizedHeap = AAREN_SANITIZED_RUNTIME;
 constexpr const char* kSanitizedHeapSkip = "AddressSanitizer's heap hides what the buffers take";
 
 std::size_t bytes_in_use() {
