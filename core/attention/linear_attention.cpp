@@ -173,6 +173,12 @@ void LinearAttentionState<T>::add(std::span<const T> phi_k, std::span<const T> v
 }
 
 template <class T>
+void LinearAttentionState<T>::clear() {
+  for (std::vector<T>* numbers : {&s_, &z_, &s_carry_, &z_carry_}) std::fill(numbers->begin(), numbers->end(), T(0));
+  tokens_ = 0;
+}
+
+template <class T>
 void LinearAttentionState<T>::read(std::span<T> y, std::span<const T> phi_q) const {
   if (int(phi_q.size()) != m_ || int(y.size()) != dv_)
     throw std::invalid_argument("a query of " + std::to_string(phi_q.size()) + " features for a state of " + std::to_string(m_));

@@ -68,6 +68,10 @@ class LinearAttentionState {
   long tokens() const { return tokens_; }
   // The state's numbers: S and z, m * dv + m; what a layer keeps per head.
   std::size_t state_numbers() const { return s_.size() + z_.size(); }
+  // What the state holds in memory: S and z with, in float, their compensation terms.
+  std::size_t state_bytes() const { return (s_.size() + z_.size() + s_carry_.size() + z_carry_.size()) * sizeof(T); }
+  // Forgets every token added.
+  void clear();
 
  private:
   int m_, dv_;

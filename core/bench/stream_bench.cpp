@@ -68,7 +68,13 @@ struct Model {
 
 std::size_t stream_state_bytes(const ModelConfig& config, long tokens) {
   const std::size_t layers = std::size_t(config.layers), d_model = std::size_t(config.d_model);
-  if (config.kind == ModelKind::aaren) return layers * (d_model + 2 * std::size_t(config.heads)) * sizeof(float);
+  const std::size_t heads = std::size_t(config.heads), d_head = std::size_t(config.d_head());
+  switch (config.kind) {
+    case ModelKind::aaren: return layers * (d_model + 2 * heads) * sizeof(float);
+    case ModelKind::transformer: break;
+    // (S, z) per head, each with its compensation terms in float (core/attention/linear_attention.hpp).
+    case ModelKind::linear: return 2 * layers * heads * (d_head * d_head + d_head) * sizeof(float);
+  }
   return 2 * layers * d_model * std::size_t(tokens) * sizeof(float);
 }
 

@@ -39,7 +39,7 @@ std::vector<TrainBenchRow> run_train_bench(const TrainBenchOptions& options,
                                            const std::function<void(const TrainBenchRow&)>& progress) {
   std::vector<TrainBenchRow> rows;
   for (const int seq_len : options.seq_lens) {
-    for (const ModelKind kind : {ModelKind::aaren, ModelKind::transformer}) {
+    for (const ModelKind kind : options.kinds) {
       ModelConfig config = options.model;
       config.kind = kind;
       config.seq_len = seq_len;

@@ -1,6 +1,7 @@
 #pragma once
-// `aaren bench train`: training-step throughput of both models as the look-back grows. Aaren's
-// cost per sample grows linearly in T; the Transformer's attention grows quadratically.
+// `aaren bench train`: training-step throughput of the models as the look-back grows. Aaren's and
+// the linear Transformer's cost per sample grows linearly in T; the Transformer's attention grows
+// quadratically.
 #include <functional>
 #include <string>
 #include <vector>
@@ -12,6 +13,7 @@ namespace aaren::bench {
 
 struct TrainBenchOptions {
   std::vector<int> seq_lens = {96, 512, 2048};
+  std::vector<ModelKind> kinds{std::begin(kModelKinds), std::end(kModelKinds)};  // timed in this order at each T
   ModelConfig model;  // kind and seq_len are set per row
   int batch = 32;
   int steps = 3;      // timed steps per repeat

@@ -90,7 +90,7 @@ ClassificationReport parse_report(const json& obj, const std::string& source) {
 
 std::string describe(const ClassifierConfig& c) {
   const ModelConfig& b = c.backbone;
-  return std::string(b.kind == ModelKind::aaren ? "an Aaren classifier" : "a Transformer classifier") +
+  return model_noun_phrase(b.kind, "classifier") +
          " with d_model " + std::to_string(b.d_model) + ", " + count_of(b.heads, "head") + ", " +
          count_of(b.layers, "layer") + ", d_ff " + std::to_string(b.d_ff) + ", seq_len " + std::to_string(b.seq_len) +
          ", " + count_of(b.channels, "channel") + ", " + count_of(c.classes, "class") + ", " +

@@ -19,16 +19,14 @@ constexpr int kWorkerSetsPerThread = 2;       // training and validation
 
 std::size_t event_training_worker_bytes(const EventModelConfig& c) {
   const ModelConfig& b = c.backbone;
-  const double l = b.seq_len, d = b.d_model, f = b.d_ff, k = c.mixture_components, m = c.marks;
-  // BackboneScratch: the mixer's (5 L D + 2 L + 2 D) and the blocks' (3 L D + L F).
-  const double backbone_scratch = 5 * l * d + 2 * l + 2 * d + 3 * l * d + l * f;
+  const double l = b.seq_len, d = b.d_model, k = c.mixture_components, m = c.marks;
   // EventForwardState beyond the backbone: pe, lnf, features, marks, gaps (double), targets, LayerNorm
   // statistics, the heads' outputs and the mixture and mark probabilities.
   const double event_state = l * (2 * d + c.input_features() + 1 + 2 + 1 + 2 + 3 * k + m + 3 * k + m);
   // EventBackwardScratch beyond the backbone: dtime, dmark, dlnf, dlnf_mark.
   const double event_scratch = l * (3 * k + m + 2 * d);
-  return backbone_state_bytes(b, kFloatBytes) +
-         std::size_t((backbone_scratch + event_state + event_scratch) * double(kFloatBytes));
+  return backbone_state_bytes(b, kFloatBytes) + backbone_scratch_bytes(b, kFloatBytes) +
+         std::size_t((event_state + event_scratch) * double(kFloatBytes));
 }
 
 TrainingMemoryEstimate estimate_event_training_memory(const EventModelConfig& config, int threads) {

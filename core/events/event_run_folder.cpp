@@ -59,7 +59,7 @@ EventEvalMetrics parse_eval(const json& obj, const std::string& source) {
 
 std::string describe(const EventModelConfig& c) {
   const ModelConfig& b = c.backbone;
-  return std::string(b.kind == ModelKind::aaren ? "an Aaren event model" : "a Transformer event model") +
+  return model_noun_phrase(b.kind, "event model") +
          " with d_model " + std::to_string(b.d_model) + ", " + count_of(b.heads, "head") + ", " +
          count_of(b.layers, "layer") + ", d_ff " + std::to_string(b.d_ff) + ", window " + std::to_string(b.seq_len) +
          ", " + count_of(c.marks, "mark type") + ", " + count_of(c.mixture_components, "mixture component") + ", " +

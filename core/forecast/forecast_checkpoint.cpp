@@ -9,7 +9,7 @@ namespace aaren {
 namespace {
 
 std::string describe(const ModelConfig& m) {
-  return std::string(m.kind == ModelKind::aaren ? "an Aaren model" : "a Transformer") + " with d_model " +
+  return model_noun_phrase(m.kind, m.kind == ModelKind::aaren ? "model" : "") + " with d_model " +
          std::to_string(m.d_model) + ", " + count_of(m.heads, "head") + ", " + count_of(m.layers, "layer") +
          ", d_ff " + std::to_string(m.d_ff) + ", look-back " + std::to_string(m.seq_len) + ", horizon " +
          std::to_string(m.horizon) + " and " + count_of(m.channels, "channel") +

@@ -48,6 +48,9 @@ AttentionProbe probe_attention(const LoadedForecastRun& run, std::span<const flo
                                const AttentionProbeRequest& request) {
   const ModelConfig& config = run.config.model;
   config.validate();
+  if (config.kind == ModelKind::linear)
+    throw std::invalid_argument("a linear Transformer's attention has no softmax scores for the scan to run on; "
+                                "probe an Aaren model or a Transformer");
   check_request(config, request);
   const ParameterLayout layout(config);
   if (run.params.size() != layout.total())

@@ -33,13 +33,31 @@ const T* BackboneState<T>::hidden(int layer_output) const {
 
 std::size_t backbone_state_bytes(const ModelConfig& c, std::size_t scalar_bytes) {
   const double l = c.seq_len, d = c.d_model, n = c.layers, f = c.d_ff, h = c.heads;
-  const double mixer = c.kind == ModelKind::aaren ? d + 3 * l * d + h * l : 4 * l * d + h * l * l;
+  // MixerCache: q, k, v, att and the kind's own (H, L) or (H, L, L) (and the linear one's chunk buffers).
+  double mixer = 0;
+  switch (c.kind) {
+    case ModelKind::aaren: mixer = d + 3 * l * d + h * l; break;
+    case ModelKind::transformer: mixer = 4 * l * d + h * l * l; break;
+    case ModelKind::linear:
+      mixer = 4 * l * d + h * l + double(linear_attention_scratch_values(c.seq_len, c.d_model, c.heads));
+      break;
+  }
   const double values = (n + 1) * l * d + n * (3 * l * d + 4 * l + 2 * l * f + mixer) + l * d;
   return std::size_t(values * double(scalar_bytes));
 }
 
+std::size_t backbone_scratch_bytes(const ModelConfig& c, std::size_t scalar_bytes) {
+  const double l = c.seq_len, d = c.d_model, f = c.d_ff;
+  // MixerScratch: datt, dq, dk, dv, dx, scores, dscores, r, dq0 (and the linear attention's scan
+  // buffers); then dh, dbranch, dln and dffn_act.
+  const double linear =
+      c.kind == ModelKind::linear ? double(linear_attention_scratch_values(c.seq_len, c.d_model, c.heads)) : 0;
+  const double values = 5 * l * d + 2 * l + 2 * d + linear + 3 * l * d + l * f;
+  return std::size_t(values * double(scalar_bytes));
+}
+
 template <class T>
-BackboneScratch<T>::BackboneScratch(const ModelConfig& c) : mixer(c.seq_len, c.d_model) {
+BackboneScratch<T>::BackboneScratch(const ModelConfig& c) : mixer(c.kind, c.seq_len, c.d_model, c.heads) {
   const long l = c.seq_len, d = c.d_model;
   dh.assign(sz(l * d), T(0));
   dbranch.assign(sz(l * d), T(0));

@@ -46,6 +46,9 @@ struct BackboneScratch {
   AlignedVector<T> dffn_act;          // (capacity, F)
 };
 
+// Bytes a BackboneScratch<T> of this configuration holds (before it is allocated).
+std::size_t backbone_scratch_bytes(const ModelConfig& config, std::size_t scalar_bytes);
+
 // Runs the blocks over the n tokens in state.input().
 template <class T>
 void backbone_forward(BackboneState<T>& state, const T* params, const ParameterLayout& layout,

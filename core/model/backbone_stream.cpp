@@ -4,9 +4,11 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <span>
 #include <thread>
 
 #include "core/nn/causal_attention.hpp"
+#include "core/nn/causal_linear_attention.hpp"
 #include "core/nn/ffn.hpp"
 #include "core/nn/layernorm.hpp"
 #include "core/nn/linear.hpp"
@@ -34,11 +36,13 @@ BackboneStream<T>::BackboneStream(const ModelConfig& config, const ParameterLayo
       linear_forward(q.data(), params + b.q0, params + b.wq_w, params + b.wq_b, 1, config.d_model, config.d_model);
       query_.push_back(std::move(q));
     }
-  } else {
+  } else if (config.kind == ModelKind::transformer) {
     for (int l = 0; l < config.layers; ++l) {
       kv_cache_.emplace_back(config.d_model, config.heads);
       kv_cache_.back().reserve(reserve_tokens);
     }
+  } else {
+    for (int i = 0; i < config.layers * config.heads; ++i) linear_.emplace_back(config.d_head(), config.d_head());
   }
   reset();
 }
@@ -51,6 +55,7 @@ void BackboneStream<T>::reset() {
   u_.assign(heads, T(0));
   w_.assign(std::size_t(config_.layers) * std::size_t(config_.d_model), T(0));
   for (auto& cache : kv_cache_) cache.clear();
+  for (auto& state : linear_) state.clear();
   split_choice_.reset();
   std::fill(h_.begin(), h_.end(), T(0));
 }
@@ -73,10 +78,11 @@ const T* BackboneStream<T>::step(const T* embedded) {
   for (int l = 0; l < config_.layers; ++l) {
     const BlockOffsets& b = layout_.blocks[std::size_t(l)];
     layernorm_forward(ln_.data(), &ln_stat_[0], &ln_stat_[1], h_.data(), p_ + b.ln1_w, p_ + b.ln1_b, 1, D);
-    if (config_.kind == ModelKind::aaren)
-      aaren_layer(l);
-    else
-      transformer_layer(l);
+    switch (config_.kind) {
+      case ModelKind::aaren: aaren_layer(l); break;
+      case ModelKind::transformer: transformer_layer(l); break;
+      case ModelKind::linear: linear_layer(l); break;
+    }
     linear_forward(branch_.data(), att_.data(), p_ + b.wo_w, p_ + b.wo_b, 1, D, D);
     for (int j = 0; j < D; ++j) h_[std::size_t(j)] += branch_[std::size_t(j)];
     layernorm_forward(ln_.data(), &ln_stat_[0], &ln_stat_[1], h_.data(), p_ + b.ln2_w, p_ + b.ln2_b, 1, D);
@@ -110,12 +116,17 @@ void BackboneStream<T>::aaren_layer(int l) {
 }
 
 template <class T>
-void BackboneStream<T>::transformer_layer(int l) {
+void BackboneStream<T>::project_token(int l) {
   const int D = config_.d_model;
   const BlockOffsets& b = layout_.blocks[std::size_t(l)];
   linear_forward(q_.data(), ln_.data(), p_ + b.wq_w, p_ + b.wq_b, 1, D, D);
   linear_forward(k_.data(), ln_.data(), p_ + b.wk_w, p_ + b.wk_b, 1, D, D);
   linear_forward(v_.data(), ln_.data(), p_ + b.wv_w, p_ + b.wv_b, 1, D, D);
+}
+
+template <class T>
+void BackboneStream<T>::transformer_layer(int l) {
+  project_token(l);
   KvCache<T>& cache = kv_cache_[std::size_t(l)];
   cache.append(k_.data(), v_.data());
   // The plan decides; the decode's own threshold is passed as 0 so it never overrules it.
@@ -126,11 +137,34 @@ void BackboneStream<T>::transformer_layer(int l) {
     decode_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
+// One new token added to each head's (S, z), then read by its query: linear attention's recurrent
+// step (core/attention/linear_attention.hpp), with the features phi = elu + 1 of the projections.
+template <class T>
+void BackboneStream<T>::linear_layer(int l) {
+  const int D = config_.d_model, H = config_.heads, dh = D / H;
+  project_token(l);
+  elu_plus_one_forward(q_.data(), std::size_t(D));
+  elu_plus_one_forward(k_.data(), std::size_t(D));
+  for (int h = 0; h < H; ++h) {
+    const std::size_t col = std::size_t(h * dh), n = std::size_t(dh);
+    linear_[std::size_t(l) * std::size_t(H) + std::size_t(h)].step(
+        std::span<T>(att_.data() + col, n), std::span<const T>(q_.data() + col, n),
+        std::span<const T>(k_.data() + col, n), std::span<const T>(v_.data() + col, n));
+  }
+}
+
 template <class T>
 std::size_t BackboneStream<T>::state_bytes() const {
-  if (config_.kind == ModelKind::aaren) return (m_.size() + u_.size() + w_.size()) * sizeof(T);
   std::size_t bytes = 0;
-  for (const KvCache<T>& cache : kv_cache_) bytes += cache.bytes_in_use();
+  switch (config_.kind) {
+    case ModelKind::aaren: return (m_.size() + u_.size() + w_.size()) * sizeof(T);
+    case ModelKind::transformer:
+      for (const KvCache<T>& cache : kv_cache_) bytes += cache.bytes_in_use();
+      return bytes;
+    case ModelKind::linear:
+      for (const LinearAttentionState<T>& state : linear_) bytes += state.state_bytes();
+      return bytes;
+  }
   return bytes;
 }
 

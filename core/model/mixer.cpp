@@ -1,5 +1,6 @@
 #include "core/model/mixer.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "core/attention/prefix_attention.hpp"
@@ -7,6 +8,20 @@
 #include "core/nn/linear.hpp"
 
 namespace aaren {
+
+namespace {
+
+// The chunk for these heads, no longer than the sequences the buffers hold.
+int chunk_for(int capacity, int d_model, int heads) {
+  return std::max(1, std::min(linear_attention_chunk(d_model / heads), capacity));
+}
+
+}  // namespace
+
+std::size_t linear_attention_scratch_values(int capacity, int d_model, int heads) {
+  const std::size_t chunk = std::size_t(chunk_for(capacity, d_model, heads)), dh = std::size_t(d_model / heads);
+  return 2 * chunk * chunk + chunk * (dh + 1) + dh * dh + dh;
+}
 
 template <class T>
 MixerWeights<T> mixer_weights(const T* p, const BlockOffsets& b) {
@@ -27,14 +42,20 @@ MixerCache<T>::MixerCache(ModelKind kind, int capacity, int d_model, int heads) 
   k.assign(lc, T(0));
   v.assign(lc, T(0));
   att.assign(lc, T(0));
-  if (kind == ModelKind::aaren)
-    log_z.assign(std::size_t(heads) * std::size_t(capacity), T(0));
-  else
-    probs.assign(std::size_t(heads) * std::size_t(capacity) * std::size_t(capacity), T(0));
+  const std::size_t per_head = std::size_t(heads) * std::size_t(capacity);
+  switch (kind) {
+    case ModelKind::aaren: log_z.assign(per_head, T(0)); break;
+    case ModelKind::transformer: probs.assign(per_head * std::size_t(capacity), T(0)); break;
+    case ModelKind::linear:
+      den.assign(per_head, T(0));
+      linear.emplace(d_model, heads, chunk_for(capacity, d_model, heads));
+      break;
+  }
 }
 
 template <class T>
-MixerScratch<T>::MixerScratch(int capacity, int d_model) {
+MixerScratch<T>::MixerScratch(ModelKind kind, int capacity, int d_model, int heads) {
+  if (kind == ModelKind::linear) linear.emplace(d_model, heads, chunk_for(capacity, d_model, heads));
   const std::size_t lc = std::size_t(capacity) * std::size_t(d_model);
   for (auto* buffer : {&datt, &dq, &dk, &dv, &dx}) buffer->assign(lc, T(0));
   scores.assign(std::size_t(capacity), T(0));
@@ -58,8 +79,16 @@ void mixer_forward(T* out, MixerCache<T>& cache, const T* x, const MixerWeights<
                                scale, C, C, C);
   } else {
     linear_forward(cache.q.data(), x, w.wq_w, w.wq_b, L, C, C);
-    causal_attention_forward(cache.att.data(), cache.probs.data(), cache.q.data(), cache.k.data(), cache.v.data(),
-                             L, C, H);
+    if (kind == ModelKind::transformer) {
+      causal_attention_forward(cache.att.data(), cache.probs.data(), cache.q.data(), cache.k.data(),
+                               cache.v.data(), L, C, H);
+    } else {
+      const std::size_t lc = std::size_t(L) * std::size_t(C);
+      elu_plus_one_forward(cache.q.data(), lc);
+      elu_plus_one_forward(cache.k.data(), lc);
+      causal_linear_attention_forward(cache.att.data(), cache.den.data(), *cache.linear, cache.q.data(),
+                                      cache.k.data(), cache.v.data(), L, C, H);
+    }
   }
   linear_forward(out, cache.att.data(), w.wo_w, w.wo_b, L, C, C);
 }
@@ -101,8 +130,16 @@ void mixer_backward(T* dx, const MixerGrads<T>& g, MixerScratch<T>& s, const T* 
     for (int j = 0; j < C; ++j) g.q0[j] += s.dq0[std::size_t(j)];
     linear_backward(dx, g.wk_w, g.wk_b, s.dk.data(), x, w.wk_w, L, C, C);
   } else {
-    causal_attention_backward(s.dq.data(), s.dk.data(), s.dv.data(), s.dscores.data(), s.datt.data(),
-                              cache.q.data(), cache.k.data(), cache.v.data(), cache.probs.data(), L, C, H);
+    if (kind == ModelKind::transformer) {
+      causal_attention_backward(s.dq.data(), s.dk.data(), s.dv.data(), s.dscores.data(), s.datt.data(),
+                                cache.q.data(), cache.k.data(), cache.v.data(), cache.probs.data(), L, C, H);
+    } else {
+      causal_linear_attention_backward(s.dq.data(), s.dk.data(), s.dv.data(), *s.linear, s.datt.data(),
+                                       cache.q.data(), cache.k.data(), cache.v.data(), cache.att.data(),
+                                       cache.den.data(), L, C, H);
+      elu_plus_one_backward(s.dq.data(), cache.q.data(), lc);
+      elu_plus_one_backward(s.dk.data(), cache.k.data(), lc);
+    }
     linear_backward(dx, g.wq_w, g.wq_b, s.dq.data(), x, w.wq_w, L, C, C);
     linear_backward(s.dx.data(), g.wk_w, g.wk_b, s.dk.data(), x, w.wk_w, L, C, C);
     for (std::size_t i = 0; i < lc; ++i) dx[i] += s.dx[i];

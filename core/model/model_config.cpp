@@ -4,12 +4,35 @@
 
 namespace aaren {
 
-std::string_view to_string(ModelKind kind) { return kind == ModelKind::aaren ? "aaren" : "transformer"; }
+std::string_view to_string(ModelKind kind) {
+  switch (kind) {
+    case ModelKind::aaren: return "aaren";
+    case ModelKind::transformer: return "transformer";
+    case ModelKind::linear: return "linear";
+  }
+  return "unknown";
+}
 
 std::optional<ModelKind> model_kind_from_string(std::string_view name) {
-  if (name == "aaren") return ModelKind::aaren;
-  if (name == "transformer") return ModelKind::transformer;
+  for (const ModelKind kind : kModelKinds)
+    if (name == to_string(kind)) return kind;
   return std::nullopt;
+}
+
+std::string_view model_name(ModelKind kind) {
+  switch (kind) {
+    case ModelKind::aaren: return "Aaren";
+    case ModelKind::transformer: return "Transformer";
+    case ModelKind::linear: return "linear Transformer";
+  }
+  return "unknown";
+}
+
+std::string model_noun_phrase(ModelKind kind, std::string_view noun) {
+  std::string phrase(kind == ModelKind::aaren ? "an " : "a ");
+  phrase += model_name(kind);
+  if (!noun.empty()) phrase += " " + std::string(noun);
+  return phrase;
 }
 
 void ModelConfig::validate() const {

@@ -1,15 +1,23 @@
 #pragma once
-// The architecture of both forecasting models (docs/DESIGN.md section 4): identical but for the mixer.
+// The architecture of the three model families (docs/DESIGN.md section 4): identical but for the
+// mixer. Aaren (softmax attention of a learned constant query, as a scan), the Transformer (causal
+// softmax attention, a KV cache when streaming) and the linear Transformer (Katharopoulos et al.
+// 2020: causal linear attention with phi = elu + 1, a constant (S, z) state when streaming).
 #include <optional>
 #include <string>
 #include <string_view>
 
 namespace aaren {
 
-enum class ModelKind { aaren, transformer };
+enum class ModelKind { aaren, transformer, linear };
+inline constexpr ModelKind kModelKinds[] = {ModelKind::aaren, ModelKind::transformer, ModelKind::linear};
 
-std::string_view to_string(ModelKind kind);
+std::string_view to_string(ModelKind kind);  // "aaren", "transformer", "linear": files and options
 std::optional<ModelKind> model_kind_from_string(std::string_view name);
+// For people: "Aaren", "Transformer", "linear Transformer".
+std::string_view model_name(ModelKind kind);
+// "an Aaren model", "a Transformer classifier", "a linear Transformer event model".
+std::string model_noun_phrase(ModelKind kind, std::string_view noun);
 
 struct ModelConfig {
   ModelKind kind = ModelKind::aaren;

@@ -1,7 +1,5 @@
 #include "core/nn/causal_linear_attention.hpp"
 
-#include <algorithm>
-#include <cmath>
 #include <stdexcept>
 #include <string>
 
@@ -9,115 +7,170 @@
 
 namespace aaren {
 
+template <class T>
+void elu_plus_one_forward(T* x, std::size_t n) {
+  Eigen::Map<Eigen::Array<T, Eigen::Dynamic, 1>> a(x, Eigen::Index(n));
+  a = (a > T(0)).select(a + T(1), a.exp());
+}
+
+template <class T>
+LinearAttentionScratch<T>::LinearAttentionScratch(int d_model, int heads, int chunk_size) : chunk(chunk_size) {
+  if (heads < 1 || d_model < 1 || d_model % heads != 0)
+    throw std::invalid_argument("d_model " + std::to_string(d_model) + " is not a multiple of the " +
+                                std::to_string(heads) + " heads");
+  if (chunk < 1) throw std::invalid_argument("a chunk holds at least 1 token, not " + std::to_string(chunk));
+  d_head = d_model / heads;
+  const std::size_t c = std::size_t(chunk), dh = std::size_t(d_head);
+  similarity.assign(c * c, T(0));
+  weights.assign(c * c, T(0));
+  rows.assign(c * dh, T(0));
+  dd.assign(c, T(0));
+  memory.assign(dh * dh, T(0));
+  normalizer.assign(dh, T(0));
+}
+
 namespace {
 
 template <class T>
-T elu_plus_one(T x) {
-  return x > T(0) ? x + T(1) : std::exp(x);
+void check_shape(const LinearAttentionScratch<T>& scratch, int L, int C, int H) {
+  if (L < 1 || H < 1 || C != H * scratch.d_head)
+    throw std::invalid_argument("linear attention over " + std::to_string(L) + " tokens of " + std::to_string(C) +
+                                " columns in " + std::to_string(H) + " heads, with scratch for heads of " +
+                                std::to_string(scratch.d_head));
 }
 
+// One head's columns of the (L, C) inputs and outputs, and the chunks of L.
 template <class T>
-T elu_plus_one_slope(T x) {
-  return x > T(0) ? T(1) : std::exp(x);
-}
+struct HeadColumns {
+  HeadColumns(int L, int C, int dh, int h) : L(L), dh(dh), offset(h * dh), stride(C) {}
+  ConstColumnSliceMap<T> in(const T* x) const { return {x + offset, L, dh, stride}; }
+  ColumnSliceMap<T> out(T* x) const { return {x + offset, L, dh, stride}; }
+  int L, dh, offset;
+  Eigen::OuterStride<> stride;
+};
 
-void check_heads(int C, int H) {
-  if (H < 1 || C % H != 0)
-    throw std::invalid_argument("d_model " + std::to_string(C) + " is not a multiple of the " + std::to_string(H) + " heads");
-}
-
-// phi of one head's columns of x (L, C), as a dense (L, d_head) matrix.
-template <class T>
-RowMajorMatrix<T> head_features(const T* x, int L, int C, int dh) {
-  return ConstColumnSliceMap<T>(x, L, dh, Eigen::OuterStride<>(C)).unaryExpr([](T value) { return elu_plus_one(value); });
+// The backward's dN (into scratch.rows) and dd, then A = tril(dN V^T + dd 1^T) (into
+// scratch.weights), of the chunk of `size` rows at `begin`.
+template <class T, class Rows>
+void chunk_gradient_weights(LinearAttentionScratch<T>& scratch, const Rows& g, const Rows& y, const Rows& v,
+                            const T* den, int begin, int size) {
+  MatrixMap<T> dn(scratch.rows.data(), size, g.cols());
+  VectorMap<T> dd(scratch.dd.data(), size);
+  for (int i = 0; i < size; ++i) {
+    const T d = den[begin + i];
+    dn.row(i) = g.row(begin + i) / d;
+    dd(i) = -g.row(begin + i).dot(y.row(begin + i)) / d;
+  }
+  MatrixMap<T> a(scratch.weights.data(), size, size);
+  a.noalias() = dn * v.middleRows(begin, size).transpose();
+  a.colwise() += dd;
+  a.template triangularView<Eigen::StrictlyUpper>().setZero();
 }
 
 }  // namespace
 
 template <class T>
-void causal_linear_attention_forward(T* out, T* den, const T* q, const T* k, const T* v, int L, int C, int H, int chunk,
-                                     T eps) {
-  check_heads(C, H);
-  if (chunk < 1) throw std::invalid_argument("a chunk holds at least 1 token, not " + std::to_string(chunk));
-  const int dh = C / H;
-  using Dense = RowMajorMatrix<T>;
+void causal_linear_attention_forward(T* out, T* den, LinearAttentionScratch<T>& scratch, const T* phi_q,
+                                     const T* phi_k, const T* v, int L, int C, int H, T eps) {
+  check_shape(scratch, L, C, H);
+  const int dh = scratch.d_head;
+  MatrixMap<T> s(scratch.memory.data(), dh, dh);
+  RowVectorMap<T> z(scratch.normalizer.data(), dh);
   for (int h = 0; h < H; ++h) {
-    const Dense phi_q = head_features(q + h * dh, L, C, dh), phi_k = head_features(k + h * dh, L, C, dh);
-    const ConstColumnSliceMap<T> values(v + h * dh, L, dh, Eigen::OuterStride<>(C));
-    ColumnSliceMap<T> y(out + h * dh, L, dh, Eigen::OuterStride<>(C));
-    Dense s = Dense::Zero(dh, dh);
-    Eigen::Matrix<T, 1, Eigen::Dynamic> z = Eigen::Matrix<T, 1, Eigen::Dynamic>::Zero(dh);
-    for (int begin = 0; begin < L; begin += chunk) {
-      const int size = std::min(chunk, L - begin);
-      Dense similarity = phi_q.middleRows(begin, size) * phi_k.middleRows(begin, size).transpose();
+    const HeadColumns<T> head(L, C, dh, h);
+    const ConstColumnSliceMap<T> fq = head.in(phi_q), fk = head.in(phi_k), values = head.in(v);
+    ColumnSliceMap<T> y = head.out(out);
+    T* den_h = den + std::size_t(h) * std::size_t(L);
+    s.setZero();
+    z.setZero();
+    for (int begin = 0; begin < L; begin += scratch.chunk) {
+      const int size = std::min(scratch.chunk, L - begin);
+      const auto q_rows = fq.middleRows(begin, size), k_rows = fk.middleRows(begin, size);
+      const auto v_rows = values.middleRows(begin, size);
+      // Within the chunk, the masked similarities; from earlier chunks, S and z.
+      MatrixMap<T> similarity(scratch.similarity.data(), size, size);
+      similarity.noalias() = q_rows * k_rows.transpose();
       similarity.template triangularView<Eigen::StrictlyUpper>().setZero();
-      const Dense numerator = similarity * values.middleRows(begin, size) + phi_q.middleRows(begin, size) * s;
-      const Eigen::Matrix<T, Eigen::Dynamic, 1> denominator =
-          similarity.rowwise().sum() + phi_q.middleRows(begin, size) * z.transpose();
+      MatrixMap<T> numerators(scratch.rows.data(), size, dh);
+      numerators.noalias() = similarity * v_rows;
+      numerators.noalias() += q_rows * s;
       for (int i = 0; i < size; ++i) {
-        const T d = denominator(i) + eps;
-        den[std::size_t(h) * std::size_t(L) + std::size_t(begin + i)] = d;
-        y.row(begin + i) = numerator.row(i) / d;
+        const T d = similarity.row(i).sum() + q_rows.row(i).dot(z) + eps;
+        den_h[begin + i] = d;
+        y.row(begin + i) = numerators.row(i) / d;
       }
-      s.noalias() += phi_k.middleRows(begin, size).transpose() * values.middleRows(begin, size);
-      z += phi_k.middleRows(begin, size).colwise().sum();
+      s.noalias() += k_rows.transpose() * v_rows;
+      z += k_rows.colwise().sum();
     }
   }
 }
 
 template <class T>
-void causal_linear_attention_backward(T* dq, T* dk, T* dv, const T* dout, const T* q, const T* k, const T* v,
-                                      const T* out, const T* den, int L, int C, int H) {
-  check_heads(C, H);
-  const int dh = C / H;
-  using Dense = RowMajorMatrix<T>;
-  using Row = Eigen::Matrix<T, 1, Eigen::Dynamic>;
+void causal_linear_attention_backward(T* dphi_q, T* dphi_k, T* dv, LinearAttentionScratch<T>& scratch, const T* dout,
+                                      const T* phi_q, const T* phi_k, const T* v, const T* out, const T* den, int L,
+                                      int C, int H) {
+  check_shape(scratch, L, C, H);
+  const int dh = scratch.d_head, chunks = (L + scratch.chunk - 1) / scratch.chunk;
+  MatrixMap<T> m(scratch.memory.data(), dh, dh);         // S, then R
+  RowVectorMap<T> z(scratch.normalizer.data(), dh);      // z, then r
   for (int h = 0; h < H; ++h) {
-    const Dense phi_q = head_features(q + h * dh, L, C, dh), phi_k = head_features(k + h * dh, L, C, dh);
-    const ConstColumnSliceMap<T> values(v + h * dh, L, dh, Eigen::OuterStride<>(C));
-    const ConstColumnSliceMap<T> y(out + h * dh, L, dh, Eigen::OuterStride<>(C));
-    const ConstColumnSliceMap<T> g(dout + h * dh, L, dh, Eigen::OuterStride<>(C));
-    ColumnSliceMap<T> dq_h(dq + h * dh, L, dh, Eigen::OuterStride<>(C));
-    ColumnSliceMap<T> dk_h(dk + h * dh, L, dh, Eigen::OuterStride<>(C));
-    ColumnSliceMap<T> dv_h(dv + h * dh, L, dh, Eigen::OuterStride<>(C));
+    const HeadColumns<T> head(L, C, dh, h);
+    const ConstColumnSliceMap<T> fq = head.in(phi_q), fk = head.in(phi_k), values = head.in(v), g = head.in(dout),
+                                 y = head.in(out);
+    ColumnSliceMap<T> dq = head.out(dphi_q), dk = head.out(dphi_k), dvalues = head.out(dv);
     const T* den_h = den + std::size_t(h) * std::size_t(L);
-    // The gradients of each row's numerator and denominator.
-    Dense dn(L, dh);
-    Eigen::Matrix<T, Eigen::Dynamic, 1> dd(L);
-    for (int i = 0; i < L; ++i) {
-      dn.row(i) = g.row(i) / den_h[i];
-      dd(i) = -g.row(i).dot(y.row(i)) / den_h[i];
+    // Forward over the chunks: dPhiQ = dN S^T + dd z^T + A PhiK, S and z as before the chunk.
+    m.setZero();
+    z.setZero();
+    for (int c = 0; c < chunks; ++c) {
+      const int begin = c * scratch.chunk, size = std::min(scratch.chunk, L - begin);
+      chunk_gradient_weights(scratch, g, y, values, den_h, begin, size);
+      const MatrixMap<T> dn(scratch.rows.data(), size, dh), a(scratch.weights.data(), size, size);
+      const VectorMap<T> dd(scratch.dd.data(), size);
+      const auto k_rows = fk.middleRows(begin, size), v_rows = values.middleRows(begin, size);
+      auto dq_rows = dq.middleRows(begin, size);
+      dq_rows.noalias() = dn * m.transpose();
+      dq_rows.noalias() += dd * z;
+      dq_rows.noalias() += a * k_rows;
+      m.noalias() += k_rows.transpose() * v_rows;
+      z += k_rows.colwise().sum();
     }
-    // Forward scan: dphi(q_i) = S_i dn_i + z_i dd_i.
-    Dense s = Dense::Zero(dh, dh);
-    Row z = Row::Zero(dh);
-    for (int i = 0; i < L; ++i) {
-      s.noalias() += phi_k.row(i).transpose() * values.row(i);
-      z += phi_k.row(i);
-      const Row dphi = (s * dn.row(i).transpose()).transpose() + dd(i) * z;
-      for (int c = 0; c < dh; ++c) dq_h(i, c) = dphi(c) * elu_plus_one_slope(q[std::size_t(i) * std::size_t(C) + std::size_t(h * dh + c)]);
-    }
-    // Reverse scan: R_j and r_j over the rows at or after j.
-    Dense r_matrix = Dense::Zero(dh, dh);
-    Row r = Row::Zero(dh);
-    for (int j = L - 1; j >= 0; --j) {
-      r_matrix.noalias() += phi_q.row(j).transpose() * dn.row(j);
-      r += dd(j) * phi_q.row(j);
-      dv_h.row(j) = phi_k.row(j) * r_matrix;
-      const Row dphi = (r_matrix * values.row(j).transpose()).transpose() + r;
-      for (int c = 0; c < dh; ++c) dk_h(j, c) = dphi(c) * elu_plus_one_slope(k[std::size_t(j) * std::size_t(C) + std::size_t(h * dh + c)]);
+    // Back over the chunks: dV = PhiK R + similarity^T dN, dPhiK = V R^T + 1 r^T + A^T PhiQ, R and r
+    // as after the chunk.
+    m.setZero();
+    z.setZero();
+    for (int c = chunks - 1; c >= 0; --c) {
+      const int begin = c * scratch.chunk, size = std::min(scratch.chunk, L - begin);
+      chunk_gradient_weights(scratch, g, y, values, den_h, begin, size);
+      const MatrixMap<T> dn(scratch.rows.data(), size, dh), a(scratch.weights.data(), size, size);
+      const VectorMap<T> dd(scratch.dd.data(), size);
+      const auto q_rows = fq.middleRows(begin, size), k_rows = fk.middleRows(begin, size);
+      const auto v_rows = values.middleRows(begin, size);
+      MatrixMap<T> similarity(scratch.similarity.data(), size, size);
+      similarity.noalias() = q_rows * k_rows.transpose();
+      similarity.template triangularView<Eigen::StrictlyUpper>().setZero();
+      auto dv_rows = dvalues.middleRows(begin, size);
+      dv_rows.noalias() = k_rows * m;
+      dv_rows.noalias() += similarity.transpose() * dn;
+      auto dk_rows = dk.middleRows(begin, size);
+      dk_rows.noalias() = v_rows * m.transpose();
+      dk_rows.rowwise() += z;
+      dk_rows.noalias() += a.transpose() * q_rows;
+      m.noalias() += q_rows.transpose() * dn;
+      z.noalias() += dd.transpose() * q_rows;
     }
   }
 }
 
-template void causal_linear_attention_forward<float>(float*, float*, const float*, const float*, const float*, int, int,
-                                                     int, int, float);
-template void causal_linear_attention_forward<double>(double*, double*, const double*, const double*, const double*, int,
-                                                      int, int, int, double);
-template void causal_linear_attention_backward<float>(float*, float*, float*, const float*, const float*, const float*,
-                                                      const float*, const float*, const float*, int, int, int);
-template void causal_linear_attention_backward<double>(double*, double*, double*, const double*, const double*,
-                                                       const double*, const double*, const double*, const double*, int,
-                                                       int, int);
+#define AAREN_INSTANTIATE(T)                                                                                        \
+  template void elu_plus_one_forward<T>(T*, std::size_t);                                                           \
+  template struct LinearAttentionScratch<T>;                                                                        \
+  template void causal_linear_attention_forward<T>(T*, T*, LinearAttentionScratch<T>&, const T*, const T*, const T*, \
+                                                   int, int, int, T);                                               \
+  template void causal_linear_attention_backward<T>(T*, T*, T*, LinearAttentionScratch<T>&, const T*, const T*,      \
+                                                    const T*, const T*, const T*, const T*, int, int, int);
+AAREN_INSTANTIATE(float)
+AAREN_INSTANTIATE(double)
+#undef AAREN_INSTANTIATE
 
 }  // namespace aaren

@@ -127,13 +127,16 @@ const std::vector<EpochRecord>& ModelRunEntry::epochs() const {
 }
 
 const std::vector<std::string>& side_by_side_model_folders() {
-  static const std::vector<std::string> folders = {"aaren", "transformer"};
+  static const std::vector<std::string> folders = [] {
+    std::vector<std::string> names;
+    for (const ModelKind kind : kModelKinds) names.emplace_back(to_string(kind));
+    return names;
+  }();
   return folders;
 }
 
 std::string side_by_side_model_dir(const std::string& run_dir, ModelKind kind) {
-  const std::vector<std::string>& folders = side_by_side_model_folders();
-  return (fs::path(run_dir) / (kind == ModelKind::aaren ? folders.front() : folders.back())).string();
+  return (fs::path(run_dir) / std::string(to_string(kind))).string();
 }
 
 bool is_run_folder(const std::string& dir) {

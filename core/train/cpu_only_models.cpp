@@ -19,6 +19,11 @@ std::string cpu_only_reason(TrainingTaskKind task, ForecastFeatures features) {
   return {};
 }
 
+std::string cpu_only_reason(ModelKind kind) {
+  if (kind == ModelKind::linear) return "the linear Transformer trains and streams on the CPU only: its attention has no GPU kernels yet";
+  return {};
+}
+
 void require_trainable_on(ComputeDevice device, TrainingTaskKind task, ForecastFeatures features) {
   if (device != ComputeDevice::cuda) return;
   if (const std::string reason = cpu_only_reason(task, features); !reason.empty()) throw std::invalid_argument(reason);

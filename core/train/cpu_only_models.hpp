@@ -5,9 +5,11 @@
 //   classifiers    likewise
 //   forecasting    features MS (every channel in, the target alone forecast): the GPU model
 //                  forecasts every channel
+//   linear         the linear Transformer, of any task: its attention has no GPU kernels yet
 #include <string>
 
 #include "core/data/forecast_features.hpp"
+#include "core/model/model_config.hpp"
 #include "core/util/compute_device.hpp"
 
 namespace aaren {
@@ -17,6 +19,9 @@ enum class TrainingTaskKind { forecast, events, classify };
 // Why a model of this task (for forecasting, of these features) trains on the CPU only; empty when
 // a GPU can train it.
 std::string cpu_only_reason(TrainingTaskKind task, ForecastFeatures features = ForecastFeatures::M);
+
+// Why a model of this family trains and streams on the CPU only; empty when a GPU can run it.
+std::string cpu_only_reason(ModelKind kind);
 
 // Throws std::invalid_argument with cpu_only_reason when the device is a GPU and the model trains
 // on the CPU only.

@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "core/model/backbone.hpp"
 #include "core/model/forecast_model.hpp"
 #include "core/model/parameter_layout.hpp"
 #include "core/util/available_memory.hpp"
@@ -17,19 +18,15 @@ constexpr std::size_t kFloatBytes = sizeof(float);
 constexpr std::size_t kParameterCopies = 15;
 constexpr int kWorkerSetsPerThread = 2;  // training and validation
 
-// BackwardScratch<float>: the mixer's scratch (datt, dq, dk, dv, dx, scores, dscores, r, dq0), the
-// blocks' dh, dbranch, dln and dffn_act, and the head's dhead and dlnf.
-double backward_scratch_values(const ModelConfig& c) {
-  const double l = c.seq_len, d = c.d_model, f = c.d_ff, out = double(c.horizon) * c.outputs();
-  return 5 * l * d + 2 * l + 2 * d + 3 * l * d + l * f + out + d;
-}
+// BackwardScratch<float> beyond the backbone's: the head's dhead and dlnf.
+double head_scratch_values(const ModelConfig& c) { return double(c.horizon) * c.outputs() + c.d_model; }
 
 }  // namespace
 
 std::size_t training_worker_bytes(const ModelConfig& model) {
   const double window_values = double(model.seq_len) * model.channels + 2.0 * model.horizon * model.outputs();
-  return forward_state_bytes(model, kFloatBytes) +
-         std::size_t((backward_scratch_values(model) + window_values) * double(kFloatBytes));
+  return forward_state_bytes(model, kFloatBytes) + backbone_scratch_bytes(model, kFloatBytes) +
+         std::size_t((head_scratch_values(model) + window_values) * double(kFloatBytes));
 }
 
 TrainingMemoryEstimate estimate_training_memory(const ModelConfig& model, int threads) {

@@ -1,7 +1,7 @@
-// The linear Transformer's attention layer (core/nn/causal_linear_attention.hpp): its chunked
-// forward equals the readable linear attention of core/attention on every head, whatever the chunk;
-// its hand-written backward matches central finite differences in double for every input; float
-// follows double; bad sizes are refused.
+// The linear Transformer's attention layers (core/nn/causal_linear_attention.hpp): the chunked
+// forward of phi(q), phi(k), v equals the readable linear attention of core/attention on every head,
+// whatever the chunk; the hand-written backwards of it and of phi = elu + 1 match central finite
+// differences in double for every input; float follows double; bad sizes are refused.
 #include <QtTest>
 
 #include <cmath>
@@ -31,6 +31,29 @@ Matrix<double> headColumns(const std::vector<double>& x, int L, int C, int h, in
   return m;
 }
 
+std::vector<double> features(std::vector<double> x) {
+  elu_plus_one_forward(x.data(), x.size());
+  return x;
+}
+
+// Central differences of `loss` in every entry of `input`, against `gradient`.
+template <class Loss>
+double worstRelativeError(std::vector<double>& input, const std::vector<double>& gradient, Loss loss) {
+  constexpr double kStep = 1e-6;
+  double worst = 0;
+  for (std::size_t i = 0; i < input.size(); ++i) {
+    const double kept = input[i];
+    input[i] = kept + kStep;
+    const double up = loss();
+    input[i] = kept - kStep;
+    const double down = loss();
+    input[i] = kept;
+    const double numeric = (up - down) / (2 * kStep);
+    worst = std::max(worst, std::abs(numeric - gradient[i]) / std::max(1.0, std::abs(numeric)));
+  }
+  return worst;
+}
+
 }  // namespace
 
 class TestCausalLinearAttention : public QObject {
@@ -41,6 +64,7 @@ class TestCausalLinearAttention : public QObject {
   void forwardEqualsTheReference();
   void backwardMatchesFiniteDifferences_data();
   void backwardMatchesFiniteDifferences();
+  void featureMapBackwardMatchesFiniteDifferences();
   void floatFollowsDouble();
   void badSizesAreRefused();
 };
@@ -65,7 +89,9 @@ void TestCausalLinearAttention::forwardEqualsTheReference() {
   const std::size_t n = std::size_t(L) * std::size_t(C);
   const std::vector<double> q = randomValues(n, 1), k = randomValues(n, 2), v = randomValues(n, 3);
   std::vector<double> out(n), den(std::size_t(H) * std::size_t(L));
-  causal_linear_attention_forward(out.data(), den.data(), q.data(), k.data(), v.data(), L, C, H, chunk);
+  LinearAttentionScratch<double> scratch(C, H, chunk);
+  causal_linear_attention_forward(out.data(), den.data(), scratch, features(q).data(), features(k).data(), v.data(),
+                                  L, C, H);
   const int dh = C / H;
   const FeatureMap phi({}, dh);
   LinearAttentionOptions options;
@@ -89,61 +115,77 @@ void TestCausalLinearAttention::backwardMatchesFiniteDifferences_data() {
   QTest::newRow("d_head 1") << 5 << 3 << 3;
 }
 
-// L = sum(dout * out); every entry of q, k and v nudged both ways.
+// L = sum(dout * out); every entry of the features phi(q), phi(k) (positive) and of v nudged both ways.
 void TestCausalLinearAttention::backwardMatchesFiniteDifferences() {
   QFETCH(int, L);
   QFETCH(int, C);
   QFETCH(int, H);
   const std::size_t n = std::size_t(L) * std::size_t(C);
-  std::vector<double> q = randomValues(n, 4), k = randomValues(n, 5), v = randomValues(n, 6);
+  std::vector<double> phi_q = features(randomValues(n, 4)), phi_k = features(randomValues(n, 5)), v = randomValues(n, 6);
   const std::vector<double> dout = randomValues(n, 7);
   std::vector<double> out(n), den(std::size_t(H) * std::size_t(L));
+  LinearAttentionScratch<double> scratch(C, H, 3);
   auto loss = [&]() {
-    causal_linear_attention_forward(out.data(), den.data(), q.data(), k.data(), v.data(), L, C, H, 3);
+    causal_linear_attention_forward(out.data(), den.data(), scratch, phi_q.data(), phi_k.data(), v.data(), L, C, H);
     double total = 0;
     for (std::size_t i = 0; i < n; ++i) total += dout[i] * out[i];
     return total;
   };
   loss();
   std::vector<double> dq(n), dk(n), dv(n);
-  causal_linear_attention_backward(dq.data(), dk.data(), dv.data(), dout.data(), q.data(), k.data(), v.data(), out.data(),
-                                   den.data(), L, C, H);
-  constexpr double kStep = 1e-6;
-  double worst = 0;
-  for (auto [input, gradient, name] : {std::tuple{&q, &dq, "q"}, std::tuple{&k, &dk, "k"}, std::tuple{&v, &dv, "v"}}) {
-    for (std::size_t i = 0; i < n; ++i) {
-      const double kept = (*input)[i];
-      (*input)[i] = kept + kStep;
-      const double up = loss();
-      (*input)[i] = kept - kStep;
-      const double down = loss();
-      (*input)[i] = kept;
-      const double numeric = (up - down) / (2 * kStep);
-      const double error = std::abs(numeric - (*gradient)[i]) / std::max(1.0, std::abs(numeric));
-      worst = std::max(worst, error);
-      QVERIFY2(error < 1e-7, qPrintable(QStringLiteral("d%1[%2]: %3 by hand, %4 numerically").arg(name).arg(i).arg((*gradient)[i]).arg(numeric)));
-    }
+  causal_linear_attention_backward(dq.data(), dk.data(), dv.data(), scratch, dout.data(), phi_q.data(), phi_k.data(),
+                                   v.data(), out.data(), den.data(), L, C, H);
+  for (auto [input, gradient, name] : {std::tuple{&phi_q, &dq, "phi(q)"}, std::tuple{&phi_k, &dk, "phi(k)"}, std::tuple{&v, &dv, "v"}}) {
+    const double worst = worstRelativeError(*input, *gradient, loss);
+    QVERIFY2(worst < 1e-7, qPrintable(QStringLiteral("d%1: worst relative error %2 against finite differences").arg(name).arg(worst)));
   }
-  qInfo("worst relative error against finite differences: %.2g", worst);
+}
+
+// L = sum(d * phi(x)), on both sides of the kink at 0 (far enough from it for the differences).
+void TestCausalLinearAttention::featureMapBackwardMatchesFiniteDifferences() {
+  std::vector<double> x = randomValues(40, 11);
+  for (double& value : x)
+    if (std::abs(value) < 1e-3) value = 0.5;
+  const std::vector<double> d = randomValues(x.size(), 12);
+  auto loss = [&]() {
+    const std::vector<double> phi = features(x);
+    double total = 0;
+    for (std::size_t i = 0; i < x.size(); ++i) total += d[i] * phi[i];
+    return total;
+  };
+  std::vector<double> dx = d;
+  elu_plus_one_backward(dx.data(), features(x).data(), dx.size());
+  const double worst = worstRelativeError(x, dx, loss);
+  QVERIFY2(worst < 1e-8, qPrintable(QStringLiteral("worst relative error %1").arg(worst)));
 }
 
 void TestCausalLinearAttention::floatFollowsDouble() {
   constexpr int L = 200, C = 16, H = 4;
   const std::size_t n = std::size_t(L) * std::size_t(C);
-  const std::vector<double> q = randomValues(n, 8), k = randomValues(n, 9), v = randomValues(n, 10);
+  const std::vector<double> q = features(randomValues(n, 8)), k = features(randomValues(n, 9)), v = randomValues(n, 10);
   std::vector<double> out(n), den(std::size_t(H) * L);
-  causal_linear_attention_forward(out.data(), den.data(), q.data(), k.data(), v.data(), L, C, H, 32);
+  LinearAttentionScratch<double> scratch(C, H, 32);
+  causal_linear_attention_forward(out.data(), den.data(), scratch, q.data(), k.data(), v.data(), L, C, H);
   std::vector<float> qf(q.begin(), q.end()), kf(k.begin(), k.end()), vf(v.begin(), v.end()), outf(n), denf(std::size_t(H) * L);
-  causal_linear_attention_forward(outf.data(), denf.data(), qf.data(), kf.data(), vf.data(), L, C, H, 32);
+  LinearAttentionScratch<float> scratchf(C, H, 32);
+  causal_linear_attention_forward(outf.data(), denf.data(), scratchf, qf.data(), kf.data(), vf.data(), L, C, H);
   for (std::size_t i = 0; i < n; ++i) QVERIFY2(std::abs(double(outf[i]) - out[i]) < 1e-5, qPrintable(QString::number(i)));
 }
 
 void TestCausalLinearAttention::badSizesAreRefused() {
+  QVERIFY_THROWS_EXCEPTION(std::invalid_argument, LinearAttentionScratch<double>(6, 4, 8));  // 4 heads do not divide 6
+  QVERIFY_THROWS_EXCEPTION(std::invalid_argument, LinearAttentionScratch<double>(4, 2, 0));  // an empty chunk
   std::vector<double> buffer(64);
-  QVERIFY_THROWS_EXCEPTION(std::invalid_argument, causal_linear_attention_forward(buffer.data(), buffer.data(), buffer.data(),
-                                                                                   buffer.data(), buffer.data(), 2, 6, 4));
-  QVERIFY_THROWS_EXCEPTION(std::invalid_argument, causal_linear_attention_forward(buffer.data(), buffer.data(), buffer.data(),
-                                                                                   buffer.data(), buffer.data(), 2, 4, 2, 0));
+  LinearAttentionScratch<double> scratch(4, 2, 8);
+  // Columns or heads other than the scratch's, and an empty sequence.
+  QVERIFY_THROWS_EXCEPTION(std::invalid_argument, causal_linear_attention_forward(buffer.data(), buffer.data(), scratch, buffer.data(),
+                                                                                   buffer.data(), buffer.data(), 2, 6, 2));
+  QVERIFY_THROWS_EXCEPTION(std::invalid_argument, causal_linear_attention_forward(buffer.data(), buffer.data(), scratch, buffer.data(),
+                                                                                   buffer.data(), buffer.data(), 0, 4, 2));
+  QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                           causal_linear_attention_backward(buffer.data(), buffer.data(), buffer.data(), scratch, buffer.data(),
+                                                            buffer.data(), buffer.data(), buffer.data(), buffer.data(),
+                                                            buffer.data(), 2, 4, 4));
 }
 
 QTEST_MAIN(TestCausalLinearAttention)

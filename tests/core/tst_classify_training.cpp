@@ -126,6 +126,7 @@ class TestClassifyTraining : public QObject {
     const int mean = int(ClassifierPooling::mean), last = int(ClassifierPooling::last);
     QTest::newRow("waves, aaren") << false << aaren << mean << false << 0.0;
     QTest::newRow("waves, transformer") << false << transformer << mean << false << 0.0;
+    QTest::newRow("waves, linear") << false << int(ModelKind::linear) << mean << false << 0.0;
     QTest::newRow("waves, aaren, last pooling") << false << aaren << last << false << 0.0;
     QTest::newRow("trends, aaren, last pooling, instance norm, smoothing") << true << aaren << last << true << 0.1;
     QTest::newRow("trends, transformer, instance norm, smoothing") << true << transformer << mean << true << 0.1;

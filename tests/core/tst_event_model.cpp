@@ -214,6 +214,8 @@ class TestEventModel : public QObject {
     QTest::newRow("aaren, shorter window") << int(ModelKind::aaren) << 5;
     QTest::newRow("transformer, full window") << int(ModelKind::transformer) << 7;
     QTest::newRow("transformer, shorter window") << int(ModelKind::transformer) << 5;
+    QTest::newRow("linear, full window") << int(ModelKind::linear) << 7;
+    QTest::newRow("linear, shorter window") << int(ModelKind::linear) << 5;
   }
   void model_gradients_match_finite_differences() {
     QFETCH(int, kind);
@@ -325,8 +327,7 @@ class TestEventModel : public QObject {
 
   void streaming_equals_parallel_data() {
     QTest::addColumn<int>("kind");
-    QTest::newRow("aaren") << int(ModelKind::aaren);
-    QTest::newRow("transformer") << int(ModelKind::transformer);
+    for (const ModelKind kind : kModelKinds) QTest::newRow(to_string(kind).data()) << int(kind);
   }
   void streaming_equals_parallel() {
     QFETCH(int, kind);
@@ -447,7 +448,7 @@ class TestEventModel : public QObject {
     EventModelConfig c = tiny(ModelKind::aaren);
     c.marks = 1;
     c.feature = false;
-    for (const ModelKind kind : {ModelKind::aaren, ModelKind::transformer}) {
+    for (const ModelKind kind : kModelKinds) {
       c.backbone.kind = kind;
       const ParameterLayout layout = ParameterLayout::for_events(c);
       std::mt19937 rng(14);

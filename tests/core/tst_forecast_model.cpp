@@ -4,6 +4,7 @@
 #include <cmath>
 #include <random>
 
+#include "core/bench/stream_bench.hpp"
 #include "core/model/forecast_model.hpp"
 #include "core/model/forecast_stream.hpp"
 
@@ -51,6 +52,8 @@ class TestForecastModel : public QObject {
     QTest::newRow("transformer") << int(ModelKind::transformer) << -1;
     QTest::newRow("aaren, the second channel alone (MS)") << int(ModelKind::aaren) << 1;
     QTest::newRow("transformer, the first channel alone (MS)") << int(ModelKind::transformer) << 0;
+    QTest::newRow("linear") << int(ModelKind::linear) << -1;
+    QTest::newRow("linear, the second channel alone (MS)") << int(ModelKind::linear) << 1;
   }
   void gradients_match_finite_differences() {
     QFETCH(int, kind);
@@ -180,7 +183,7 @@ class TestForecastModel : public QObject {
       QCOMPARE(state.y[std::size_t(h)], state.head_out[std::size_t(h)] * state.in_sigma[t] + state.in_mean[t]);
   }
 
-  void state_bytes_constant_for_aaren_linear_for_transformer() {
+  void state_bytes_constant_for_aaren_and_the_linear_transformer_linear_for_the_transformer() {
     ModelConfig c = tiny(ModelKind::aaren);
     c.d_model = 16;
     c.heads = 4;
@@ -206,6 +209,21 @@ class TestForecastModel : public QObject {
       transformer.step(row.data());
       QCOMPARE(transformer.state_bytes(), std::size_t(2 * c.layers * c.d_model * t) * sizeof(float));
     }
+
+    // The linear Transformer's (S, z) per head: d_head^2 + d_head numbers, and as many compensation
+    // terms in float, whatever the number of tokens; and what the streaming benchmark counts.
+    c.kind = ModelKind::linear;
+    ForecastStream<float> linear(c, tlayout, tparams.data());
+    const std::size_t constant = std::size_t(2 * c.layers * c.heads * (c.d_head() * c.d_head() + c.d_head())) * sizeof(float);
+    for (int t = 1; t <= 20000; ++t) {
+      linear.step(row.data());
+      if (t == 1 || t == 20000) QCOMPARE(linear.state_bytes(), constant);
+    }
+    QCOMPARE(bench::stream_state_bytes(c, 20000), constant);
+    const std::vector<double> exact_params(tparams.begin(), tparams.end()), exact_row(row.begin(), row.end());
+    ForecastStream<double> exact(c, tlayout, exact_params.data());
+    exact.step(exact_row.data());
+    QCOMPARE(exact.state_bytes(), constant);  // double keeps no compensation: half the numbers, twice the size
   }
 
   void parameter_counts_match_the_paper() {
@@ -218,6 +236,8 @@ class TestForecastModel : public QObject {
     QCOMPARE(ParameterLayout(c).block_total(0), std::size_t(3152384));
     c.kind = ModelKind::aaren;
     QCOMPARE(ParameterLayout(c).block_total(0), std::size_t(3152896));
+    c.kind = ModelKind::linear;  // the Transformer's projections, another attention
+    QCOMPARE(ParameterLayout(c).block_total(0), std::size_t(3152384));
   }
 
   void layout_names_follow_pytorch() {

@@ -83,6 +83,8 @@ class TestMemoryEstimate : public QObject {
     QTest::newRow("aaren, 3 layers") << int(ModelKind::aaren) << 3 << 200;
     QTest::newRow("transformer, 1 layer") << int(ModelKind::transformer) << 1 << 96;
     QTest::newRow("transformer, 2 layers") << int(ModelKind::transformer) << 2 << 300;
+    QTest::newRow("linear, 1 layer") << int(ModelKind::linear) << 1 << 96;
+    QTest::newRow("linear, 2 layers, shorter than a chunk") << int(ModelKind::linear) << 2 << 40;
   }
   // The buffers a trainer's worker allocates (as forecast_task.cpp's worker holds them), measured
   // by the allocator's count of bytes in use; within 2%, which is less than any one of its

@@ -314,9 +314,10 @@ class TestRunCatalog : public QObject {
     write_event_run(path("both/transformer"), ModelKind::transformer);
     fs::create_directories(path("other/aaren"));
 
-    QCOMPARE(side_by_side_model_folders(), (std::vector<std::string>{"aaren", "transformer"}));
+    QCOMPARE(side_by_side_model_folders(), (std::vector<std::string>{"aaren", "transformer", "linear"}));
     QCOMPARE(side_by_side_model_dir(path("both"), ModelKind::transformer), path("both/transformer"));
     QCOMPARE(side_by_side_model_dir(path("both"), ModelKind::aaren), path("both/aaren"));
+    QCOMPARE(side_by_side_model_dir(path("all"), ModelKind::linear), path("all/linear"));
     QVERIFY(is_run_folder(path("single")) && !is_side_by_side_run(path("single")));
     QVERIFY(!is_run_folder(path("both")) && is_side_by_side_run(path("both")));
     QVERIFY(!is_run_folder(path("other")) && !is_side_by_side_run(path("other")));

@@ -197,6 +197,7 @@ class TestTraining : public QObject {
     QTest::addColumn<int>("kind");
     QTest::newRow("aaren") << int(ModelKind::aaren);
     QTest::newRow("transformer") << int(ModelKind::transformer);
+    QTest::newRow("linear") << int(ModelKind::linear);
   }
 
   void learns_a_noisy_sine_mixture_data() { kinds_data(); }
@@ -283,9 +284,9 @@ class TestTraining : public QObject {
     const ModelConfig c = small(ModelKind::aaren, 24, 6);
     const auto series = noisy_sine_mixture(600, 3);
     const SeriesWindows train(series, 1, 24, 6, 0, 500), val(series, 1, 24, 6, 500 - 24, 600);
-    for (int kind : {0, 1}) {
+    for (const ModelKind kind : kModelKinds) {
       ModelConfig k = c;
-      k.kind = ModelKind(kind);
+      k.kind = kind;
       std::vector<float> params = initial_params(k, 4);
       TrainSettings s;
       s.epochs = 1;

@@ -8,11 +8,12 @@
 #include "core/train/cpu_only_models.hpp"
 #include "gpu/forecast_device.hpp"
 #include "ui/wording/plan_wording.hpp"
+#include "ui/wording/wording.hpp"
 
 namespace aaren::ui {
 
 QString displayName(ModelKind kind) {
-  return kind == ModelKind::aaren ? QStringLiteral("Aaren") : QStringLiteral("Transformer");
+  return capitalized(QString::fromUtf8(model_name(kind).data(), qsizetype(model_name(kind).size())));
 }
 
 void TrainingWorker::requestPause() {
