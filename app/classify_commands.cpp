@@ -31,7 +31,8 @@ the training part's mean and deviation. Writes a run folder: DIR/config.json,
 DIR/model.safetensors, DIR/metrics.json (per-epoch losses and accuracies;
 validation accuracy; with --test, test accuracy, per-class precision, recall and
 F1 and the confusion matrix) and DIR/loss.csv. With --model both, DIR/aaren and
-DIR/transformer, trained on the same split with the same seed. The series'
+DIR/transformer, trained on the same split with the same seed (--model all adds
+DIR/linear, the linear Transformer). The series'
 length sets the model's seq_len (the longest case of either file). Classifiers
 train on the CPU.)";
 

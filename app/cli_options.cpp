@@ -143,19 +143,23 @@ void refuse_option(CLI::App* app, const std::string& name, const std::string& re
 
 bool given(const CLI::App* app, const std::string& name) { return app->count(name) > 0; }
 
-CLI::Option* add_model_choice(CLI::App* app, std::string& model, bool both_allowed) {
-  std::vector<std::string> choices = {"aaren", "transformer"};
-  if (both_allowed) choices.push_back("both");
+CLI::Option* add_model_choice(CLI::App* app, std::string& model, bool side_by_side_allowed) {
+  std::vector<std::string> choices;
+  for (const ModelKind kind : kModelKinds) choices.emplace_back(to_string(kind));
+  if (side_by_side_allowed) choices.insert(choices.end(), {"both", "all"});
   return add_choice(app, "--model", model, choices,
-                    both_allowed ? "the token mixer; both: the two side by side, on the same data, split and seed"
-                                 : "the token mixer")
+                    side_by_side_allowed
+                        ? "the token mixer: Aaren, the Transformer or the linear Transformer; both: Aaren and the "
+                          "Transformer side by side, all: the three, on the same data, split and seed"
+                        : "the token mixer: Aaren, the Transformer or the linear Transformer")
       ->group(kModelGroup);
 }
 
 std::vector<ModelKind> model_kinds(const std::string& model) {
   if (model == "both") return {ModelKind::aaren, ModelKind::transformer};
+  if (model == "all") return {std::begin(kModelKinds), std::end(kModelKinds)};
   const std::optional<ModelKind> kind = model_kind_from_string(model);
-  if (!kind) throw UsageError("--model must be aaren, transformer or both, got '" + model + "'");
+  if (!kind) throw UsageError("--model must be aaren, transformer, linear, both or all, got '" + model + "'");
   return {*kind};
 }
 

@@ -65,9 +65,10 @@ void refuse_option(CLI::App* app, const std::string& name, const std::string& re
 // Whether the user gave the option (its default is used otherwise).
 bool given(const CLI::App* app, const std::string& name);
 
-// --model: the token mixer (aaren|transformer), or with `both_allowed` the two side by side.
-CLI::Option* add_model_choice(CLI::App* app, std::string& model, bool both_allowed);
-// "aaren", "transformer" or "both" as the models to train, Aaren first.
+// --model: the token mixer (aaren|transformer|linear), or with `side_by_side_allowed` also both
+// (Aaren and the Transformer) and all (the three) side by side.
+CLI::Option* add_model_choice(CLI::App* app, std::string& model, bool side_by_side_allowed);
+// "aaren", "transformer", "linear", "both" or "all" as the models to train, in kModelKinds' order.
 std::vector<ModelKind> model_kinds(const std::string& model);
 
 // The architecture, read into `config` (whose values are the defaults shown).

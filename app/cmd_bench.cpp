@@ -1,5 +1,6 @@
 // aaren bench ...: measurements printed as tables (medians), never pass/fail.
 #include <cstdio>
+#include <iterator>
 #include <iostream>
 #include <memory>
 
@@ -85,36 +86,46 @@ int bench_attention(AttentionOptions& o) {
   return 0;
 }
 
-const char* const kTrainText = R"(training-step throughput of both models as the look-back grows
+const char* const kTrainText = R"(training-step throughput of the three models as the look-back grows
 
-Times full training steps (forward, backward, AdamW) of the Aaren and the
-Transformer forecaster on random windows, for each look-back T, and prints
-samples per second (median of the repeats) and how the cost per sample grows
-from the first T: Aaren's grows about linearly in T, the Transformer's faster.
---device cuda runs each whole step on the GPU; run it beside --device cpu to
-compare the two.
+Times full training steps (forward, backward, AdamW) of the Aaren, the
+Transformer and the linear Transformer forecaster on random windows, for each
+look-back T, and prints samples per second (median of the repeats) and how the
+cost per sample grows from the first T: Aaren's and the linear Transformer's
+grow about linearly in T, the Transformer's faster. --device cuda runs each
+whole step on the GPU (Aaren and the Transformer; the linear Transformer has no
+GPU kernels yet); run it beside --device cpu to compare the two.
 )";
 
 struct TrainOptions {
   bench::TrainBenchOptions bench;
   std::vector<int> seq_lens = {96, 512, 2048};
   std::string device = "cpu";
+  std::string model = "all";
 };
 
 int bench_train(TrainOptions& o) {
   bench::TrainBenchOptions& options = o.bench;
   validate_architecture(options.model);
+  options.kinds = model_kinds(o.model);
   const ComputeDevice device = choose_device(o.device);
-  if (device == ComputeDevice::cuda) options.engine = gpu::make_forecast_engine;
+  if (device == ComputeDevice::cuda) {
+    options.engine = gpu::make_forecast_engine;
+    std::erase_if(options.kinds, [](ModelKind kind) { return !cpu_only_reason(kind).empty(); });
+    if (options.kinds.empty()) require_cpu_device(o.device, cpu_only_reason(model_kinds(o.model).front()));
+  }
   options.seq_lens = o.seq_lens;
   std::printf("training step, batch %d, d_model %d, heads %d, layers %d, d_ff %d, horizon %d, %d channels\n",
               options.batch, options.model.d_model, options.model.heads, options.model.layers, options.model.d_ff,
               options.model.horizon, options.model.channels);
   std::printf("device: %s\n", describe_device(device).c_str());
+  for (const ModelKind kind : model_kinds(o.model))
+    if (device == ComputeDevice::cuda && !cpu_only_reason(kind).empty())
+      std::printf("not timed: %s (%s)\n", std::string(to_string(kind)).c_str(), cpu_only_reason(kind).c_str());
   std::printf("%8s %-12s %-6s %14s %14s %18s\n", "T", "model", "device", "samples/s", "ms/step", "cost/sample vs T0");
-  double base[2] = {0, 0};
+  double base[std::size(kModelKinds)] = {};
   bench::run_train_bench(options, [&](const bench::TrainBenchRow& r) {
-    const int k = r.kind == ModelKind::aaren ? 0 : 1;
+    const std::size_t k = std::size_t(r.kind);
     const double per_sample = 1.0 / r.samples_per_second;
     if (base[k] == 0) base[k] = per_sample;
     // The engine names its device in full ("cuda: <GPU>"); the header line already gives that.
@@ -255,6 +266,7 @@ void add_bench_train(CommandLine& cli, CLI::App* bench) {
   add_whole(app, "--steps", b.steps, 1, 100000, "N", "training steps timed per repeat")->group(kOptionsGroup);
   add_whole(app, "--repeats", b.repeats, 1, 1000, "R", "")->group(kOptionsGroup);
   add_whole(app, "--threads", b.threads, 0, 1024, "N", "worker threads; 0: all cores")->group(kOptionsGroup);
+  add_model_choice(app, o->model, true);
   b.model.channels = 7;
   add_architecture_options(app, b.model, {.seq_len = false});
   add_whole(app, "--channels", b.model.channels, 1, 4096, "C", "input channels")->group(kModelGroup);

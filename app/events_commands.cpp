@@ -33,7 +33,8 @@ and its mark. Writes a run folder: DIR/config.json, DIR/model.safetensors (the
 best weights, rewritten as validation improves), DIR/metrics.json (per-epoch
 losses; validation and test NLL per event, RMSE of the next time, mark accuracy,
 and the NLL of a Poisson process fitted to the training part) and DIR/loss.csv.
-With --model both, DIR/aaren and DIR/transformer, compared side by side. Event
+With --model both, DIR/aaren and DIR/transformer, compared side by side (--model
+all adds DIR/linear, the linear Transformer). Event
 models train on the CPU.
 
 The log is split by whole sequences (or by time when it is one sequence). Each

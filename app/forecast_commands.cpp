@@ -30,7 +30,8 @@ and in the data's units, beside the naive baselines) and DIR/loss.csv. Ctrl+C
 stops cleanly and keeps the best weights; even a killed run leaves its best
 model so far loadable, since every file is replaced whole. With --model both,
 the two models train one after the other on the same data, split and seed into
-DIR/aaren and DIR/transformer, compared side by side. Training is refused up
+DIR/aaren and DIR/transformer, compared side by side; --model all adds the
+linear Transformer in DIR/linear (it trains on the CPU). Training is refused up
 front, with the estimate, when the memory it needs is more than the machine has.
 Other tasks: 'aaren train --task events --help', 'aaren train --task classify --help'.)";
 
@@ -140,9 +141,11 @@ int train_forecaster(TrainForecasterOptions& o) {
   if (given(app, "--seasonal-period")) request.seasonal_period = o.seasonal_period;
   if (request.data.features == ForecastFeatures::MS)
     require_cpu_device(o.device, cpu_only_reason(TrainingTaskKind::forecast, ForecastFeatures::MS));
-  const ComputeDevice device =
+  for (const ModelKind kind : kinds)
+    if (const std::string reason = cpu_only_reason(kind); !reason.empty()) require_cpu_device(o.device, reason);
+  const ComputeDevice chosen =
       request.data.features == ForecastFeatures::MS ? ComputeDevice::cpu : choose_device(o.device);
-  if (device == ComputeDevice::cuda) request.engine = gpu::make_forecast_engine;
+  ComputeDevice device = chosen;  // the model's: with --device auto, a CPU-only model trains on the CPU
 
   std::atomic<bool>& interrupted = install_interrupt_handler();
   const bool terminal = ::isatty(STDOUT_FILENO);
@@ -160,6 +163,8 @@ int train_forecaster(TrainForecasterOptions& o) {
   const auto outcomes = train_side_by_side(kinds, o.out, interrupted, [&](ModelKind kind, const std::string& dir) {
     request.model.kind = kind;
     request.out_dir = dir;
+    device = cpu_only_reason(kind).empty() ? chosen : ComputeDevice::cpu;
+    request.engine = device == ComputeDevice::cuda ? gpu::make_forecast_engine : ForecastEngineFactory{};
     const ForecastRunOutcome outcome = train_forecast_run(request, callbacks);
     const ForecastRunMetrics& m = outcome.metrics;
     std::printf("%s%s (trained on %s)\n", terminal ? "\r\033[K" : "", m.message.c_str(), m.device.c_str());

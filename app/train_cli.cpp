@@ -23,10 +23,11 @@ std::atomic<bool>& install_interrupt_handler() {
 }
 
 void print_run_folders(const std::string& out, const std::vector<ModelKind>& kinds, std::size_t trained) {
-  if (trained > 1)
-    std::printf("run folders: %s (%s/, %s/)\n", out.c_str(), std::string(to_string(kinds.front())).c_str(),
-                std::string(to_string(kinds[trained - 1])).c_str());
-  else
+  if (trained > 1) {
+    std::string folders;
+    for (std::size_t i = 0; i < trained; ++i) folders += (i ? ", " : "") + std::string(to_string(kinds[i])) + "/";
+    std::printf("run folders: %s (%s)\n", out.c_str(), folders.c_str());
+  } else
     std::printf("run folder: %s\n", out.c_str());
 }
 
@@ -85,10 +86,11 @@ std::string describe_for_cli(const TrainingMemoryError& error) {
 
 std::string single_model_run(const std::string& dir) {
   if (!is_side_by_side_run(dir)) return dir;
-  const std::vector<std::string>& models = side_by_side_model_folders();
-  const std::filesystem::path run(dir);
-  throw UsageError(dir + " holds the runs of --model both: give --run " + (run / models.front()).string() +
-                   " or --run " + (run / models.back()).string());
+  const std::vector<std::string> models = run_model_folders(dir);
+  std::string choices;
+  for (std::size_t i = 0; i < models.size(); ++i)
+    choices += (i == 0 ? "" : i + 1 == models.size() ? " or " : ", ") + ("--run " + models[i]);
+  throw UsageError(dir + " holds the runs of several models side by side: give " + choices);
 }
 
 }  // namespace aaren::cli

@@ -40,11 +40,12 @@ int exit_code_of(const std::vector<Outcome>& outcomes) {
   return 0;
 }
 
-// "run folder: DIR", or "run folders: DIR (aaren/, transformer/)" for the models trained side by side.
+// "run folder: DIR", or "run folders: DIR (aaren/, transformer/, linear/)" for the models trained side by
+// side.
 void print_run_folders(const std::string& out, const std::vector<ModelKind>& kinds, std::size_t trained);
 
-// `aaren forecast --run DIR`: DIR itself, refused with the two model folders to choose from when it
-// is a side-by-side run of --model both.
+// `aaren forecast --run DIR`: DIR itself, refused with the model folders to choose from when it is
+// a side-by-side run of --model both or all.
 std::string single_model_run(const std::string& dir);
 
 // A metric in a printed table: four decimals, "-" for NaN (not measured).

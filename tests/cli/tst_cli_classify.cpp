@@ -251,7 +251,7 @@ class TestCliClassify : public QObject {
 
   void sideBySideRunNamesItsModels() {
     const CliResult r = run_cli({"forecast", "--task", "classify", "--run", run_, "--data", test_});
-    QVERIFY2(r.exited_with(2) && r.err.contains("--model both") && r.err.contains(run_ + "/aaren") &&
+    QVERIFY2(r.exited_with(2) && r.err.contains("several models side by side") && r.err.contains(run_ + "/aaren") &&
                  r.err.contains(run_ + "/transformer"),
              qPrintable(r.describe()));
   }
@@ -281,7 +281,7 @@ class TestCliClassify : public QObject {
     QTest::newRow("horizon") << train + QStringList{"--horizon", "4"}
                              << QStringLiteral("--horizon does not apply to a classifier");
     QTest::newRow("model") << train + QStringList{"--model", "rnn"}
-                           << QStringLiteral("--model must be aaren, transformer or both");
+                           << QStringLiteral("--model must be aaren, transformer, linear, both or all");
     QTest::newRow("heads") << QStringList{"train", "--task", "classify", "--data", "train.ts", "--out", "never",
                                           "--d-model", "16", "--heads", "3"}
                            << QStringLiteral("does not divide");

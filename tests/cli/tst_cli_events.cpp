@@ -111,7 +111,7 @@ class TestCliEvents : public QObject {
 
     const CliResult both = run_cli({"forecast", "--task", "events", "--run", run});
     QCOMPARE(both.exit_code, 2);
-    QVERIFY2(both.err.contains("--model both"), qPrintable(both.describe()));
+    QVERIFY2(both.err.contains("several models side by side"), qPrintable(both.describe()));
     const CliResult one = run_cli({"forecast", "--task", "events", "--run", run + "/transformer"});
     QVERIFY2(one.exited() && one.exit_code == 0 && one.out.contains("test metrics over 58 events"),
              qPrintable(one.describe()));
@@ -159,7 +159,7 @@ class TestCliEvents : public QObject {
     QTest::newRow("task") << QStringList{"train", "--task", "stories", "--data", coal, "--out", "x"}
                           << QStringLiteral("--task must be forecast, events or classify");
     QTest::newRow("model") << QStringList{"train", "--task", "events", "--data", coal, "--out", "x", "--model", "rnn"}
-                           << QStringLiteral("--model must be aaren, transformer or both");
+                           << QStringLiteral("--model must be aaren, transformer, linear, both or all");
     QTest::newRow("mark-use") << QStringList{"train", "--task", "events", "--data", coal, "--out", "x",
                                              "--mark-use", "color"}
                               << QStringLiteral("--mark-use must be");

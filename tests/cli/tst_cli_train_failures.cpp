@@ -148,19 +148,19 @@ class TestCliTrainFailures : public QObject {
     QCOMPARE(QDir(dir).entryList(QDir::Files), QStringList{});
   }
 
-  // `aaren forecast --run` on the folder of `train --model both` names the two runs inside.
+  // `aaren forecast --run` on the folder of `train --model all` names the runs inside.
   void forecastOfASideBySideRunNamesItsModels() {
     QTemporaryDir root;
-    const QString run = root.filePath("both");
-    for (const char* model : {"aaren", "transformer"}) {
+    const QString run = root.filePath("all");
+    for (const char* model : {"aaren", "transformer", "linear"}) {
       QVERIFY(QDir().mkpath(run + "/" + model));
       QFile config(run + "/" + model + "/config.json");
       QVERIFY(config.open(QIODevice::WriteOnly));
     }
     const CliResult refused = run_cli({"forecast", "--run", run, "--data", kData, "--out", root.filePath("f.csv")});
     QVERIFY2(refused.exit_code == 2 && !refused.crashed, qPrintable(refused.describe()));
-    QVERIFY2(refused.err.contains(run + " holds the runs of --model both: give --run " + run + "/aaren or --run " + run +
-                                  "/transformer"),
+    QVERIFY2(refused.err.contains(run + " holds the runs of several models side by side: give --run " + run +
+                                  "/aaren, --run " + run + "/transformer or --run " + run + "/linear"),
              qPrintable(refused.describe()));
   }
 };

@@ -1,5 +1,6 @@
 // `aaren train` as a student meets it: --model both trains the two forecasters side by side into
-// DIR/aaren and DIR/transformer, as the event and classification tasks do; a mistake on the command
+// DIR/aaren and DIR/transformer, as the event and classification tasks do, and --model all the
+// linear Transformer too, which a GPU does not run; a mistake on the command
 // line points at the help of the command that was typed; a one-epoch run says "1 epoch"; a channel
 // that never changes over the training rows is named in the summary; a file with a header and no
 // rows is refused in the words the app uses.
@@ -65,7 +66,27 @@ class TestCliTrainWording : public QObject {
     QVERIFY2(r.out.contains(QStringLiteral("run folders: %1 (aaren/, transformer/)").arg(out)), qPrintable(r.out));
     // And each reads as one model's run where a single model is asked for.
     const CliResult forecast = run_cli({"forecast", "--run", out, "--data", kData, "--out", dir_.filePath("f.csv")});
-    QVERIFY2(forecast.exited_with(2) && forecast.err.contains("--model both"), qPrintable(forecast.describe()));
+    QVERIFY2(forecast.exited_with(2) && forecast.err.contains("several models side by side"), qPrintable(forecast.describe()));
+  }
+
+  void allThreeModelsTrainSideBySide() {
+    const QString out = dir_.filePath("all");
+    const CliResult r = run_cli(tinyRun(kData, "all", out));
+    QVERIFY2(r.exited_with(0), qPrintable(r.describe()));
+    QVERIFY2(r.out.contains(QStringLiteral("run folders: %1 (aaren/, transformer/, linear/)").arg(out)), qPrintable(r.out));
+    QVERIFY2(hasRunFiles(out + "/linear"), qPrintable(r.describe()));
+    const aaren::LoadedForecastRun linear = aaren::load_forecast_run((out + "/linear").toStdString());
+    QVERIFY(linear.config.model.kind == aaren::ModelKind::linear);
+    QCOMPARE(linear.config.scaler.mean, aaren::load_forecast_run((out + "/aaren").toStdString()).config.scaler.mean);
+    const CliResult forecast = run_cli({"forecast", "--run", out + "/linear", "--data", kData, "--last", "--out",
+                                        dir_.filePath("linear.csv")});
+    QVERIFY2(forecast.exited_with(0) && forecast.out.contains("wrote 6 steps"), qPrintable(forecast.describe()));
+    // Where the GPU is asked for by name, the linear Transformer is refused before anything is read.
+    const CliResult cuda = run_cli(tinyRun(kData, "all", dir_.filePath("cuda")) << "--device" << "cuda");
+    QVERIFY2(cuda.exited_with(2) && cuda.err.contains("--device cuda: the linear Transformer trains and streams on "
+                                                      "the CPU only"),
+             qPrintable(cuda.describe()));
+    QVERIFY(!QFile::exists(dir_.filePath("cuda")));
   }
 
   void oneEpochIsSingular() {
@@ -103,7 +124,7 @@ class TestCliTrainWording : public QObject {
 
   void unknownModelNamesBoth() {
     const CliResult r = run_cli({"train", "--data", kData, "--model", "lstm", "--out", "x"});
-    QVERIFY2(r.err.contains("--model must be aaren, transformer or both, got 'lstm'"), qPrintable(r.describe()));
+    QVERIFY2(r.err.contains("--model must be aaren, transformer, linear, both or all, got 'lstm'"), qPrintable(r.describe()));
   }
 
   void aConstantChannelIsNamed() {
