@@ -3,6 +3,7 @@ classify` classifies the cases of a .ts file with a classification run."""
 import argparse
 import sys
 
+from .models import KINDS
 from .run_folder import RunFolderError
 
 
@@ -36,7 +37,7 @@ def parser():
     train.add_argument("--decimal-mark", dest="decimal_mark", choices=[".", ","])
     train.add_argument("--interpolate", action="store_true")
     train.add_argument("--split", default="0.7/0.1/0.2")
-    train.add_argument("--model", choices=["aaren", "transformer"], default="aaren")
+    train.add_argument("--model", choices=list(KINDS), default="aaren")
     for name, default in (("seq-len", 96), ("horizon", 96), ("d-model", 64), ("heads", 4), ("layers", 2),
                           ("d-ff", 256), ("epochs", None), ("batch", None), ("patience", None),
                           ("steps-per-epoch", 0), ("seed", 1)):

@@ -9,6 +9,7 @@ from .atomic import write_text_atomically
 from .csv_series import continue_dates, read_series
 from .forecast_data import scale, split_rows, window_starts
 from .number_format import format_double, format_float
+from .models import KINDS
 from .run_folder import RunFolderError, load_run
 
 
@@ -83,11 +84,15 @@ def write_forecast_csv(path, rows):
 
 
 def single_model_run(directory):
-    """The folder itself, unless it holds the runs of --model both (app/train_cli.cpp)."""
-    if not os.path.exists(os.path.join(directory, "config.json")) and all(
-            os.path.exists(os.path.join(directory, kind, "config.json")) for kind in ("aaren", "transformer")):
-        raise RunFolderError(f"{directory} holds the runs of --model both: give --run "
-                             f"{os.path.join(directory, 'aaren')} or --run {os.path.join(directory, 'transformer')}")
+    """The folder itself, unless it holds the runs of several models side by side (app/train_cli.cpp)."""
+    if os.path.exists(os.path.join(directory, "config.json")):
+        return directory
+    runs = [os.path.join(directory, kind) for kind in KINDS
+            if os.path.exists(os.path.join(directory, kind, "config.json"))]
+    if runs:
+        choices = ", ".join(f"--run {run}" for run in runs[:-1])
+        choices = f"{choices} or --run {runs[-1]}" if choices else f"--run {runs[-1]}"
+        raise RunFolderError(f"{directory} holds the runs of several models side by side: give {choices}")
     return directory
 
 

@@ -6,6 +6,8 @@ follow core/model/forecast_model.cpp, core/model/backbone.cpp, core/model/mixer.
 core/events/event_model.cpp operation for operation: instance norm (biased variance, eps 1e-5),
 embedding plus the sinusoidal positional encoding, pre-LN blocks, exact (erf) GELU, LayerNorm eps
 1e-5, and the Aaren mixer's learned query q = Wq q0 + bq with scores scaled by 1/sqrt(d_head).
+The linear Transformer's mixer (Katharopoulos et al. 2020) is causal linear attention of the features
+phi = elu + 1, with eps 1e-6 in the denominator and no 1/sqrt(d_head) (core/nn/causal_linear_attention.hpp).
 """
 import math
 from dataclasses import dataclass
@@ -22,7 +24,8 @@ INSTANCE_NORM_EPS = 1e-5
 MIN_SCALED_GAP = 1e-6       # core/events/event_features.hpp: kMinScaledGap
 LOG_SCALE_MIN = -5.0        # core/events/event_heads.hpp: kLogScaleMin
 LOG_SCALE_MAX = 1.5         # core/events/event_heads.hpp: kLogScaleMax
-KINDS = ("aaren", "transformer")
+KINDS = ("aaren", "transformer", "linear")
+LINEAR_ATTENTION_EPS = 1e-6  # core/attention/linear_attention.hpp: kLinearAttentionEps
 
 
 @dataclass
@@ -35,7 +38,7 @@ class BackboneConfig:
 
     def validate(self):
         if self.kind not in KINDS:
-            raise ValueError(f"kind must be 'aaren' or 'transformer', got '{self.kind}'")
+            raise ValueError(f"kind must be 'aaren', 'transformer' or 'linear', got '{self.kind}'")
         if self.d_model % self.heads != 0:
             raise ValueError(f"--heads {self.heads} does not divide --d-model {self.d_model}")
 
@@ -84,8 +87,18 @@ def positional_encoding(length, d_model):
     return torch.from_numpy(np.where(j % 2 == 0, np.sin(angle), np.cos(angle)))
 
 
+def causal_linear_attention(phi_q, phi_k, v):
+    """(B, H, T, dh) each: y_i = phi(q_i)^T S_i / (phi(q_i)^T z_i + eps) over tokens j <= i, in the
+    quadratic form tril(phi(Q) phi(K)^T) V, equal to the C++ chunked form up to rounding."""
+    t = phi_q.shape[-2]
+    causal = torch.ones(t, t, dtype=torch.bool, device=phi_q.device).tril()
+    similarity = (phi_q @ phi_k.transpose(-1, -2)).masked_fill(~causal, 0.0)
+    return (similarity @ v) / (similarity.sum(dim=-1, keepdim=True) + LINEAR_ATTENTION_EPS)
+
+
 class Mixer(nn.Module):
-    """The token mixer: causal multi-head self-attention, or Aaren's constant learned query."""
+    """The token mixer: causal multi-head self-attention, Aaren's constant learned query, or causal
+    linear attention."""
 
     def __init__(self, kind, d_model, heads):
         super().__init__()
@@ -107,6 +120,9 @@ class Mixer(nn.Module):
             q = self.wq(self.q0).view(h, dh)  # q = Wq q0 + bq, one query per head
             scores = scale * torch.einsum("hj,bhtj->bht", q, k)
             att = prefix_attention(scores, v)  # every prefix, memory linear in T
+        elif self.kind == "linear":
+            q = self.wq(x).view(b, t, h, dh).transpose(1, 2)
+            att = causal_linear_attention(F.elu(q) + 1, F.elu(k) + 1, v)
         else:
             q = self.wq(x).view(b, t, h, dh).transpose(1, 2)
             scores = scale * (q @ k.transpose(-1, -2))

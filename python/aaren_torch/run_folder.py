@@ -19,6 +19,7 @@ from . import __version__, json_text, safetensors_io
 from .atomic import write_bytes_atomically, write_text_atomically
 from .json_fields import RunFolderError, describe_value, fail as _fail
 from .number_format import format_double
+from .models import KINDS
 from .tasks import TASKS
 
 RUN_FORMAT = "aaren-studio-run"
@@ -80,8 +81,8 @@ def model_config_from(section, task_name, source):
     """The model config of config.json's "model" section (parse_backbone, then the task's fields)."""
     task = TASKS[task_name]
     kind = section.get("kind")
-    if kind not in ("aaren", "transformer"):
-        _fail(source, f"field 'kind' must be 'aaren' or 'transformer', got '{kind}'")
+    if kind not in KINDS:
+        _fail(source, f"field 'kind' must be 'aaren', 'transformer' or 'linear', got '{kind}'")
     values = dict(kind=kind, d_model=_int_field(section, "d_model", source, 1, 8192),
                   heads=_int_field(section, "heads", source, 1, 1024),
                   layers=_int_field(section, "layers", source, 1, 256),

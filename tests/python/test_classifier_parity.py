@@ -90,10 +90,10 @@ class ClassifierParity(unittest.TestCase):
         return model, x_nan
 
     def test_every_combination(self):
-        # Both mixers x both poolings x instance norm off/on x label smoothing 0/0.1, with a partial
+        # The three mixers x both poolings x instance norm off/on x label smoothing 0/0.1, with a partial
         # case (n < seq_len) and a few missing values in half of them.
         seed = 10
-        for kind in ("aaren", "transformer"):
+        for kind in ("aaren", "transformer", "linear"):
             for pooling in ("mean", "last"):
                 for instance_norm in (False, True):
                     for smoothing in (0.0, 0.1):
@@ -127,7 +127,7 @@ class ClassifierParity(unittest.TestCase):
     def test_padded_batch_equals_each_case_alone(self):
         # Cases of different lengths padded into one batch (NaN, then garbage past each case) give each
         # case's logits and the mean of their losses; the C++ reads only a case's own rows.
-        for kind in ("aaren", "transformer"):
+        for kind in ("aaren", "transformer", "linear"):
             for pooling in ("mean", "last"):
                 with self.subTest(kind=kind, pooling=pooling):
                     config = ClassifierConfig(kind=kind, d_model=8, heads=2, layers=2, d_ff=12, seq_len=12,

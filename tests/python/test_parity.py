@@ -1,6 +1,6 @@
 """The PyTorch twin and the C++ core on the same run folders: forward outputs within 1e-5 and one
-training step's gradients within 1e-4 (relative, float64 on both sides), for both forecasters and
-the event model (docs/DESIGN.md section 4)."""
+training step's gradients within 1e-4 (relative, float64 on both sides), for the three forecasters
+(Aaren, Transformer, linear Transformer) and the event model (docs/DESIGN.md section 4)."""
 import os
 import shutil
 import unittest
@@ -46,7 +46,8 @@ class ForecasterParity(unittest.TestCase):
     def setUpClass(cls):
         cls.scratch = tt.scratch_dir()
         cls.addClassCleanup(shutil.rmtree, cls.scratch, True)
-        cls.runs = {kind: tt.train_cpp(os.path.join(cls.scratch, kind), kind) for kind in ("aaren", "transformer")}
+        cls.runs = {kind: tt.train_cpp(os.path.join(cls.scratch, kind), kind)
+                    for kind in ("aaren", "transformer", "linear")}
 
     def check_run(self, kind):
         run = load_run(self.runs[kind])
@@ -101,8 +102,14 @@ class ForecasterParity(unittest.TestCase):
     def test_optimizer_step_transformer(self):
         self.check_optimizer_step("transformer")
 
+    def test_optimizer_step_linear(self):
+        self.check_optimizer_step("linear")
+
     def test_aaren(self):
         self.check_run("aaren")
+
+    def test_linear(self):
+        self.check_run("linear")
 
     def test_transformer(self):
         self.check_run("transformer")
@@ -208,6 +215,10 @@ class EventModelParity(unittest.TestCase):
         self.check(EventConfig(kind="transformer", d_model=12, heads=3, layers=1, d_ff=20, window=16, marks=0,
                                mixture_components=2, time_frequencies=3, feature=True, time_scale=0.75),
                    n=9, seed=4)
+
+    def test_marked_linear(self):
+        self.check(EventConfig(kind="linear", d_model=12, heads=2, layers=2, d_ff=16, window=10, marks=2,
+                               mixture_components=2, time_frequencies=2, time_scale=1.5), n=10, seed=5)
 
     def test_run_trained_by_aaren_train(self):
         run_dir = os.path.join(self.scratch, "cpp_events")

@@ -128,7 +128,7 @@ class RunFolders(unittest.TestCase):
 
     def test_run_trained_by_the_twin_forecasts_the_same_in_cpp(self):
         out = os.path.join(self.scratch, "twin_trained")
-        for kind in ("aaren", "transformer"):
+        for kind in ("aaren", "transformer", "linear"):
             tt.run([sys.executable, "-m", "aaren_torch", "train", "--data",
                     tt.dataset(DATA), "--columns", "DriversKilled,front,rear", "--model", kind, "--seq-len", "24",
                     "--horizon", "6", "--d-model", "16", "--heads", "2", "--layers", "1", "--d-ff", "32",
