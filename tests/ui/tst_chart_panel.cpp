@@ -3,6 +3,7 @@
 // theme and presenter mode restyle every chart, keeping colours a page chose. The axis policy
 // (ui/chart_axes.hpp) as a chart applies it: a placeholder instead of empty axes, non-negative
 // quantities from zero, a valid log axis, ticks that fit, and a note that covers no plotted point.
+// Each model family keeps its own colour in every chart, whichever models a run holds.
 #include <QtTest>
 
 #include <QAreaSeries>
@@ -21,6 +22,9 @@
 #include "ui/chart_annotations.hpp"
 #include "ui/chart_panel.hpp"
 #include "ui/chart_view.hpp"
+#include "ui/charts/loss_curves.hpp"
+#include "ui/charts/model_colors.hpp"
+#include "ui/workers/training_worker.hpp"
 
 using namespace aaren::ui;
 
@@ -89,6 +93,7 @@ class TestChartPanel : public QObject {
   void theNoteCoversNoDataAndStaysInThePlot_data();
   void theNoteCoversNoDataAndStaysInThePlot();
   void aLineOnTheFrameIsNamedInTheNote();
+  void everyModelFamilyHasItsOwnColour();
 
  private:
   std::unique_ptr<ChartPanel> panel_;
@@ -466,6 +471,34 @@ void TestChartPanel::aLineOnTheFrameIsNamedInTheNote() {
   // Once it is large enough to be seen, the note goes.
   setSeriesData(small, {{0, 1}, {100, 3}});
   QVERIFY(panel_->annotationShown().isEmpty());
+}
+
+// The colour goes with the family, not with the model's place in the run: the linear Transformer is
+// magenta whether it trained beside Aaren alone or beside both.
+void TestChartPanel::everyModelFamilyHasItsOwnColour() {
+  QSet<QRgb> colours;
+  for (const aaren::ModelKind kind : aaren::kModelKinds) {
+    QCOMPARE(modelColor(displayName(kind)), modelColor(kind));
+    QCOMPARE(modelValidationColor(displayName(kind)), modelValidationColor(kind));
+    colours << modelColor(kind).rgb() << modelValidationColor(kind).rgb();
+  }
+  QCOMPARE(colours.size(), 2 * int(std::size(aaren::kModelKinds)));
+  QVERIFY(!colours.contains(modelColor(QStringLiteral("LSTM")).rgb()));
+
+  LossCurvesChart chart;
+  const QString aarenName = displayName(aaren::ModelKind::aaren), linearName = displayName(aaren::ModelKind::linear);
+  chart.reset({aarenName, linearName}, false);
+  QStringList named;
+  for (QAbstractSeries* series : chart.chart()->series()) {
+    const auto* line = qobject_cast<QLineSeries*>(series);
+    QVERIFY(line);
+    const bool linear = line->name().startsWith(linearName);
+    const bool validation = line->name().endsWith(QStringLiteral("validation"));
+    const aaren::ModelKind kind = linear ? aaren::ModelKind::linear : aaren::ModelKind::aaren;
+    QCOMPARE(line->color(), validation ? modelValidationColor(kind) : modelColor(kind));
+    named << line->name();
+  }
+  QCOMPARE(named.size(), 4);
 }
 
 QTEST_MAIN(TestChartPanel)

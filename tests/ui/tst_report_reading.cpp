@@ -233,6 +233,7 @@ void TestReportReading::theWordingReadsOnce() {
   if (pdftotext.isEmpty()) QSKIP("pdftotext (poppler-utils) is needed; scripts/test installs it");
   const QString text = run(pdftotext, {pdf_, QStringLiteral("-")}).simplified();
   QVERIFY2(text.contains(QStringLiteral("one season earlier: a period of 24 rows (the dates are hourly).")), qPrintable(text));
+  QVERIFY2(text.contains(QStringLiteral("Aaren and Transformer forecasting models trained on")), qPrintable(text));
   QVERIFY2(!text.contains(QStringLiteral("((")) && !text.contains(QStringLiteral("))")), qPrintable(text));
   QVERIFY2(!text.contains(QStringLiteral("1 epochs")), qPrintable(text));
   QVERIFY2(text.contains(QStringLiteral("One epoch: each loss is a single point")), qPrintable(text));

@@ -3,10 +3,9 @@
 #include <QLineSeries>
 #include <QTimer>
 
-namespace aaren::ui {
+#include "ui/charts/model_colors.hpp"
 
-QColor trainingCurveColor(int model) { return model == 0 ? QColor(0x25, 0x63, 0xd9) : QColor(0xe0, 0x6c, 0x1f); }
-QColor validationCurveColor(int model) { return model == 0 ? QColor(0x5f, 0xb0, 0xf0) : QColor(0xe8, 0xa8, 0x30); }
+namespace aaren::ui {
 
 LossCurvesChart::LossCurvesChart(QWidget* parent)
     : ChartPanel(tr("Training and validation loss"), parent), refresh_(new QTimer(this)) {
@@ -27,8 +26,8 @@ void LossCurvesChart::reset(const QStringList& modelNames, bool eventModels) {
   curves_.clear();
   for (int i = 0; i < modelNames.size(); ++i) {
     Curves curves;
-    curves.trainSeries = addLineSeries(tr("%1 training").arg(modelNames[i]), trainingCurveColor(i));
-    curves.validationSeries = addLineSeries(tr("%1 validation").arg(modelNames[i]), validationCurveColor(i));
+    curves.trainSeries = addLineSeries(tr("%1 training").arg(modelNames[i]), modelColor(modelNames[i]));
+    curves.validationSeries = addLineSeries(tr("%1 validation").arg(modelNames[i]), modelValidationColor(modelNames[i]));
     curves.validationSeries->setPointsVisible(true);
     curves_.push_back(curves);
   }

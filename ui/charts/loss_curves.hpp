@@ -2,7 +2,6 @@
 // The Train page's loss chart: a training and a validation curve per model, fed live from the
 // training progress (and redrawn at most every kRefreshMs however fast the steps come), or filled
 // at once from a finished run's epochs.
-#include <QColor>
 #include <QList>
 #include <QPointF>
 #include <QStringList>
@@ -14,11 +13,6 @@
 class QTimer;
 
 namespace aaren::ui {
-
-// The colours of a model's curves (0: Aaren, 1: the Transformer), shared by every per-epoch chart so
-// that a model looks the same in each: training dark, validation light.
-QColor trainingCurveColor(int model);
-QColor validationCurveColor(int model);
 
 class LossCurvesChart : public ChartPanel {
   Q_OBJECT

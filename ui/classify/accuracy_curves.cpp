@@ -4,7 +4,7 @@
 #include <QPen>
 #include <cmath>
 
-#include "ui/charts/loss_curves.hpp"
+#include "ui/charts/model_colors.hpp"
 
 namespace aaren::ui {
 
@@ -32,8 +32,8 @@ void AccuracyCurvesChart::reset(const QStringList& modelNames) {
   for (int m = 0; m < modelNames.size(); ++m) {
     Curves curves;
     curves.name = modelNames[m];
-    curves.trainSeries = addLineSeries(tr("%1 training").arg(modelNames[m]), trainingCurveColor(m));
-    curves.validationSeries = addLineSeries(tr("%1 validation").arg(modelNames[m]), validationCurveColor(m));
+    curves.trainSeries = addLineSeries(tr("%1 training").arg(modelNames[m]), modelColor(modelNames[m]));
+    curves.validationSeries = addLineSeries(tr("%1 validation").arg(modelNames[m]), modelValidationColor(modelNames[m]));
     QPen pen = curves.validationSeries->pen();
     pen.setStyle(Qt::DashLine);
     curves.validationSeries->setPen(pen);

@@ -10,6 +10,7 @@
 #include <cmath>
 
 #include "ui/chart_panel.hpp"
+#include "ui/charts/model_colors.hpp"
 #include "ui/events/event_rmse_note.hpp"
 #include "ui/explore/step_bar.hpp"
 #include "ui/explore/step_controller.hpp"
@@ -23,7 +24,6 @@ namespace {
 
 constexpr double kBarsWidth = 0.8;  // of one mark's slot, shared by the models' bars
 
-QColor modelColor(int model) { return model == 0 ? QColor(0x25, 0x63, 0xd9) : QColor(0xe0, 0x6c, 0x1f); }
 const QColor kEventColor(0x55, 0x5b, 0x66);
 const QColor kActualColor(0xc0, 0x26, 0x2d);
 
@@ -173,7 +173,8 @@ void EventForecastView::showStep(int step) {
       const double time = first.time + span * double(k) / kDensityPoints;
       curve.append({time, next_event_density(next, time)});
     }
-    setSeriesData(density_->addLineSeries(tr("%1 density").arg(set_->models[std::size_t(m)].modelName), modelColor(m)),
+    setSeriesData(density_->addLineSeries(tr("%1 density").arg(set_->models[std::size_t(m)].modelName),
+                                        modelColor(set_->models[std::size_t(m)].modelName)),
                   curve);
   }
   QScatterSeries* actual = density_->addScatterSeries(tr("actual next event"), kActualColor);
@@ -213,7 +214,8 @@ void EventForecastView::drawMarks(int step) {
       outline << QPointF(left, 0) << QPointF(left, probabilities[k]) << QPointF(left + width, probabilities[k])
               << QPointF(left + width, 0);
     }
-    setSeriesData(marks_->addLineSeries(tr("%1 P(mark)").arg(set_->models[std::size_t(m)].modelName), modelColor(m)),
+    setSeriesData(marks_->addLineSeries(tr("%1 P(mark)").arg(set_->models[std::size_t(m)].modelName),
+                                        modelColor(set_->models[std::size_t(m)].modelName)),
                   outline);
   }
   if (const int actual = set_->prediction(0, step).actual_next_mark; actual >= 0) {

@@ -21,6 +21,7 @@
 
 #include "core/forecast/forecast_run.hpp"
 #include "ui/chart_panel.hpp"
+#include "ui/charts/model_colors.hpp"
 #include "ui/charts/row_axis.hpp"
 #include "ui/classify/classify_results_view.hpp"
 #include "ui/events/event_forecast_view.hpp"
@@ -41,10 +42,6 @@ const QColor kHistoryColor(0x8a, 0x94, 0xa0);
 const QColor kTruthColor(0x2e, 0x9d, 0x5b);
 const QColor kHorizonColor(0x8a, 0x94, 0xa0);
 const QColor kFutureColor(0x8e, 0x44, 0xad);
-
-QColor forecastColor(const QString& modelName) {
-  return modelName == QLatin1String("Aaren") ? QColor(0x25, 0x63, 0xd9) : QColor(0xe0, 0x6c, 0x1f);
-}
 
 }  // namespace
 
@@ -318,7 +315,7 @@ void ForecastPage::showForecasts(std::shared_ptr<const RunForecastSet> set, int 
   history_ = chart_->addLineSeries(tr("History"), kHistoryColor);
   truth_ = chart_->addLineSeries(tr("Truth"), kTruthColor);
   for (const ModelForecastSource& model : set_->models)
-    forecasts_.push_back(chart_->addLineSeries(tr("%1 forecast").arg(model.modelName), forecastColor(model.modelName)));
+    forecasts_.push_back(chart_->addLineSeries(tr("%1 forecast").arg(model.modelName), modelColor(model.modelName)));
 
   const ModelConfig& config = first.run.config.model;
   runSummary_->setText(tr("%1 · look-back %2 · horizon %3 · %4 test windows, then the future")

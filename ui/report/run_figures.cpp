@@ -18,6 +18,7 @@
 #include "core/forecast/forecast_run.hpp"
 #include "ui/chart_panel.hpp"
 #include "ui/charts/loss_curves.hpp"
+#include "ui/charts/model_colors.hpp"
 #include "ui/charts/row_axis.hpp"
 #include "ui/run_list.hpp"
 
@@ -28,10 +29,6 @@ namespace {
 // The Forecast page's colours, so a figure reads the same in the pack, the report and the app.
 const QColor kHistoryColor(0x8a, 0x94, 0xa0);
 const QColor kTruthColor(0x2e, 0x9d, 0x5b);
-
-QColor forecastColor(const QString& modelName) {
-  return modelName == QLatin1String("Aaren") ? QColor(0x25, 0x63, 0xd9) : QColor(0xe0, 0x6c, 0x1f);
-}
 
 const RunForecastSet& forecastsOf(const RunOnDisk& run) {
   if (!run.forecasts || run.forecasts->models.empty())
@@ -113,7 +110,7 @@ std::unique_ptr<ChartPanel> forecastChart(const RunOnDisk& run, const QString& t
                       rowPoints(axis, targetRow, forecast.truth, column, forecast));
       first = false;
     }
-    setSeriesData(chart->addLineSeries(QObject::tr("%1 forecast").arg(model.modelName), forecastColor(model.modelName)),
+    setSeriesData(chart->addLineSeries(QObject::tr("%1 forecast").arg(model.modelName), modelColor(model.modelName)),
                   rowPoints(axis, targetRow, forecast.forecast, column, forecast));
   }
   chart->resetView();

@@ -46,10 +46,12 @@ QImage chartImage(ChartPanel& chart) {
   return renderChartImage(chart, kWideChart);
 }
 
+// "Aaren", "Aaren and Transformer", "Aaren, Transformer and Linear Transformer".
 QString modelNames(const RunOnDisk& run) {
   QStringList names;
   for (const ModelRunEntry& model : run.entry.models) names << modelName(model);
-  return names.join(QStringLiteral(" and "));
+  const QString last = names.isEmpty() ? QString() : names.takeLast();
+  return names.isEmpty() ? last : names.join(QStringLiteral(", ")) + QObject::tr(" and ") + last;
 }
 
 void forecastingData(ReportLayout& layout, const RunOnDisk& run) {
@@ -273,7 +275,10 @@ WrittenReport writeRunReport(const RunOnDisk& run, const QString& pdfPath) {
     ReportLayout layout(writer);
     layout.title(QObject::tr("Run report: %1").arg(run.name()),
                  QObject::tr("%1 %2 trained on %3. Written %4 by Aaren Studio %5.")
-                     .arg(modelNames(run), run.events() ? QObject::tr("event model(s)") : QObject::tr("forecasting model(s)"),
+                     .arg(modelNames(run),
+                          run.entry.models.size() == 1
+                              ? (run.events() ? QObject::tr("event model") : QObject::tr("forecasting model"))
+                              : (run.events() ? QObject::tr("event models") : QObject::tr("forecasting models")),
                           QFileInfo(run.dataPath).fileName(),
                           QDateTime::currentDateTime().toString(QStringLiteral("yyyy-MM-dd HH:mm")), applicationVersion()));
     layout.heading(QObject::tr("Data"));
