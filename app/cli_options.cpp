@@ -6,6 +6,19 @@
 
 namespace aaren::cli {
 
+std::string either(const std::vector<std::string>& choices) {
+  std::string text;
+  for (std::size_t i = 0; i < choices.size(); ++i)
+    text += (i == 0 ? "" : i + 1 == choices.size() ? " or " : ", ") + choices[i];
+  return text;
+}
+
+std::string joined(const std::vector<std::string>& choices, const char* separator) {
+  std::string text;
+  for (const std::string& choice : choices) text += (text.empty() ? "" : separator) + choice;
+  return text;
+}
+
 namespace {
 
 std::string number_text(double value) {
@@ -49,18 +62,6 @@ CLI::Option* add_whole_number(CLI::App* app, const std::string& name, T& value, 
       ->check(whole_number_check(name, min_value, max_value));
 }
 
-std::string either(const std::vector<std::string>& choices) {
-  std::string text;
-  for (std::size_t i = 0; i < choices.size(); ++i)
-    text += (i == 0 ? "" : i + 1 == choices.size() ? " or " : ", ") + choices[i];
-  return text;
-}
-
-std::string joined(const std::vector<std::string>& choices, const char* separator) {
-  std::string text;
-  for (const std::string& choice : choices) text += (text.empty() ? "" : separator) + choice;
-  return text;
-}
 
 std::string range_text(const RealRange& r) {
   const bool low = std::isfinite(r.low), high = std::isfinite(r.high);
@@ -143,11 +144,19 @@ void refuse_option(CLI::App* app, const std::string& name, const std::string& re
 
 bool given(const CLI::App* app, const std::string& name) { return app->count(name) > 0; }
 
-CLI::Option* add_model_choice(CLI::App* app, std::string& model, bool side_by_side_allowed) {
+namespace {
+
+std::vector<std::string> model_choices(bool side_by_side_allowed) {
   std::vector<std::string> choices;
   for (const ModelKind kind : kModelKinds) choices.emplace_back(to_string(kind));
   if (side_by_side_allowed) choices.insert(choices.end(), {"both", "all"});
-  return add_choice(app, "--model", model, choices,
+  return choices;
+}
+
+}  // namespace
+
+CLI::Option* add_model_choice(CLI::App* app, std::string& model, bool side_by_side_allowed) {
+  return add_choice(app, "--model", model, model_choices(side_by_side_allowed),
                     side_by_side_allowed
                         ? "the token mixer: Aaren, the Transformer or the linear Transformer; both: Aaren and the "
                           "Transformer side by side, all: the three, on the same data, split and seed"
@@ -159,7 +168,7 @@ std::vector<ModelKind> model_kinds(const std::string& model) {
   if (model == "both") return {ModelKind::aaren, ModelKind::transformer};
   if (model == "all") return {std::begin(kModelKinds), std::end(kModelKinds)};
   const std::optional<ModelKind> kind = model_kind_from_string(model);
-  if (!kind) throw UsageError("--model must be aaren, transformer, linear, both or all, got '" + model + "'");
+  if (!kind) throw UsageError("--model must be " + either(model_choices(true)) + ", got '" + model + "'");
   return {*kind};
 }
 

@@ -62,6 +62,10 @@ CLI::Option* add_switch(CLI::App* app, const std::string& name, bool& value, con
 // "--horizon belongs to forecasting; an event model predicts the next event".
 void refuse_option(CLI::App* app, const std::string& name, const std::string& reason);
 
+// "a, b or c" and "a<separator>b<separator>c", as messages and the help list choices.
+std::string either(const std::vector<std::string>& choices);
+std::string joined(const std::vector<std::string>& choices, const char* separator);
+
 // Whether the user gave the option (its default is used otherwise).
 bool given(const CLI::App* app, const std::string& name);
 

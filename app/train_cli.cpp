@@ -3,7 +3,6 @@
 #include <cmath>
 #include <csignal>
 #include <cstdio>
-#include <filesystem>
 
 #include "core/runs/run_catalog.hpp"
 
@@ -24,9 +23,9 @@ std::atomic<bool>& install_interrupt_handler() {
 
 void print_run_folders(const std::string& out, const std::vector<ModelKind>& kinds, std::size_t trained) {
   if (trained > 1) {
-    std::string folders;
-    for (std::size_t i = 0; i < trained; ++i) folders += (i ? ", " : "") + std::string(to_string(kinds[i])) + "/";
-    std::printf("run folders: %s (%s)\n", out.c_str(), folders.c_str());
+    std::vector<std::string> folders;
+    for (std::size_t i = 0; i < trained; ++i) folders.push_back(std::string(to_string(kinds[i])) + "/");
+    std::printf("run folders: %s (%s)\n", out.c_str(), joined(folders, ", ").c_str());
   } else
     std::printf("run folder: %s\n", out.c_str());
 }
@@ -86,11 +85,9 @@ std::string describe_for_cli(const TrainingMemoryError& error) {
 
 std::string single_model_run(const std::string& dir) {
   if (!is_side_by_side_run(dir)) return dir;
-  const std::vector<std::string> models = run_model_folders(dir);
-  std::string choices;
-  for (std::size_t i = 0; i < models.size(); ++i)
-    choices += (i == 0 ? "" : i + 1 == models.size() ? " or " : ", ") + ("--run " + models[i]);
-  throw UsageError(dir + " holds the runs of several models side by side: give " + choices);
+  std::vector<std::string> choices;
+  for (const std::string& model : run_model_folders(dir)) choices.push_back("--run " + model);
+  throw UsageError(dir + " holds the runs of several models side by side: give " + either(choices));
 }
 
 }  // namespace aaren::cli

@@ -364,8 +364,7 @@ StepReport DeviceForecastModel::Impl::collect(int batch, bool norm) {
 }
 
 DeviceForecastModel::DeviceForecastModel(const ModelConfig& config, int max_batch) {
-  if (config.target_channel >= 0) throw std::invalid_argument(cpu_only_reason(TrainingTaskKind::forecast, ForecastFeatures::MS));
-  if (const std::string reason = cpu_only_reason(config.kind); !reason.empty()) throw std::invalid_argument(reason);
+  if (const std::string reason = cpu_only_reason(config); !reason.empty()) throw std::invalid_argument(reason);
   if (!query_device().available) throw_unavailable();
   config.validate();
   if (max_batch < 1)

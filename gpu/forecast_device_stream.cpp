@@ -108,8 +108,7 @@ void DeviceForecastStream::Impl::transformer_layer(int l) {
 }
 
 DeviceForecastStream::DeviceForecastStream(const ModelConfig& config, const float* params, long capacity) {
-  if (config.target_channel >= 0) throw std::invalid_argument(cpu_only_reason(TrainingTaskKind::forecast, ForecastFeatures::MS));
-  if (const std::string reason = cpu_only_reason(config.kind); !reason.empty()) throw std::invalid_argument(reason);
+  if (const std::string reason = cpu_only_reason(config); !reason.empty()) throw std::invalid_argument(reason);
   if (!query_device().available) throw_unavailable();
   config.validate();
   if (capacity < 1 || capacity > INT_MAX)

@@ -77,8 +77,7 @@ class DeviceForecastEngine final : public StepEngine {
 
 std::unique_ptr<StepEngine> make_forecast_engine(const ModelConfig& config, const TrainSettings& settings,
                                                  const WindowSet& train, const WindowSet& validation) {
-  if (config.target_channel >= 0) throw std::invalid_argument(cpu_only_reason(TrainingTaskKind::forecast, ForecastFeatures::MS));
-  if (const std::string reason = cpu_only_reason(config.kind); !reason.empty()) throw std::invalid_argument(reason);
+  if (const std::string reason = cpu_only_reason(config); !reason.empty()) throw std::invalid_argument(reason);
   if (!query_device().available) throw_unavailable();
   return std::make_unique<DeviceForecastEngine>(config, settings, train, validation);
 }

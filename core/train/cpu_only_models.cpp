@@ -24,6 +24,11 @@ std::string cpu_only_reason(ModelKind kind) {
   return {};
 }
 
+std::string cpu_only_reason(const ModelConfig& forecaster) {
+  if (forecaster.target_channel >= 0) return cpu_only_reason(TrainingTaskKind::forecast, ForecastFeatures::MS);
+  return cpu_only_reason(forecaster.kind);
+}
+
 void require_trainable_on(ComputeDevice device, TrainingTaskKind task, ForecastFeatures features) {
   if (device != ComputeDevice::cuda) return;
   if (const std::string reason = cpu_only_reason(task, features); !reason.empty()) throw std::invalid_argument(reason);

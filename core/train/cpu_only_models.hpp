@@ -22,6 +22,9 @@ std::string cpu_only_reason(TrainingTaskKind task, ForecastFeatures features = F
 
 // Why a model of this family trains and streams on the CPU only; empty when a GPU can run it.
 std::string cpu_only_reason(ModelKind kind);
+// Why this forecaster runs on the CPU only, by its features (MS: a target channel) or its family;
+// empty when a GPU can run it. What the GPU's model, stream and engine check first.
+std::string cpu_only_reason(const ModelConfig& forecaster);
 
 // Throws std::invalid_argument with cpu_only_reason when the device is a GPU and the model trains
 // on the CPU only.

@@ -13,7 +13,8 @@
 namespace aaren::ui {
 
 QString displayName(ModelKind kind) {
-  return capitalized(QString::fromUtf8(model_name(kind).data(), qsizetype(model_name(kind).size())));
+  const std::string_view name = model_name(kind);
+  return capitalized(QString::fromUtf8(name.data(), qsizetype(name.size())));
 }
 
 void TrainingWorker::requestPause() {
