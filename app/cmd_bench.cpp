@@ -108,11 +108,10 @@ int bench_train(TrainOptions& o) {
   bench::TrainBenchOptions& options = o.bench;
   validate_architecture(options.model);
   options.kinds = model_kinds(o.model);
-  const ComputeDevice device = choose_device(o.device);
+  const ComputeDevice device = choose_device_for(o.device, options.kinds);
   if (device == ComputeDevice::cuda) {
     options.engine = gpu::make_forecast_engine;
     std::erase_if(options.kinds, [](ModelKind kind) { return !cpu_only_reason(kind).empty(); });
-    if (options.kinds.empty()) require_cpu_device(o.device, cpu_only_reason(model_kinds(o.model).front()));
   }
   options.seq_lens = o.seq_lens;
   std::printf("training step, batch %d, d_model %d, heads %d, layers %d, d_ff %d, horizon %d, %d channels\n",
@@ -137,30 +136,33 @@ int bench_train(TrainOptions& o) {
   return 0;
 }
 
-const char* const kStreamText = R"(tokens one at a time through Aaren and a KV-cached Transformer: latency, cumulative time, state memory (the paper's Figure 5)
+const char* const kStreamText = R"(tokens one at a time through Aaren, a KV-cached Transformer and a linear Transformer: latency, cumulative time, state memory (the paper's Figure 5)
 
-Streams N tokens, one step() at a time, through an Aaren model and a KV-cached
-Transformer of the same size and records, at sampled token counts, each model's
-per-token latency, cumulative time, state bytes (Aaren's (m, u, w); the KV cache),
-bytes read per step (the weights a step uses and the state) and the process's
-resident memory. The CSV has one row per sample. On the CPU it first measures
-one thread's read bandwidth (a sum over a 256 MiB buffer, median of 5 passes):
-out of the caches a step cannot be faster than reading its bytes, so for each
-model it prints the bytes read per step at the largest N and the rate achieved
-as a share of that bandwidth. The
-last lines printed are the fitted growth (log-log slopes over the upper half of
-N of per-token latency and of cumulative time; state bytes per token) and the
-cumulative-time ratio at N.
---chart draws state memory and cumulative time side by side with a caption
-(the paper's Figure 5) as PNG, SVG or PDF; it needs no display.
+Streams N tokens, one step() at a time, through an Aaren model, a KV-cached
+Transformer and a linear Transformer of the same size (--model picks them) and
+records, at sampled token counts, each model's per-token latency, cumulative
+time, state bytes (Aaren's (m, u, w); the KV cache; the linear Transformer's
+(S, z) per head), bytes read per step (the weights a step uses and the state)
+and the process's resident memory. The CSV has one row per sample, the linear
+Transformer's columns last. On the CPU it first measures one thread's read
+bandwidth (a sum over a 256 MiB buffer, median of 5 passes): out of the caches a
+step cannot be faster than reading its bytes, so for each model it prints the
+bytes read per step at the largest N and the rate achieved as a share of that
+bandwidth. The last lines printed are the fitted growth (log-log slopes over the
+upper half of N of per-token latency and of cumulative time; state bytes per
+token) and each model's cumulative time at N against Aaren's.
+--chart draws state memory and cumulative time of Aaren and the Transformer side
+by side with a caption (the paper's Figure 5) as PNG, SVG or PDF; it needs no
+display.
 --device cuda streams on the GPU: each step uploads one input row, runs every
 layer there and copies the hidden state back, and its time includes all of
-that; the parallel forward is then not timed (it runs on the CPU only).
+that; the parallel forward is then not timed (it runs on the CPU only), nor is
+the linear Transformer (it has no GPU kernels yet).
 )";
 
 struct StreamOptions {
   bench::StreamBenchOptions bench;
-  std::string out, chart, device = "cpu";
+  std::string out, chart, device = "cpu", model = "all";
   bool no_parallel = false;
 };
 
@@ -169,7 +171,8 @@ int bench_stream(StreamOptions& o) {
   const std::string& out = o.out;
   const std::string& chart = o.chart;
   validate_architecture(options.model);
-  const ComputeDevice device = choose_device(o.device);
+  options.kinds = model_kinds(o.model);
+  const ComputeDevice device = choose_device_for(o.device, options.kinds);
   if (device == ComputeDevice::cuda) options.stepper = bench::device_stream_stepper<gpu::DeviceForecastStream>();
   options.parallel = !o.no_parallel;
   if (!chart.empty() && !is_stream_figure_path(chart))
@@ -188,50 +191,65 @@ int bench_stream(StreamOptions& o) {
                 bandwidth.bytes_per_second / 1e9, bandwidth.buffer_bytes >> 20, bandwidth.passes);
     std::fflush(stdout);
   }
+  const std::vector<ModelKind> shown = bench::streamed_kinds(options);
   long next_report = 1024;
   const auto result = bench::run_stream_bench(options, [&](const bench::StreamSample& s) {
     if (s.tokens < next_report && s.tokens != options.tokens) return;
     while (next_report <= s.tokens) next_report *= 2;
-    std::printf(
-        "%8ld tokens  aaren %8.2f us/token %10.3f s %8.0f B | transformer %8.2f us/token %10.3f s %12.0f B | "
-        "cumulative ratio %.1f\n",
-        s.tokens, 1e6 * s.latency_seconds[0], s.cumulative_seconds[0], s.state_bytes[0], 1e6 * s.latency_seconds[1],
-        s.cumulative_seconds[1], s.state_bytes[1], s.cumulative_seconds[1] / s.cumulative_seconds[0]);
+    std::printf("%8ld tokens", s.tokens);
+    for (std::size_t m = 0; m < shown.size(); ++m) {
+      const int k = bench::stream_model_index(shown[m]);
+      std::printf("%s %s %.2f us/token %.3f s %.0f B", m == 0 ? " " : " |", std::string(to_string(shown[m])).c_str(),
+                  1e6 * s.latency_seconds[k], s.cumulative_seconds[k], s.state_bytes[k]);
+    }
+    std::printf("\n");
     std::fflush(stdout);
   });
   write_file_atomically(out, bench::stream_csv(result));
   if (result.samples.empty()) throw std::runtime_error("nothing was measured");
+  if (!result.left_out_note.empty()) std::printf("%s\n", result.left_out_note.c_str());
   const auto& first = result.samples.front();
   const auto& last = result.samples.back();
-  for (int k = 0; k < 2; ++k)
-    if (result.parallel_seconds[k] >= 0)
-      std::printf("parallel forward at N = %ld: %s %.3f s\n", last.tokens, k == 0 ? "aaren" : "transformer",
-                  result.parallel_seconds[k]);
+  for (const ModelKind kind : result.kinds)
+    if (const double seconds = result.parallel_seconds[bench::stream_model_index(kind)]; seconds >= 0)
+      std::printf("parallel forward at N = %ld: %s %.3f s\n", last.tokens, std::string(to_string(kind)).c_str(),
+                  seconds);
   if (!result.parallel_note.empty()) std::printf("%s\n", result.parallel_note.c_str());
   std::printf("wrote %zu samples to %s\n", result.samples.size(), out.c_str());
   if (!chart.empty()) {
     write_stream_figure(chart, options, result);
     std::printf("wrote the memory and cumulative-time charts (the paper's Figure 5) to %s\n", chart.c_str());
   }
-  std::printf("state bytes at token %ld and %ld: aaren %.0f and %.0f; transformer %.0f and %.0f\n", first.tokens,
-              last.tokens, first.state_bytes[0], last.state_bytes[0], first.state_bytes[1], last.state_bytes[1]);
-  for (int k = 0; k < 2; ++k) {
-    const bench::StepBound bound = bench::step_bound(result, k);
-    std::printf("%-12s at N = %ld a step reads %.3f MB: %.1f GB/s", k == 0 ? "aaren:" : "transformer:", last.tokens,
-                bound.bytes_read / 1e6, bound.bytes_per_second / 1e9);
+  for (const ModelKind kind : result.kinds) {
+    const int k = bench::stream_model_index(kind);
+    const std::string name = std::string(to_string(kind)) + ":";
+    std::printf("%-12s state %.0f B at token %ld, %.0f B at token %ld\n", name.c_str(), first.state_bytes[k],
+                first.tokens, last.state_bytes[k], last.tokens);
+  }
+  for (const ModelKind kind : result.kinds) {
+    const bench::StepBound bound = bench::step_bound(result, bench::stream_model_index(kind));
+    const std::string name = std::string(to_string(kind)) + ":";
+    std::printf("%-12s at N = %ld a step reads %.3f MB: %.1f GB/s", name.c_str(), last.tokens, bound.bytes_read / 1e6,
+                bound.bytes_per_second / 1e9);
     if (result.read_bandwidth > 0)
       std::printf(" = %.0f%% of one thread's read bandwidth", 100 * bound.fraction_of_bandwidth);
     std::printf("\n");
   }
-  std::printf("aaren:       per-token exponent %.3f, time exponent %.3f, memory slope %.1f bytes/token\n",
-              result.fit[0].latency_exponent, result.fit[0].time_exponent, result.fit[0].memory_bytes_per_token);
-  std::printf(
-      "transformer: per-token exponent %.3f, time exponent %.3f, memory slope %.1f bytes/token "
-      "(2 x layers x d_model x 4 = %d)\n",
-      result.fit[1].latency_exponent, result.fit[1].time_exponent, result.fit[1].memory_bytes_per_token,
-      2 * options.model.layers * options.model.d_model * 4);
-  std::printf("cumulative time at N = %ld: transformer / aaren = %.1f\n", last.tokens,
-              last.cumulative_seconds[1] / last.cumulative_seconds[0]);
+  for (const ModelKind kind : result.kinds) {
+    const bench::GrowthFit& fit = result.fit[bench::stream_model_index(kind)];
+    const std::string name = std::string(to_string(kind)) + ":";
+    std::printf("%-12s per-token exponent %.3f, time exponent %.3f, memory slope %.1f bytes/token", name.c_str(),
+                fit.latency_exponent, fit.time_exponent, fit.memory_bytes_per_token);
+    if (kind == ModelKind::transformer)
+      std::printf(" (2 x layers x d_model x 4 = %d)", 2 * options.model.layers * options.model.d_model * 4);
+    std::printf("\n");
+  }
+  const int k_aaren = bench::stream_model_index(ModelKind::aaren);
+  if (bench::streamed(result, ModelKind::aaren) && last.cumulative_seconds[k_aaren] > 0)
+    for (const ModelKind kind : result.kinds)
+      if (kind != ModelKind::aaren)
+        std::printf("cumulative time at N = %ld: %s / aaren = %.1f\n", last.tokens, std::string(to_string(kind)).c_str(),
+                    last.cumulative_seconds[bench::stream_model_index(kind)] / last.cumulative_seconds[k_aaren]);
   return 0;
 }
 
@@ -284,6 +302,7 @@ void add_bench_stream(CommandLine& cli, CLI::App* bench) {
   add_whole(app, "--samples", b.samples, 2, 100000, "N", "sampled token counts")->group(kOptionsGroup);
   add_whole(app, "--seed", b.seed, 0, 4294967295L, "S", "")->group(kOptionsGroup);
   add_switch(app, "--no-parallel", o->no_parallel, "skip timing the parallel forward")->group(kOptionsGroup);
+  add_model_choice(app, o->model, true);
   b.model.d_model = 128;
   b.model.layers = 4;
   b.model.d_ff = 512;

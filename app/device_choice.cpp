@@ -31,6 +31,15 @@ void require_cpu_device(const std::string& name, const std::string& cpu_only_rea
   if (name == "cuda") throw UsageError("--device cuda: " + cpu_only_reason + "; use --device cpu or auto");
 }
 
+ComputeDevice choose_device_for(const std::string& name, const std::vector<ModelKind>& kinds) {
+  const ComputeDevice device = choose_device(name);
+  if (device == ComputeDevice::cpu) return device;
+  for (const ModelKind kind : kinds)
+    if (cpu_only_reason(kind).empty()) return device;
+  require_cpu_device(name, kinds.empty() ? std::string("nothing to run") : cpu_only_reason(kinds.front()));
+  return ComputeDevice::cpu;
+}
+
 std::string describe_device(ComputeDevice device) {
   if (device == ComputeDevice::cuda) return "cuda, " + gpu::describe(gpu::query_device());
   return "cpu, " + std::to_string(std::thread::hardware_concurrency()) + " hardware threads";

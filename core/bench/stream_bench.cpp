@@ -5,6 +5,7 @@
 #include <cmath>
 #include <random>
 #include <sstream>
+#include <stdexcept>
 
 #include "core/bench/memory_bandwidth.hpp"
 #include "core/bench/stream_summary.hpp"
@@ -12,6 +13,7 @@
 #include "core/io/matrix_csv.hpp"
 #include "core/model/forecast_model.hpp"
 #include "core/model/forecast_stream.hpp"
+#include "core/train/cpu_only_models.hpp"
 #include "core/util/process_memory.hpp"
 
 namespace aaren::bench {
@@ -110,6 +112,12 @@ StreamBenchResult run_stream_bench(const StreamBenchOptions& options,
                                    const std::function<void(const StreamSample&)>& progress,
                                    const std::atomic<bool>* stop) {
   StreamBenchResult result;
+  result.kinds = streamed_kinds(options);
+  for (const ModelKind kind : options.kinds)
+    if (std::find(result.kinds.begin(), result.kinds.end(), kind) == result.kinds.end())
+      result.left_out_note += (result.left_out_note.empty() ? "not streamed: " : "; ") + cpu_only_reason(kind);
+  if (result.kinds.empty())
+    throw std::invalid_argument(options.kinds.empty() ? "a stream needs at least one model" : result.left_out_note);
   // Before the models are built, so the probe's buffer and theirs are never held at once. It
   // measures the CPU's memory, so a stream on another device is not compared with it.
   if (options.read_bandwidth)
@@ -120,33 +128,33 @@ StreamBenchResult run_stream_bench(const StreamBenchOptions& options,
   base.channels = 1;
   base.seq_len = 1;
   base.horizon = 1;
-  ModelConfig configs[2] = {base, base};
-  configs[0].kind = ModelKind::aaren;
-  configs[1].kind = ModelKind::transformer;
-  for (auto& c : configs) c.validate();
   // Room for the warm-up too, which a device's fixed KV cache must hold before the first reset.
   const long capacity = std::max(options.tokens, options.warmup);
-  Model aaren(configs[0], capacity, options.seed, options.stepper),
-      transformer(configs[1], capacity, options.seed, options.stepper);
-  Model* models[2] = {&aaren, &transformer};
+  std::vector<std::unique_ptr<Model>> models;  // as result.kinds
+  for (const ModelKind kind : result.kinds) {
+    ModelConfig config = base;
+    config.kind = kind;
+    config.validate();
+    models.push_back(std::make_unique<Model>(config, capacity, options.seed, options.stepper));
+  }
 
-  // The same inputs for both models, generated before anything is timed.
+  // The same inputs for every model, generated before anything is timed.
   std::vector<float> inputs(std::size_t(std::max(options.tokens, options.warmup)));
   std::mt19937 rng(options.seed);
   std::normal_distribution<float> normal(0.0f, 1.0f);
   for (float& x : inputs) x = normal(rng);
-  for (Model* m : models) {
+  for (const auto& m : models) {
     for (long t = 0; t < options.warmup; ++t) m->stream->step(&inputs[std::size_t(t)]);
   }
 
   const std::vector<long> points = sample_points(options.tokens, options.samples);
   const int repeats = std::max(1, options.repeats);
   // steps[k][r][t]: the raw time of step t of model k in pass r (a stopped pass is shorter).
-  std::vector<std::vector<float>> steps[2];
+  std::vector<std::vector<std::vector<float>>> steps(models.size());
   for (auto& model_steps : steps) model_steps.reserve(std::size_t(repeats));
-  double live_cumulative[2] = {0, 0};
+  std::vector<double> live_cumulative(models.size(), 0.0);
   for (int r = 0; r < repeats && !result.stopped_early; ++r) {
-    for (Model* m : models) m->stream->reset();
+    for (const auto& m : models) m->stream->reset();
     for (auto& model_steps : steps) {
       model_steps.emplace_back();
       model_steps.back().reserve(std::size_t(options.tokens));
@@ -159,9 +167,9 @@ StreamBenchResult run_stream_bench(const StreamBenchOptions& options,
       }
       StreamSample sample;
       sample.tokens = points[s];
-      for (int k = 0; k < 2; ++k) {
-        TokenStepper& stream = *models[k]->stream;
-        std::vector<float>& pass = steps[k].back();
+      for (std::size_t m = 0; m < models.size(); ++m) {
+        TokenStepper& stream = *models[m]->stream;
+        std::vector<float>& pass = steps[m].back();
         for (long t = done; t < points[s]; ++t) {
           const auto start = Clock::now();
           stream.step(&inputs[std::size_t(t)]);
@@ -169,13 +177,14 @@ StreamBenchResult run_stream_bench(const StreamBenchOptions& options,
         }
         if (r > 0) continue;
         // The first pass is shown as it comes, with the same typical step times as the result.
-        for (long t = done; t < points[s]; ++t) live_cumulative[k] += typical_step_seconds(pass, t);
+        const int k = stream_model_index(result.kinds[m]);
+        for (long t = done; t < points[s]; ++t) live_cumulative[m] += typical_step_seconds(pass, t);
         sample.latency_seconds[k] = sample.latency_low_seconds[k] = sample.latency_high_seconds[k] =
             typical_step_seconds(pass, points[s] - 1);
         sample.cumulative_seconds[k] = sample.cumulative_low_seconds[k] = sample.cumulative_high_seconds[k] =
-            live_cumulative[k];
+            live_cumulative[m];
         sample.state_bytes[k] = double(stream.state_bytes());
-        sample.bytes_read[k] = double(stream_step_bytes(models[k]->config, points[s]));
+        sample.bytes_read[k] = double(stream_step_bytes(models[m]->config, points[s]));
         sample.resident_bytes[k] = double(resident_bytes());
       }
       done = points[s];
@@ -186,16 +195,19 @@ StreamBenchResult run_stream_bench(const StreamBenchOptions& options,
     }
   }
   // The samples the first pass reached, robust over every pass (core/bench/stream_summary.hpp).
-  std::vector<std::vector<double>> pass_cumulative[2];
-  for (int k = 0; k < 2; ++k) summarize_model(steps[k], points, k, result.samples, pass_cumulative[k]);
-  for (int k = 0; k < 2; ++k) result.fit[k] = fit_growth(result.samples, k, pass_cumulative[k]);
+  for (std::size_t m = 0; m < models.size(); ++m) {
+    const int k = stream_model_index(result.kinds[m]);
+    std::vector<std::vector<double>> pass_cumulative;
+    summarize_model(steps[m], points, k, result.samples, pass_cumulative);
+    result.fit[k] = fit_growth(result.samples, k, pass_cumulative);
+  }
 
   if (options.parallel && options.stepper && !result.samples.empty())
     result.parallel_note = "the parallel forward is timed on the CPU only, so it was skipped for this device";
   if (options.parallel && !options.stepper && !result.stopped_early && !result.samples.empty()) {
     const long n = result.samples.back().tokens;
-    for (int k = 0; k < 2; ++k) {
-      ModelConfig c = configs[k];
+    for (const auto& model : models) {
+      ModelConfig c = model->config;
       c.seq_len = int(n);
       const double bytes = double(forward_state_bytes(c, sizeof(float)));
       if (bytes > options.parallel_memory_limit_bytes) {
@@ -207,11 +219,23 @@ StreamBenchResult run_stream_bench(const StreamBenchOptions& options,
       }
       ForwardState<float> state(c);
       const std::vector<float> x(inputs.begin(), inputs.begin() + n);
-      result.parallel_seconds[k] = median_seconds(
-          [&] { forecast_forward(state, models[k]->params.data(), models[k]->layout, c, x.data()); }, 1, 0.0);
+      result.parallel_seconds[stream_model_index(c.kind)] = median_seconds(
+          [&] { forecast_forward(state, model->params.data(), model->layout, c, x.data()); }, 1, 0.0);
     }
   }
   return result;
+}
+
+std::vector<ModelKind> streamed_kinds(const StreamBenchOptions& options) {
+  // A device stepper runs on a GPU, which some models do not (core/train/cpu_only_models.hpp).
+  std::vector<ModelKind> kinds;
+  for (const ModelKind kind : options.kinds)
+    if (!options.stepper || cpu_only_reason(kind).empty()) kinds.push_back(kind);
+  return kinds;
+}
+
+bool streamed(const StreamBenchResult& result, ModelKind kind) {
+  return std::find(result.kinds.begin(), result.kinds.end(), kind) != result.kinds.end();
 }
 
 StepBound step_bound(const StreamBenchResult& result, int model) {
@@ -225,15 +249,23 @@ StepBound step_bound(const StreamBenchResult& result, int model) {
 }
 
 std::string stream_csv(const StreamBenchResult& result) {
+  const bool linear = streamed(result, ModelKind::linear);
   std::string csv =
       "tokens,aaren_latency_s,transformer_latency_s,aaren_cumulative_s,transformer_cumulative_s,"
       "aaren_state_bytes,transformer_state_bytes,aaren_rss_bytes,transformer_rss_bytes,"
-      "aaren_bytes_read,transformer_bytes_read\n";
+      "aaren_bytes_read,transformer_bytes_read";
+  csv += linear ? ",linear_latency_s,linear_cumulative_s,linear_state_bytes,linear_rss_bytes,linear_bytes_read\n" : "\n";
+  const int k_linear = stream_model_index(ModelKind::linear);
   for (const StreamSample& s : result.samples) {
     csv += std::to_string(s.tokens);
-    for (const double* pair :
+    for (const double* values :
          {s.latency_seconds, s.cumulative_seconds, s.state_bytes, s.resident_bytes, s.bytes_read})
-      for (int k = 0; k < 2; ++k) csv += "," + format_number(pair[k]);
+      for (const ModelKind kind : {ModelKind::aaren, ModelKind::transformer})
+        csv += "," + format_number(values[stream_model_index(kind)]);
+    if (linear)
+      for (const double* values :
+           {s.latency_seconds, s.cumulative_seconds, s.state_bytes, s.resident_bytes, s.bytes_read})
+        csv += "," + format_number(values[k_linear]);
     csv += "\n";
   }
   return csv;

@@ -1,12 +1,14 @@
 #pragma once
 // `aaren bench stream` and the Efficiency page: N tokens streamed one at a time through an Aaren
-// model and a KV-cached Transformer of the same size (the paper's Figure 5), recording per-token
+// model, a KV-cached Transformer and a linear Transformer of the same size (the paper's Figure 5,
+// with the third RNN inside attention beside its two), recording per-token
 // latency, cumulative time, the state each keeps, the bytes each step reads, and the process's
 // resident memory. A step's bound is the time to read those bytes: the run measures one thread's
 // read bandwidth (core/bench/memory_bandwidth.hpp) and reports each model's rate against it.
 #include <atomic>
 #include <cstddef>
 #include <functional>
+#include <iterator>
 #include <memory>
 #include <optional>
 #include <string>
@@ -15,6 +17,11 @@
 #include "core/model/model_config.hpp"
 
 namespace aaren::bench {
+
+// The models a stream can time, one slot each in the arrays below, indexed as kModelKinds:
+// 0 Aaren, 1 Transformer, 2 linear Transformer (stream_model_index).
+inline constexpr int kStreamModels = int(std::size(kModelKinds));
+inline int stream_model_index(ModelKind kind) { return int(kind); }
 
 // One model run as an RNN, a token at a time, wherever it runs: on the CPU a ForecastStream, on a
 // device what StreamBenchOptions::stepper makes.
@@ -25,7 +32,8 @@ class TokenStepper {
   // Takes one input row (C) and returns once that token's hidden state is ready for the caller, so
   // the time a step takes includes all of its work, on whatever device.
   virtual void step(const float* x) = 0;
-  // Bytes of the state that grows with the stream: Aaren's (m, u, w), or the KV cache in use.
+  // Bytes of the state the stream keeps: Aaren's (m, u, w), the KV cache in use, or the linear
+  // Transformer's (S, z).
   virtual std::size_t state_bytes() const = 0;
 };
 
@@ -35,7 +43,8 @@ using TokenStepperFactory =
     std::function<std::unique_ptr<TokenStepper>(const ModelConfig& config, const float* params, long capacity)>;
 
 // The state a stream of `config` keeps after `tokens` tokens, as ForecastStream::state_bytes counts
-// it: Aaren's (m, u, w) of every layer, or the Transformer's keys and values of every token.
+// it: Aaren's (m, u, w) of every layer, the Transformer's keys and values of every token, or the
+// linear Transformer's (S, z) of every layer and head.
 std::size_t stream_state_bytes(const ModelConfig& config, long tokens);
 
 // The bytes one step reads once the stream holds `tokens` tokens (the new one included): every
@@ -75,6 +84,9 @@ TokenStepperFactory device_stream_stepper() {
 struct StreamBenchOptions {
   long tokens = 32768;
   ModelConfig model;   // d_model, heads, layers, d_ff; kind is set per model, channels 1
+  // The models streamed, each step of a sample in this order; at least one. A device stepper takes
+  // only the models the device runs: the others are left out with a note (StreamBenchResult).
+  std::vector<ModelKind> kinds{std::begin(kModelKinds), std::end(kModelKinds)};
   int repeats = 3;     // the whole stream is repeated; each sample keeps the median
   int samples = 256;   // sampled token counts (log-spaced at first, then even)
   long warmup = 256;   // tokens streamed and discarded before timing
@@ -96,18 +108,18 @@ struct StreamBenchOptions {
 // those per-token times, so the two agree.
 struct StreamSample {
   long tokens = 0;  // tokens seen (1-based)
-  // per model: 0 = Aaren, 1 = Transformer
-  double latency_seconds[2] = {0, 0};     // the step that took in token `tokens` (median of a short window)
-  double cumulative_seconds[2] = {0, 0};  // all steps up to and including it: the sum of their latencies
-  double latency_low_seconds[2] = {0, 0};      // quartiles of the raw steps around it, every pass
-  double latency_high_seconds[2] = {0, 0};
-  double cumulative_low_seconds[2] = {0, 0};   // the fastest and the slowest pass
-  double cumulative_high_seconds[2] = {0, 0};
-  double wall_seconds[2] = {0, 0};             // the raw steps summed, interruptions included (median pass)
+  // per model, indexed by stream_model_index; 0 for a model not streamed
+  double latency_seconds[kStreamModels] = {};     // the step that took in token `tokens` (median of a short window)
+  double cumulative_seconds[kStreamModels] = {};  // all steps up to and including it: the sum of their latencies
+  double latency_low_seconds[kStreamModels] = {};      // quartiles of the raw steps around it, every pass
+  double latency_high_seconds[kStreamModels] = {};
+  double cumulative_low_seconds[kStreamModels] = {};   // the fastest and the slowest pass
+  double cumulative_high_seconds[kStreamModels] = {};
+  double wall_seconds[kStreamModels] = {};             // the raw steps summed, interruptions included (median pass)
   int passes = 1;                              // passes that reached it
-  double state_bytes[2] = {0, 0};
-  double bytes_read[2] = {0, 0};          // what the step at `tokens` reads (stream_step_bytes)
-  double resident_bytes[2] = {0, 0};
+  double state_bytes[kStreamModels] = {};
+  double bytes_read[kStreamModels] = {};          // what the step at `tokens` reads (stream_step_bytes)
+  double resident_bytes[kStreamModels] = {};
 };
 
 struct GrowthFit {
@@ -125,8 +137,10 @@ struct GrowthFit {
 
 struct StreamBenchResult {
   std::vector<StreamSample> samples;
-  GrowthFit fit[2];
-  double parallel_seconds[2] = {-1, -1};  // parallel forward at N; -1 when skipped
+  std::vector<ModelKind> kinds;           // the models streamed, as StreamBenchOptions::kinds less those left out
+  std::string left_out_note;              // the models left out and why (a device that cannot run them)
+  GrowthFit fit[kStreamModels];
+  double parallel_seconds[kStreamModels] = {-1, -1, -1};  // parallel forward at N; -1 when skipped
   std::string parallel_note;              // why it was skipped, if it was
   bool stopped_early = false;
   double read_bandwidth = 0;              // bytes per second of one thread's read; 0: not measured
@@ -140,20 +154,28 @@ struct StepBound {
 };
 StepBound step_bound(const StreamBenchResult& result, int model);
 
+// The models a run of `options` streams: its kinds, less those a device stepper cannot run.
+std::vector<ModelKind> streamed_kinds(const StreamBenchOptions& options);
+// Whether the run streamed this model.
+bool streamed(const StreamBenchResult& result, ModelKind kind);
+
 // Least squares slope of y against x.
 double fitted_slope(const std::vector<double>& x, const std::vector<double>& y);
 // The fits of DESIGN: exponents from the upper half of the token counts, without the passes'
 // range (core/bench/stream_summary.hpp fits with it).
 GrowthFit fit_growth(const std::vector<StreamSample>& samples, int model);
 
-// Streams both models. `progress` gets each sample as soon as both models have reached it (for
+// Streams the models; throws std::invalid_argument when none is left to stream (none asked for, or
+// a device that runs none of them). `progress` gets each sample as soon as every model has reached it (for
 // live charts); `stop` ends the run early and keeps what was measured.
 StreamBenchResult run_stream_bench(const StreamBenchOptions& options,
                                    const std::function<void(const StreamSample&)>& progress = {},
                                    const std::atomic<bool>* stop = nullptr);
 
-// One row per sample, both models: tokens, then per model latency, cumulative time, state bytes,
-// resident bytes and bytes read per step.
+// One row per sample: tokens, then Aaren's and the Transformer's latency, cumulative time, state
+// bytes, resident bytes and bytes read per step (0 for one not streamed), then the same five of the
+// linear Transformer where it was streamed (its columns at the end, so a file's first columns mean
+// what they meant before it).
 std::string stream_csv(const StreamBenchResult& result);
 
 }  // namespace aaren::bench

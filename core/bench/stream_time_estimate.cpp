@@ -61,13 +61,13 @@ StreamTimeModel fit_stream_time(const std::vector<StreamSample>& samples) {
   tokens.reserve(samples.size());
   for (const StreamSample& s : samples) tokens.push_back(double(s.tokens));
   StreamTimeModel model;
-  for (int k = 0; k < 2; ++k) model.cost[k] = fit_step_cost(tokens, latencies(samples, k));
+  for (int k = 0; k < kStreamModels; ++k) model.cost[k] = fit_step_cost(tokens, latencies(samples, k));
   return model;
 }
 
 StepCost StreamTimeModel::effective_cost(int model) const {
   StepCost c = cost[model];
-  if (model == 1) c.seconds_per_cached_token = std::max(c.seconds_per_cached_token, bound_seconds_per_cached_token);
+  if (model == stream_model_index(ModelKind::transformer)) c.seconds_per_cached_token = std::max(c.seconds_per_cached_token, bound_seconds_per_cached_token);
   return c;
 }
 
@@ -82,8 +82,8 @@ double memory_bound_seconds_per_cached_token(const ModelConfig& config) {
 
 double estimated_run_seconds(const StreamBenchOptions& options, const StreamTimeModel& model) {
   double seconds = 0;
-  for (int k = 0; k < 2; ++k) {
-    const StepCost cost = model.effective_cost(k);
+  for (const ModelKind kind : options.kinds) {
+    const StepCost cost = model.effective_cost(stream_model_index(kind));
     seconds += cost.seconds_of_steps(1, options.warmup) + std::max(1, options.repeats) * cost.seconds_of_steps(1, options.tokens);
   }
   return seconds;
@@ -95,7 +95,8 @@ double remaining_run_seconds(const StreamBenchOptions& options, const StreamTime
   model.bound_seconds_per_cached_token = calibrated.bound_seconds_per_cached_token;
   const long reached = first_pass.empty() ? 0 : first_pass.back().tokens;
   double rest_of_pass = 0, measured = 0;
-  for (int k = 0; k < 2; ++k) {
+  for (const ModelKind kind : options.kinds) {
+    const int k = stream_model_index(kind);
     rest_of_pass += model.effective_cost(k).seconds_of_steps(reached + 1, options.tokens);
     if (!first_pass.empty()) measured += first_pass.back().cumulative_seconds[k];
   }

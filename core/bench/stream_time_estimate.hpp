@@ -1,6 +1,6 @@
 #pragma once
 // How long a streaming measurement (stream_bench.hpp) takes, before it starts and while it runs.
-// A step of Aaren costs the same at every token; a step of the Transformer reads its whole KV cache,
+// A step of Aaren (or of the linear Transformer) costs the same at every token; a step of the Transformer reads its whole KV cache,
 // so its cost grows linearly with the tokens cached and a pass over N tokens takes time quadratic in
 // N (docs/DESIGN.md section 4). Each model's step is modelled as fixed + per_token × n, fitted to
 // measured step times: a short calibration before the run, the run's own samples while it runs.
@@ -20,7 +20,7 @@ struct StepCost {
 };
 
 struct StreamTimeModel {
-  StepCost cost[2];  // 0 = Aaren, 1 = Transformer, as in StreamSample
+  StepCost cost[kStreamModels];  // indexed as StreamSample's (stream_model_index)
   // The bound of a Transformer step once its cache has left the CPU's caches: each cached token's
   // keys and values read at the machine's read bandwidth (memory_bandwidth.hpp). A calibration
   // over a few thousand tokens runs inside the caches, so its fitted slope alone predicts long runs
@@ -34,11 +34,12 @@ struct StreamTimeModel {
 // predict a negative time). Throws std::invalid_argument when the lengths differ or nothing is given.
 StepCost fit_step_cost(const std::vector<double>& tokens, const std::vector<double>& seconds);
 
-// Both models' step costs from samples' per-token latencies; throws when there are none.
+// Every model's step cost from samples' per-token latencies (0 for one not streamed); throws when
+// there are none.
 StreamTimeModel fit_stream_time(const std::vector<StreamSample>& samples);
 
 // The streaming time of a whole run of `options`: the warm-up, then `repeats` passes of N tokens
-// through both models. The bandwidth probe and the parallel forward (about a second each) are not in it.
+// through each of its models. The bandwidth probe and the parallel forward (about a second each) are not in it.
 double estimated_run_seconds(const StreamBenchOptions& options, const StreamTimeModel& model);
 
 // Samples of the first pass from which the run's own step costs replace the calibration's.

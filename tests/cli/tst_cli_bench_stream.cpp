@@ -142,18 +142,24 @@ class TestCliBenchStream : public QObject {
     QCOMPARE(lines.first(), QByteArray("tokens,aaren_latency_s,transformer_latency_s,aaren_cumulative_s,"
                                        "transformer_cumulative_s,aaren_state_bytes,transformer_state_bytes,"
                                        "aaren_rss_bytes,transformer_rss_bytes,aaren_bytes_read,"
-                                       "transformer_bytes_read"));
+                                       "transformer_bytes_read,linear_latency_s,linear_cumulative_s,"
+                                       "linear_state_bytes,linear_rss_bytes,linear_bytes_read"));
     QVERIFY(lines.size() > 10);
     QVERIFY(lines.last().startsWith("128,"));
 
     const QStringList printed = result.out.trimmed().split(QLatin1Char('\n'));
-    QVERIFY2(printed.last().contains(QStringLiteral("transformer / aaren")), qPrintable(result.describe()));
+    QVERIFY2(printed.last().contains(QStringLiteral("linear / aaren")), qPrintable(result.describe()));
+    QVERIFY2(printed.at(printed.size() - 2).contains(QStringLiteral("transformer / aaren")), qPrintable(result.describe()));
+    // The linear Transformer's state is constant: d_model 16, 2 heads, 1 layer, (S, z) with their
+    // compensation terms, 2 x (8 x 8 + 8) floats per head.
+    QVERIFY2(result.out.contains(QStringLiteral("linear:      state 1152 B at token 1, 1152 B at token 128")),
+             qPrintable(result.describe()));
     QVERIFY(result.out.contains(QStringLiteral("time exponent")));
     QVERIFY(result.out.contains(QStringLiteral("per-token exponent")));
     // The bound: the probe's bandwidth first, then each model's bytes per step and its rate.
     const QRegularExpression probe(QStringLiteral("^memory: one thread reads [0-9.]+ GB/s"));
     QVERIFY2(printed.size() > 2 && probe.match(printed.at(2)).hasMatch(), qPrintable(result.describe()));
-    for (const QString& model : {QStringLiteral("aaren:"), QStringLiteral("transformer:")}) {
+    for (const QString& model : {QStringLiteral("aaren:"), QStringLiteral("transformer:"), QStringLiteral("linear:")}) {
       const QRegularExpression rate(QRegularExpression::escape(model) +
                                     QStringLiteral(" +at N = 128 a step reads [0-9.]+ MB: [0-9.]+ GB/s = [0-9]+% of "
                                                    "one thread's read bandwidth"));
@@ -194,6 +200,9 @@ class TestCliBenchStream : public QObject {
     QTest::newRow("device") << QStringList{QStringLiteral("--tokens"), QStringLiteral("64"), QStringLiteral("--device"),
                                            QStringLiteral("tpu")}
                             << QStringLiteral("--device");
+    QTest::newRow("unknown model") << QStringList{QStringLiteral("--tokens"), QStringLiteral("64"),
+                                                  QStringLiteral("--model"), QStringLiteral("retnet")}
+                                   << QStringLiteral("--model must be");
     QTest::newRow("unknown option") << QStringList{QStringLiteral("--tokens"), QStringLiteral("64"),
                                                    QStringLiteral("--colour"), QStringLiteral("red")}
                                     << QStringLiteral("--colour");

@@ -6,6 +6,7 @@
 #include <QtTest>
 
 #include "cli/cli_process.hpp"
+#include "core/train/cpu_only_models.hpp"
 
 #include <QDir>
 #include <QFile>
@@ -171,6 +172,37 @@ class TestCliDeviceCommands : public QObject {
     static const QRegularExpression row(QStringLiteral("^ +(8|16) (aaren|transformer) +cpu +[0-9.]+ "),
                                         QRegularExpression::MultilineOption);
     QCOMPARE(r.out.count(row), 4);
+  }
+
+  // The linear Transformer has no GPU kernels: alone, "auto" times it on the CPU and "cuda" is
+  // refused with that reason (where a GPU exists; where none does, with the device's reason).
+  void a_cpu_only_model_alone_is_timed_on_the_cpu_data() {
+    QTest::addColumn<QStringList>("args");
+    QTest::newRow("bench train") << QStringList{"bench", "train", "--model", "linear", "--seq-lens", "8", "--batch", "2",
+                                                "--steps", "1", "--repeats", "1", "--horizon", "4", "--channels", "1"} +
+                                        tiny_bench_model();
+    QTest::newRow("bench stream") << QStringList{"bench", "stream", "--model", "linear", "--tokens", "32", "--repeat",
+                                                 "1", "--samples", "4", "--no-parallel", "--out",
+                                                 "{dir}/linear-stream.csv"} +
+                                         tiny_bench_model();
+  }
+  void a_cpu_only_model_alone_is_timed_on_the_cpu() {
+    QFETCH(QStringList, args);
+    args.replaceInStrings("{dir}", dir_.path());
+    const CliResult automatic = run_cli(args + QStringList{"--device", "auto"});
+    QVERIFY2(automatic.exited_with(0), qPrintable(automatic.describe()));
+    QVERIFY2(automatic.out.contains(QRegularExpression(QStringLiteral("^device: cpu, "), QRegularExpression::MultilineOption)),
+             qPrintable(automatic.describe()));
+    QVERIFY2(automatic.out.contains(QStringLiteral("linear")), qPrintable(automatic.describe()));
+    const CliResult cuda = run_cli(args + QStringList{"--device", "cuda"});
+    if (cuda_available_) {
+      QVERIFY2(cuda.exited_with(2), qPrintable(cuda.describe()));
+      QVERIFY2(cuda.err.contains(QString::fromStdString(aaren::cpu_only_reason(aaren::ModelKind::linear))),
+               qPrintable(cuda.describe()));
+    } else {
+      QVERIFY2(cuda.exited_with(1), qPrintable(cuda.describe()));
+      QVERIFY2(cuda.err.contains(QStringLiteral("--device cuda: ") + cuda_detail_), qPrintable(cuda.describe()));
+    }
   }
 
   void an_unknown_device_is_a_usage_error_data() {

@@ -1,17 +1,22 @@
 // The streaming benchmark behind `aaren bench stream` and the Efficiency page: the state each
-// model keeps (Aaren's constant, the KV cache exactly linear), the growth fits on synthetic data
+// model keeps (Aaren's and the linear Transformer's constant, the KV cache exactly linear), the
+// models chosen and those a device leaves out, the growth fits on synthetic data
 // with known exponents, the bytes a step reads and its rate against the read bandwidth, a stop flag
 // that keeps what was measured, and the CSV's columns.
 #include <QtTest>
 
+#include <algorithm>
 #include <atomic>
+#include <stdexcept>
 #include <cmath>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "core/bench/stream_bench.hpp"
+#include "core/model/forecast_stream.hpp"
 #include "core/model/parameter_layout.hpp"
+#include "core/train/cpu_only_models.hpp"
 
 namespace aaren {
 
@@ -52,6 +57,22 @@ std::vector<bench::StreamSample> syntheticSamples(double exponent, double noise,
   return samples;
 }
 
+// A device stream class of the shape DeviceStreamStepper takes, run on the CPU.
+class CpuStreamStandIn {
+ public:
+  CpuStreamStandIn(const ModelConfig& config, const float* params, long capacity)
+      : layout_(config), stream_(config, layout_, params, capacity), hidden_(std::size_t(config.d_model)) {}
+  void reset() { stream_.reset(); }
+  void step(const float* x) { stream_.step(x); }
+  void hidden(float* out) const { std::copy(hidden_.begin(), hidden_.end(), out); }
+  long tokens() const { return stream_.tokens(); }
+
+ private:
+  ParameterLayout layout_;
+  ForecastStream<float> stream_;
+  std::vector<float> hidden_;
+};
+
 QStringList splitLines(const std::string& text) {
   return QString::fromStdString(text).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
 }
@@ -62,34 +83,92 @@ class TestStreamBench : public QObject {
   Q_OBJECT
 
  private slots:
-  void stateBytesAreConstantForAarenAndLinearForTheTransformer() {
+  void stateBytesAreConstantForAarenAndTheLinearModelAndLinearForTheTransformer() {
     const bench::StreamBenchOptions options = tinyStream(96, 96);
     const bench::StreamBenchResult result = bench::run_stream_bench(options);
     QVERIFY(!result.stopped_early);
     QVERIFY(result.samples.size() >= 24);
     QCOMPARE(result.samples.back().tokens, options.tokens);
+    QCOMPARE(result.kinds, options.kinds);
+    QCOMPARE(result.kinds.size(), std::size_t(bench::kStreamModels));  // all three by default
+    QVERIFY(result.left_out_note.empty());
 
     const auto& m = options.model;
     // Aaren: per layer and head m and u, per layer w (d_model): docs/DESIGN.md section 4.
     const double aarenBytes = double(m.layers) * double(m.d_model + 2 * m.heads) * kFloatBytes;
     const double bytesPerToken = 2.0 * m.layers * m.d_model * kFloatBytes;
-    // The models the run streams: one input channel.
-    ModelConfig streamed[2] = {m, m};
-    for (ModelConfig& c : streamed) c.channels = 1;
-    streamed[0].kind = ModelKind::aaren;
-    streamed[1].kind = ModelKind::transformer;
+    // The linear Transformer: per layer and head S (d_head x d_head) and z (d_head), each with its
+    // compensation terms in float.
+    const double dHead = double(m.d_model / m.heads);
+    const double linearBytes = 2.0 * m.layers * m.heads * (dHead * dHead + dHead) * kFloatBytes;
+    const int aaren = bench::stream_model_index(ModelKind::aaren),
+              transformer = bench::stream_model_index(ModelKind::transformer),
+              linear = bench::stream_model_index(ModelKind::linear);
     long previous = 0;
     for (const bench::StreamSample& s : result.samples) {
       QVERIFY2(s.tokens > previous, "token counts increase");
       previous = s.tokens;
-      QCOMPARE(s.state_bytes[0], aarenBytes);
-      QCOMPARE(s.state_bytes[1], bytesPerToken * double(s.tokens));
-      for (int k = 0; k < 2; ++k) QCOMPARE(s.bytes_read[k], double(bench::stream_step_bytes(streamed[k], s.tokens)));
-      QVERIFY(s.cumulative_seconds[0] > 0 && s.cumulative_seconds[1] > 0);
-      QVERIFY(s.latency_seconds[0] >= 0 && s.latency_seconds[1] >= 0);
+      QCOMPARE(s.state_bytes[aaren], aarenBytes);
+      QCOMPARE(s.state_bytes[transformer], bytesPerToken * double(s.tokens));
+      QCOMPARE(s.state_bytes[linear], linearBytes);
+      for (const ModelKind kind : kModelKinds) {
+        // The models the run streams: one input channel.
+        ModelConfig streamed = m;
+        streamed.channels = 1;
+        streamed.kind = kind;
+        const int k = bench::stream_model_index(kind);
+        QCOMPARE(s.bytes_read[k], double(bench::stream_step_bytes(streamed, s.tokens)));
+        QVERIFY(s.cumulative_seconds[k] > 0);
+        QVERIFY(s.latency_seconds[k] >= 0);
+      }
     }
-    QCOMPARE(result.fit[0].memory_bytes_per_token, 0.0);
-    QVERIFY(std::abs(result.fit[1].memory_bytes_per_token - bytesPerToken) < 1e-9 * bytesPerToken);
+    QCOMPARE(result.fit[aaren].memory_bytes_per_token, 0.0);
+    QCOMPARE(result.fit[linear].memory_bytes_per_token, 0.0);
+    QVERIFY(std::abs(result.fit[transformer].memory_bytes_per_token - bytesPerToken) < 1e-9 * bytesPerToken);
+  }
+
+  void onlyTheChosenModelsStream() {
+    bench::StreamBenchOptions options = tinyStream(48, 8);
+    options.kinds = {ModelKind::linear, ModelKind::aaren};
+    options.parallel = true;
+    const bench::StreamBenchResult result = bench::run_stream_bench(options);
+    QCOMPARE(result.kinds, options.kinds);
+    QVERIFY(bench::streamed(result, ModelKind::linear) && !bench::streamed(result, ModelKind::transformer));
+    const int transformer = bench::stream_model_index(ModelKind::transformer);
+    for (const bench::StreamSample& s : result.samples) {
+      QCOMPARE(s.cumulative_seconds[transformer], 0.0);  // not streamed: nothing recorded
+      QCOMPARE(s.state_bytes[transformer], 0.0);
+      QVERIFY(s.cumulative_seconds[bench::stream_model_index(ModelKind::linear)] > 0);
+    }
+    QCOMPARE(result.parallel_seconds[transformer], -1.0);
+    QVERIFY(result.parallel_seconds[bench::stream_model_index(ModelKind::linear)] >= 0);
+
+    options.kinds.clear();
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, bench::run_stream_bench(options));
+  }
+
+  void aDeviceStreamsOnlyTheModelsItRuns() {
+    // A stepper stands for a device: the linear Transformer has no GPU kernels, so it is left out
+    // with core's reason, and a run of it alone is refused with that reason.
+    int made = 0;
+    bench::StreamBenchOptions options = tinyStream(16, 4);
+    options.stepper = [&made](const ModelConfig& config, const float* params, long capacity) {
+      ++made;
+      return bench::device_stream_stepper<CpuStreamStandIn>()(config, params, capacity);
+    };
+    const bench::StreamBenchResult result = bench::run_stream_bench(options);
+    QCOMPARE(made, 2);
+    QCOMPARE(result.kinds, (std::vector<ModelKind>{ModelKind::aaren, ModelKind::transformer}));
+    QCOMPARE(result.kinds, bench::streamed_kinds(options));
+    QCOMPARE(result.left_out_note, "not streamed: " + cpu_only_reason(ModelKind::linear));
+    options.kinds = {ModelKind::linear};
+    QVERIFY(bench::streamed_kinds(options).empty());
+    try {
+      bench::run_stream_bench(options);
+      QFAIL("a device that runs none of the models must refuse");
+    } catch (const std::invalid_argument& e) {
+      QVERIFY2(std::string(e.what()).find(cpu_only_reason(ModelKind::linear)) != std::string::npos, e.what());
+    }
   }
 
   void progressReportsEverySampleInOrder() {
@@ -245,17 +324,31 @@ class TestStreamBench : public QObject {
     QCOMPARE(splitLines(bench::stream_csv(result)).size(), qsizetype(1));  // the header alone
   }
 
+  void csvHasTheDocumentedColumnsAndOneRowPerSample_data() {
+    QTest::addColumn<bool>("withLinear");
+    QTest::newRow("three models: the linear Transformer's columns last") << true;
+    QTest::newRow("Aaren and the Transformer: the columns of before") << false;
+  }
+
   void csvHasTheDocumentedColumnsAndOneRowPerSample() {
-    const bench::StreamBenchResult result = bench::run_stream_bench(tinyStream(128, 32));
+    QFETCH(bool, withLinear);
+    bench::StreamBenchOptions options = tinyStream(128, 32);
+    if (!withLinear) options.kinds = {ModelKind::aaren, ModelKind::transformer};
+    const bench::StreamBenchResult result = bench::run_stream_bench(options);
     const QStringList lines = splitLines(bench::stream_csv(result));
-    QCOMPARE(lines.first(), QStringLiteral("tokens,aaren_latency_s,transformer_latency_s,aaren_cumulative_s,"
-                                           "transformer_cumulative_s,aaren_state_bytes,transformer_state_bytes,"
-                                           "aaren_rss_bytes,transformer_rss_bytes,"
-                                           "aaren_bytes_read,transformer_bytes_read"));
+    QString header = QStringLiteral("tokens,aaren_latency_s,transformer_latency_s,aaren_cumulative_s,"
+                                    "transformer_cumulative_s,aaren_state_bytes,transformer_state_bytes,"
+                                    "aaren_rss_bytes,transformer_rss_bytes,"
+                                    "aaren_bytes_read,transformer_bytes_read");
+    if (withLinear)
+      header += QStringLiteral(",linear_latency_s,linear_cumulative_s,linear_state_bytes,linear_rss_bytes,"
+                               "linear_bytes_read");
+    QCOMPARE(lines.first(), header);
     QCOMPARE(qsizetype(result.samples.size()), lines.size() - 1);
+    const int linear = bench::stream_model_index(ModelKind::linear);
     for (qsizetype row = 1; row < lines.size(); ++row) {
       const QStringList cells = lines[row].split(QLatin1Char(','));
-      QCOMPARE(cells.size(), qsizetype(11));
+      QCOMPARE(cells.size(), qsizetype(withLinear ? 16 : 11));
       std::vector<double> values;
       for (const QString& cell : cells) {
         bool ok = false;
@@ -269,6 +362,12 @@ class TestStreamBench : public QObject {
       QVERIFY(values[3] > 0 && values[4] > 0);
       QCOMPARE(values[9], s.bytes_read[0]);
       QCOMPARE(values[10], s.bytes_read[1]);
+      if (!withLinear) continue;
+      QCOMPARE(values[11], s.latency_seconds[linear]);
+      QCOMPARE(values[12], s.cumulative_seconds[linear]);
+      QCOMPARE(values[13], s.state_bytes[linear]);
+      QCOMPARE(values[15], s.bytes_read[linear]);
+      QVERIFY(values[12] > 0);
     }
   }
 };

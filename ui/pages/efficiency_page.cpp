@@ -252,6 +252,8 @@ bench::StreamBenchOptions EfficiencyPage::options() const {
   options.model.heads = heads_->value();
   options.model.layers = layers_->value();
   options.model.d_ff = dFf_->value();
+  // The page draws Figure 5's two models; the linear Transformer streams in `aaren bench stream`.
+  options.kinds = {ModelKind::aaren, ModelKind::transformer};
   if (device_->currentIndex() == kDeviceCuda)
     options.stepper = bench::device_stream_stepper<gpu::DeviceForecastStream>();
   return options;
