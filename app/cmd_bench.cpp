@@ -93,8 +93,8 @@ Transformer and the linear Transformer forecaster on random windows, for each
 look-back T, and prints samples per second (median of the repeats) and how the
 cost per sample grows from the first T: Aaren's and the linear Transformer's
 grow about linearly in T, the Transformer's faster. --device cuda runs each
-whole step on the GPU (Aaren and the Transformer; the linear Transformer has no
-GPU kernels yet); run it beside --device cpu to compare the two.
+whole step on the GPU (Aaren and the Transformer; the GPU model does not run the
+linear Transformer yet); run it beside --device cpu to compare the two.
 )";
 
 struct TrainOptions {
@@ -157,7 +157,7 @@ display.
 --device cuda streams on the GPU: each step uploads one input row, runs every
 layer there and copies the hidden state back, and its time includes all of
 that; the parallel forward is then not timed (it runs on the CPU only), nor is
-the linear Transformer (it has no GPU kernels yet).
+the linear Transformer (the GPU model does not run it yet).
 )";
 
 struct StreamOptions {

@@ -3,6 +3,7 @@
 #include "gpu/attention_bench.hpp"
 #include "gpu/device_info.hpp"
 #include "gpu/layers.hpp"
+#include "gpu/linear_attention.hpp"
 #include "gpu/prefix_attention.hpp"
 
 namespace aaren::gpu {
@@ -68,6 +69,21 @@ void prefix_attention_step(float*, float*, float*, float*, float*, float*, const
   throw_unavailable();
 }
 void prefix_attention_reset(float*, float*, float*, float*, float*, int, int, int) { throw_unavailable(); }
+
+void elu_plus_one_forward(float*, long) { throw_unavailable(); }
+void elu_plus_one_backward(float*, const float*, long) { throw_unavailable(); }
+void causal_linear_attention_forward(float*, float*, const float*, const float*, const float*, int, int, int, int,
+                                     float) {
+  throw_unavailable();
+}
+void causal_linear_attention_backward(float*, float*, float*, const float*, const float*, const float*, const float*,
+                                      const float*, const float*, int, int, int, int) {
+  throw_unavailable();
+}
+void linear_attention_step(float*, float*, float*, float*, float*, const float*, const float*, const float*, int, int,
+                           int, float) {
+  throw_unavailable();
+}
 
 void sum_of_squares(float*, const float*, long) { throw_unavailable(); }
 void adamw_step(float*, float*, float*, const float*, const float*, const float*, long, float, float, float, float,

@@ -129,11 +129,43 @@ Matrix<T> FeatureMap::apply(const Matrix<T>& x, Shift shift) const {
   return phi;
 }
 
+template <class T>
+Matrix<T> FeatureMap::backward(const Matrix<T>& dphi, const Matrix<T>& x, const Matrix<T>& phi) const {
+  const int m = output_dim();
+  if (x.cols != d_ || dphi.cols != m || phi.cols != m || dphi.rows != x.rows || phi.rows != x.rows)
+    throw std::invalid_argument("the feature map's gradient takes inputs (N, " + std::to_string(d_) + ") and features (N, " +
+                                std::to_string(m) + "), not (" + std::to_string(x.rows) + ", " + std::to_string(x.cols) +
+                                "), (" + std::to_string(phi.rows) + ", " + std::to_string(phi.cols) + ") and gradient (" +
+                                std::to_string(dphi.rows) + ", " + std::to_string(dphi.cols) + ")");
+  Matrix<T> dx(x.rows, d_);
+  if (options_.kind == FeatureMapKind::elu_plus_one) {
+    for (std::size_t i = 0; i < dx.data.size(); ++i) dx.data[i] = dphi.data[i] * std::min(phi.data[i], T(1));
+    return dx;
+  }
+  if (options_.kind == FeatureMapKind::relu) {
+    for (std::size_t i = 0; i < dx.data.size(); ++i) dx.data[i] = x.data[i] > T(0) ? dphi.data[i] : T(0);
+    return dx;
+  }
+  for (int i = 0; i < x.rows; ++i) {
+    double total = 0;  // sum_j dphi_ij phi_ij
+    std::vector<double> dx_row(std::size_t(d_), 0.0);
+    for (int j = 0; j < m; ++j) {
+      const double weight = double(dphi(i, j)) * double(phi(i, j));
+      total += weight;
+      for (int c = 0; c < d_; ++c) dx_row[std::size_t(c)] += weight * w_(j, c);
+    }
+    for (int c = 0; c < d_; ++c) dx(i, c) = T(dx_row[std::size_t(c)] - total * double(x(i, c)));
+  }
+  return dx;
+}
+
 template Matrix<float> FeatureMap::queries(const Matrix<float>&) const;
 template Matrix<double> FeatureMap::queries(const Matrix<double>&) const;
 template Matrix<float> FeatureMap::keys(const Matrix<float>&) const;
 template Matrix<double> FeatureMap::keys(const Matrix<double>&) const;
 template Matrix<float> FeatureMap::unshifted(const Matrix<float>&) const;
 template Matrix<double> FeatureMap::unshifted(const Matrix<double>&) const;
+template Matrix<float> FeatureMap::backward(const Matrix<float>&, const Matrix<float>&, const Matrix<float>&) const;
+template Matrix<double> FeatureMap::backward(const Matrix<double>&, const Matrix<double>&, const Matrix<double>&) const;
 
 }  // namespace aaren

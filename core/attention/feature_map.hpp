@@ -48,6 +48,18 @@ class FeatureMap {
   template <class T>
   Matrix<T> unshifted(const Matrix<T>& x) const;
 
+  // The gradient through phi, dx (N, d) from dphi (N, output_dim()), the inputs x and the features
+  // phi they gave, in any of the three forms above:
+  //   elu + 1   dx = dphi min(phi, 1)            (slope 1 above 0, exp(x) = phi below)
+  //   relu      dx = dphi [x > 0]
+  //   FAVOR+    dx_i = sum_j dphi_ij phi_ij (w_j - x_i)
+  // A shift is held constant. It scales a query's numerator and denominator alike (or every term
+  // alike), so the attention's output does not depend on it where eps is 0, and with eps = 1e-6 it
+  // moves the output by about eps over the denominator. Throws std::invalid_argument when the shapes
+  // do not fit.
+  template <class T>
+  Matrix<T> backward(const Matrix<T>& dphi, const Matrix<T>& x, const Matrix<T>& phi) const;
+
  private:
   enum class Shift { none, perRow, shared };
   template <class T>

@@ -24,21 +24,6 @@ inline void compensatedAdd(T& sum, T& carry, T value) {
   }
 }
 
-template <class T>
-void checkShapes(const Matrix<T>& phi_q, const Matrix<T>& phi_k, const Matrix<T>& v, const LinearAttentionOptions& options) {
-  if (phi_k.rows != v.rows)
-    throw std::invalid_argument("linear attention needs a value for every key: " + std::to_string(phi_k.rows) + " keys and " +
-                                std::to_string(v.rows) + " values");
-  if (options.causal && phi_q.rows != phi_k.rows)
-    throw std::invalid_argument("causal linear attention needs a query for every token: " + std::to_string(phi_q.rows) +
-                                " queries and " + std::to_string(phi_k.rows) + " keys");
-  if (phi_q.cols != phi_k.cols)
-    throw std::invalid_argument("the queries' features (" + std::to_string(phi_q.cols) + ") and the keys' (" +
-                                std::to_string(phi_k.cols) + ") must be as many");
-  if (options.method == LinearAttentionMethod::chunked && options.chunk < 1)
-    throw std::invalid_argument("a chunk holds at least 1 token, not " + std::to_string(options.chunk));
-}
-
 // The readable reference: every pair (i, j) with j <= i (or every j), quadratic in N.
 template <class T>
 Matrix<T> parallelForm(const Matrix<T>& phi_q, const Matrix<T>& phi_k, const Matrix<T>& v, const LinearAttentionOptions& options) {
@@ -134,9 +119,25 @@ std::optional<LinearAttentionMethod> linear_attention_method_from_string(std::st
 std::string linear_attention_method_names() { return "recurrent, parallel, chunked"; }
 
 template <class T>
+void check_linear_attention_shapes(const Matrix<T>& phi_q, const Matrix<T>& phi_k, const Matrix<T>& v,
+                                   const LinearAttentionOptions& options) {
+  if (phi_k.rows != v.rows)
+    throw std::invalid_argument("linear attention needs a value for every key: " + std::to_string(phi_k.rows) + " keys and " +
+                                std::to_string(v.rows) + " values");
+  if (options.causal && phi_q.rows != phi_k.rows)
+    throw std::invalid_argument("causal linear attention needs a query for every token: " + std::to_string(phi_q.rows) +
+                                " queries and " + std::to_string(phi_k.rows) + " keys");
+  if (phi_q.cols != phi_k.cols)
+    throw std::invalid_argument("the queries' features (" + std::to_string(phi_q.cols) + ") and the keys' (" +
+                                std::to_string(phi_k.cols) + ") must be as many");
+  if (options.method == LinearAttentionMethod::chunked && options.chunk < 1)
+    throw std::invalid_argument("a chunk holds at least 1 token, not " + std::to_string(options.chunk));
+}
+
+template <class T>
 Matrix<T> linear_attention(const Matrix<T>& phi_q, const Matrix<T>& phi_k, const Matrix<T>& v,
                            const LinearAttentionOptions& options) {
-  checkShapes(phi_q, phi_k, v, options);
+  check_linear_attention_shapes(phi_q, phi_k, v, options);
   switch (options.method) {
     case LinearAttentionMethod::recurrent: return recurrentForm(phi_q, phi_k, v, options);
     case LinearAttentionMethod::parallel: return parallelForm(phi_q, phi_k, v, options);
@@ -197,6 +198,10 @@ template Matrix<float> linear_attention(const Matrix<float>&, const Matrix<float
                                         const LinearAttentionOptions&);
 template Matrix<double> linear_attention(const Matrix<double>&, const Matrix<double>&, const Matrix<double>&,
                                          const LinearAttentionOptions&);
+template void check_linear_attention_shapes(const Matrix<float>&, const Matrix<float>&, const Matrix<float>&,
+                                            const LinearAttentionOptions&);
+template void check_linear_attention_shapes(const Matrix<double>&, const Matrix<double>&, const Matrix<double>&,
+                                            const LinearAttentionOptions&);
 template class LinearAttentionState<float>;
 template class LinearAttentionState<double>;
 

@@ -46,6 +46,12 @@ template <class T>
 Matrix<T> linear_attention(const Matrix<T>& phi_q, const Matrix<T>& phi_k, const Matrix<T>& v,
                            const LinearAttentionOptions& options);
 
+// Throws std::invalid_argument naming the mismatch when phi_q, phi_k and v do not fit (as
+// linear_attention does).
+template <class T>
+void check_linear_attention_shapes(const Matrix<T>& phi_q, const Matrix<T>& phi_k, const Matrix<T>& v,
+                                   const LinearAttentionOptions& options);
+
 // The recurrent form one token at a time, in m * dv + m numbers (plus as many compensation terms
 // in float) whatever the number of tokens seen.
 template <class T>

@@ -9,8 +9,20 @@ namespace aaren {
 
 template <class T>
 void elu_plus_one_forward(T* x, std::size_t n) {
-  Eigen::Map<Eigen::Array<T, Eigen::Dynamic, 1>> a(x, Eigen::Index(n));
-  a = (a > T(0)).select(a + T(1), a.exp());
+  // max(x, 0) + exp(min(x, 0)): x + 1 above 0, exp(x) elsewhere, as packets (a select() of exp()
+  // would call the scalar exp for every number). In blocks of a fixed size, the last one padded, so
+  // every number goes through the same packet exp wherever it sits: a stream's one token and a
+  // window's rows give the same bits (an unaligned or odd-sized map would take scalar exp at its
+  // ends).
+  constexpr std::size_t kBlock = 16;
+  Eigen::Array<T, kBlock, 1> block;
+  for (std::size_t start = 0; start < n; start += kBlock) {
+    const std::size_t count = std::min(kBlock, n - start);
+    if (count < kBlock) block.setZero();
+    std::copy_n(x + start, count, block.data());
+    block = block.max(T(0)) + block.min(T(0)).exp();
+    std::copy_n(block.data(), count, x + start);
+  }
 }
 
 template <class T>

@@ -40,7 +40,8 @@ inline int linear_attention_chunk(int d_head) { return std::max(16, d_head); }
 
 // x = phi(x) in place, n numbers: the model's feature map, phi(x) = elu(x) + 1, x + 1 above 0 and
 // exp(x) elsewhere (positive, so every denominator is). Vectorized (Eigen's exp, within an ulp or
-// two of std::exp).
+// two of std::exp), and the same bits for a number wherever it sits in x, so a stream's token and
+// a window's rows agree exactly.
 template <class T>
 void elu_plus_one_forward(T* x, std::size_t n);
 

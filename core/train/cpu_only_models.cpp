@@ -20,7 +20,7 @@ std::string cpu_only_reason(TrainingTaskKind task, ForecastFeatures features) {
 }
 
 std::string cpu_only_reason(ModelKind kind) {
-  if (kind == ModelKind::linear) return "the linear Transformer trains and streams on the CPU only: its attention has no GPU kernels yet";
+  if (kind == ModelKind::linear) return "the linear Transformer trains and streams on the CPU only: the GPU model does not run its attention yet";
   return {};
 }
 

@@ -5,7 +5,8 @@
 //   classifiers    likewise
 //   forecasting    features MS (every channel in, the target alone forecast): the GPU model
 //                  forecasts every channel
-//   linear         the linear Transformer, of any task: its attention has no GPU kernels yet
+//   linear         the linear Transformer, of any task: its kernels (gpu/linear_attention.hpp) are
+//                  not yet part of the GPU model
 #include <string>
 
 #include "core/data/forecast_features.hpp"

@@ -174,7 +174,7 @@ class TestCliDeviceCommands : public QObject {
     QCOMPARE(r.out.count(row), 4);
   }
 
-  // The linear Transformer has no GPU kernels: alone, "auto" times it on the CPU and "cuda" is
+  // The GPU model does not run the linear Transformer: alone, "auto" times it on the CPU and "cuda" is
   // refused with that reason (where a GPU exists; where none does, with the device's reason).
   void a_cpu_only_model_alone_is_timed_on_the_cpu_data() {
     QTest::addColumn<QStringList>("args");

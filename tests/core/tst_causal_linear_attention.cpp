@@ -5,6 +5,8 @@
 #include <QtTest>
 
 #include <cmath>
+#include <cstring>
+#include <limits>
 #include <random>
 #include <stdexcept>
 
@@ -65,6 +67,7 @@ class TestCausalLinearAttention : public QObject {
   void backwardMatchesFiniteDifferences_data();
   void backwardMatchesFiniteDifferences();
   void featureMapBackwardMatchesFiniteDifferences();
+  void featureMapGivesTheSameBitsWhereverANumberSits();
   void floatFollowsDouble();
   void badSizesAreRefused();
 };
@@ -157,6 +160,30 @@ void TestCausalLinearAttention::featureMapBackwardMatchesFiniteDifferences() {
   elu_plus_one_backward(dx.data(), features(x).data(), dx.size());
   const double worst = worstRelativeError(x, dx, loss);
   QVERIFY2(worst < 1e-8, qPrintable(QStringLiteral("worst relative error %1").arg(worst)));
+}
+
+// A stream maps one token's d numbers, a window its (L, C) rows: a number must map to the same
+// bits in either, at any offset and in the padded last block, as the streaming tests compare
+// exactly. Every value is also within two ulps of the definition with std::exp.
+void TestCausalLinearAttention::featureMapGivesTheSameBitsWhereverANumberSits() {
+  std::vector<float> values(37);
+  std::mt19937 engine(3);
+  std::normal_distribution<float> normal(0.0f, 3.0f);
+  for (float& x : values) x = normal(engine);
+  std::vector<float> whole = values;
+  elu_plus_one_forward(whole.data(), whole.size());
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    float alone = values[i];
+    elu_plus_one_forward(&alone, 1);
+    QCOMPARE(alone, whole[i]);  // exact: QCOMPARE on floats is fuzzy, so also by bits
+    QVERIFY(std::memcmp(&alone, &whole[i], sizeof(float)) == 0);
+    std::vector<float> shifted(values.begin() + long(i), values.end());
+    elu_plus_one_forward(shifted.data(), shifted.size());
+    QVERIFY2(std::memcmp(&shifted.front(), &whole[i], sizeof(float)) == 0, qPrintable(QString::number(i)));
+    const float defined = values[i] > 0 ? values[i] + 1 : std::exp(values[i]);
+    QVERIFY2(std::abs(whole[i] - defined) <= 2 * std::numeric_limits<float>::epsilon() * defined,
+             qPrintable(QStringLiteral("%1: %2, by definition %3").arg(values[i]).arg(whole[i]).arg(defined)));
+  }
 }
 
 void TestCausalLinearAttention::floatFollowsDouble() {

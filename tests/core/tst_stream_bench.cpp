@@ -148,7 +148,7 @@ class TestStreamBench : public QObject {
   }
 
   void aDeviceStreamsOnlyTheModelsItRuns() {
-    // A stepper stands for a device: the linear Transformer has no GPU kernels, so it is left out
+    // A stepper stands for a device: the GPU model does not run the linear Transformer, so it is left out
     // with core's reason, and a run of it alone is refused with that reason.
     int made = 0;
     bench::StreamBenchOptions options = tinyStream(16, 4);

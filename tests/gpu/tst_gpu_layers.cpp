@@ -22,6 +22,7 @@
 #include <cmath>
 #include <limits>
 #include <random>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -29,7 +30,9 @@
 #include "core/model/forecast_model.hpp"
 #include "core/model/model_config.hpp"
 #include "core/model/parameter_layout.hpp"
+#include "core/attention/linear_attention.hpp"
 #include "core/nn/causal_attention.hpp"
+#include "core/nn/causal_linear_attention.hpp"
 #include "core/nn/gelu.hpp"
 #include "core/nn/instance_norm.hpp"
 #include "core/nn/layernorm.hpp"
@@ -39,6 +42,7 @@
 #include "gpu/device_buffer.hpp"
 #include "gpu/device_info.hpp"
 #include "gpu/layers.hpp"
+#include "gpu/linear_attention.hpp"
 #include "gpu/prefix_attention.hpp"
 #include "support/device_buffers.hpp"
 #include "support/gpu_requirement.hpp"
@@ -426,6 +430,117 @@ void check_causal_attention(const Sizes& s) {
   }
 }
 
+// elu + 1 and its gradient, in place on N = B C values (L, X unused).
+void check_elu_plus_one(const Sizes& s) {
+  // exp in float on both sides (expf against Eigen's), within a few ulps.
+  constexpr Bounds kBounds{0, 1e-6};
+  Random random(s);
+  const Host x = random.normal(count(s.B, s.C), 2.0f), dout = random.normal(x.size());
+  Host phi = x, grad = dout;
+  elu_plus_one_forward(phi.data(), phi.size());
+  elu_plus_one_backward(grad.data(), phi.data(), grad.size());
+  auto d_phi = uploaded(x), d_grad = uploaded(dout);
+  gpu::elu_plus_one_forward(d_phi.data(), long(x.size()));
+  gpu::elu_plus_one_backward(d_grad.data(), d_phi.data(), long(x.size()));
+  gpu::synchronize();
+  CHECK_WITHIN("phi", downloaded(d_phi), phi, kBounds);
+  CHECK_WITHIN("gradient", downloaded(d_grad), grad, kBounds);
+}
+
+// Positive features, as the model feeds the attention: elu + 1 of normal values.
+Host features(Random& random, std::size_t n) {
+  Host phi = random.normal(n);
+  elu_plus_one_forward(phi.data(), phi.size());
+  return phi;
+}
+
+// The linear Transformer's causal attention of B rows of L tokens, C columns in X = H heads,
+// forward and backward, against core/nn/causal_linear_attention.hpp (chunked) row by row.
+void check_causal_linear_attention(const Sizes& s) {
+  // sums over up to 600 tokens and d features in another order than the CPU's chunks; the
+  // gradients of phi cancel (dn against dd) and are compared at the values' gradient's scale.
+  constexpr Bounds kBounds{1e-5, 1e-4};
+  const int B = s.B, L = s.L, C = s.C, H = s.X, d = C / H;
+  Random random(s);
+  const Host phi_q = features(random, count(B, L, C)), phi_k = features(random, count(B, L, C));
+  const Host v = random.normal(count(B, L, C)), dout = random.normal(count(B, L, C));
+  Host out(v.size()), den(count(B, H, L)), dq(v.size()), dk(v.size()), dv(v.size());
+  LinearAttentionScratch<float> scratch(C, H, linear_attention_chunk(d));
+  for (int b = 0; b < B; ++b) {
+    const std::size_t x = count(b, L, C), n = count(b, H, L);
+    causal_linear_attention_forward<float>(out.data() + x, den.data() + n, scratch, phi_q.data() + x,
+                                           phi_k.data() + x, v.data() + x, L, C, H);
+    causal_linear_attention_backward<float>(dq.data() + x, dk.data() + x, dv.data() + x, scratch, dout.data() + x,
+                                            phi_q.data() + x, phi_k.data() + x, v.data() + x, out.data() + x,
+                                            den.data() + n, L, C, H);
+  }
+  const auto d_q = uploaded(phi_q), d_k = uploaded(phi_k), d_v = uploaded(v), d_dout = uploaded(dout);
+  const auto d_cpu_out = uploaded(out), d_cpu_den = uploaded(den);
+  auto d_out = poisoned(out.size()), d_den = poisoned(den.size());
+  auto d_dq = poisoned(dq.size()), d_dk = poisoned(dk.size()), d_dv = poisoned(dv.size());
+  gpu::causal_linear_attention_forward(d_out.data(), d_den.data(), d_q.data(), d_k.data(), d_v.data(), B, L, C, H,
+                                       float(kLinearAttentionEps));
+  // The backward from the CPU's forward, so that it is checked alone.
+  gpu::causal_linear_attention_backward(d_dq.data(), d_dk.data(), d_dv.data(), d_dout.data(), d_q.data(), d_k.data(),
+                                        d_v.data(), d_cpu_out.data(), d_cpu_den.data(), B, L, C, H);
+  gpu::synchronize();
+  CHECK_WITHIN("out", downloaded(d_out), out, kBounds);
+  CHECK_WITHIN("den", downloaded(d_den), den, kBounds);
+  double value_grad_scale = 0;
+  for (const float g : dv) value_grad_scale = std::max(value_grad_scale, std::abs(double(g)));
+  CHECK_WITHIN_ABOVE("dphi_q", downloaded(d_dq), dq, kBounds, value_grad_scale);
+  CHECK_WITHIN_ABOVE("dphi_k", downloaded(d_dk), dk, kBounds, value_grad_scale);
+  CHECK_WITHIN("dv", downloaded(d_dv), dv, kBounds);
+}
+
+// B streams of N tokens through the linear attention step, C columns in X = H heads: against the
+// CPU's LinearAttentionState per stream and head, and against the GPU's causal forward.
+void check_linear_attention_step(const Sizes& s) {
+  // the same sums as the forward's, the state's compensated on both sides.
+  constexpr Bounds kBounds{1e-5, 1e-4};
+  const int B = s.B, N = s.L, C = s.C, H = s.X, d = C / H;
+  Random random(s);
+  const Host phi_q = features(random, count(B, N, C)), phi_k = features(random, count(B, N, C));
+  const Host v = random.normal(count(B, N, C));
+  Host cpu(v.size());
+  for (int b = 0; b < B; ++b)
+    for (int h = 0; h < H; ++h) {
+      LinearAttentionState<float> state(d, d);
+      for (int t = 0; t < N; ++t) {
+        const std::size_t at = count(long(b) * N + t, C) + count(h, d);
+        state.step(std::span<float>(cpu.data() + at, std::size_t(d)), std::span<const float>(phi_q.data() + at, std::size_t(d)),
+                   std::span<const float>(phi_k.data() + at, std::size_t(d)), std::span<const float>(v.data() + at, std::size_t(d)));
+      }
+    }
+  auto d_s = uploaded(Host(count(B, H, d, d), 0.0f)), d_s_carry = uploaded(Host(count(B, H, d, d), 0.0f));
+  auto d_z = uploaded(Host(count(B, H, d), 0.0f)), d_z_carry = uploaded(Host(count(B, H, d), 0.0f));
+  Host steps(v.size());
+  for (int t = 0; t < N; ++t) {
+    Host q_t(count(B, C)), k_t(count(B, C)), v_t(count(B, C));
+    for (int b = 0; b < B; ++b) {
+      const long row = long(count(long(b) * N + t, C));
+      std::copy_n(phi_q.begin() + row, C, q_t.begin() + long(count(b, C)));
+      std::copy_n(phi_k.begin() + row, C, k_t.begin() + long(count(b, C)));
+      std::copy_n(v.begin() + row, C, v_t.begin() + long(count(b, C)));
+    }
+    const auto d_q_t = uploaded(q_t), d_k_t = uploaded(k_t), d_v_t = uploaded(v_t);
+    auto d_out_t = poisoned(count(B, C));
+    gpu::linear_attention_step(d_out_t.data(), d_s.data(), d_s_carry.data(), d_z.data(), d_z_carry.data(),
+                               d_q_t.data(), d_k_t.data(), d_v_t.data(), B, C, H, float(kLinearAttentionEps));
+    gpu::synchronize();
+    const Host out_t = downloaded(d_out_t);
+    for (int b = 0; b < B; ++b)
+      std::copy_n(out_t.begin() + long(count(b, C)), C, steps.begin() + long(count(long(b) * N + t, C)));
+  }
+  const auto d_q = uploaded(phi_q), d_k = uploaded(phi_k), d_v = uploaded(v);
+  auto d_forward = poisoned(v.size()), d_den = poisoned(count(B, H, N));
+  gpu::causal_linear_attention_forward(d_forward.data(), d_den.data(), d_q.data(), d_k.data(), d_v.data(), B, N, C, H,
+                                       float(kLinearAttentionEps));
+  gpu::synchronize();
+  CHECK_WITHIN("steps against the CPU state", steps, cpu, kBounds);
+  CHECK_WITHIN("steps against the GPU forward", steps, downloaded(d_forward), kBounds);
+}
+
 // B streams of N tokens ((B, N, C) keys and values, H heads, one query (C) shared by the streams)
 // through three twins: the CPU's fold_token in float, the GPU's scan, and the GPU's step token after
 // token. Every output is (B, N, C); the final states are the CPU's and the step's (u and w as their
@@ -611,6 +726,9 @@ const Layer kLayers[] = {
     {"mse_loss", check_mse_loss},
     {"causal_attention", check_causal_attention},
     {"prefix_attention_step", check_prefix_attention_step},
+    {"elu_plus_one", check_elu_plus_one},
+    {"causal_linear_attention", check_causal_linear_attention},
+    {"linear_attention_step", check_linear_attention_step},
     {"adamw", check_adamw},
     {"adamw clipped", check_adamw_clipped},
     {"adamw non-finite gradient", check_adamw_non_finite},
@@ -669,6 +787,16 @@ const Case kCases[] = {
     {"prefix_attention_step", {3, 37, 24, 3}},
     {"prefix_attention_step", {5, 200, 100, 1}},
     {"prefix_attention_step", {33, 300, 64, 4}},
+    {"elu_plus_one", {1, 0, 1, 0}},
+    {"elu_plus_one", {1025, 0, 1031, 0}},
+    {"causal_linear_attention", {1, 1, 4, 1}},
+    {"causal_linear_attention", {3, 37, 24, 3}},
+    {"causal_linear_attention", {2, 130, 40, 5}},
+    {"causal_linear_attention", {2, 600, 64, 4}},
+    {"causal_linear_attention", {1, 100, 128, 2}},
+    {"linear_attention_step", {1, 1, 4, 1}},
+    {"linear_attention_step", {3, 37, 24, 3}},
+    {"linear_attention_step", {5, 200, 128, 2}},
     {"adamw", {5, 0, 0, 0}},
     {"adamw clipped", {5, 0, 0, 0}},
     {"adamw non-finite gradient", {1, 0, 0, 0}},
