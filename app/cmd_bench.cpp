@@ -151,8 +151,8 @@ bytes read per step at the largest N and the rate achieved as a share of that
 bandwidth. The last lines printed are the fitted growth (log-log slopes over the
 upper half of N of per-token latency and of cumulative time; state bytes per
 token) and each model's cumulative time at N against Aaren's.
---chart draws state memory and cumulative time of Aaren and the Transformer side
-by side with a caption (the paper's Figure 5) as PNG, SVG or PDF; it needs no
+--chart draws state memory and cumulative time of the models streamed side by
+side with a caption (the paper's Figure 5) as PNG, SVG or PDF; it needs no
 display.
 --device cuda streams on the GPU: each step uploads one input row, runs every
 layer there and copies the hidden state back, and its time includes all of

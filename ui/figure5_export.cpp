@@ -8,6 +8,7 @@
 #include <QGraphicsScene>
 #include <QImage>
 #include <QLocale>
+#include <QStringList>
 #include <QPageSize>
 #include <QPainter>
 #include <QPdfWriter>
@@ -81,8 +82,12 @@ std::optional<ExportFormat> figure5FormatOf(const QString& path) {
 QString figure5Caption(const bench::StreamBenchOptions& options, const bench::StreamBenchResult& result) {
   const ModelConfig& m = options.model;
   const int repeats = std::max(1, options.repeats);
-  QString caption = QObject::tr("Tokens streamed one at a time through Aaren and a KV-cached Transformer of the same "
-                                "size (d_model %1, heads %2, layers %3, d_ff %4, float32, CPU; %5).")
+  const bool linear = bench::streamed(result, ModelKind::linear);
+  QString caption = (linear ? QObject::tr("Tokens streamed one at a time through Aaren, a KV-cached Transformer and a "
+                                          "linear Transformer of the same size")
+                            : QObject::tr("Tokens streamed one at a time through Aaren and a KV-cached Transformer of "
+                                          "the same size")) +
+                    QObject::tr(" (d_model %1, heads %2, layers %3, d_ff %4, float32, CPU; %5).")
                         .arg(m.d_model)
                         .arg(m.heads)
                         .arg(m.layers)
@@ -90,17 +95,31 @@ QString figure5Caption(const bench::StreamBenchOptions& options, const bench::St
                         .arg(repeats == 1 ? QObject::tr("one run") : QObject::tr("median of %1 runs").arg(repeats));
   if (result.samples.empty()) return caption;
   const bench::StreamSample& last = result.samples.back();
+  const int aaren = bench::stream_model_index(ModelKind::aaren);
+  QStringList fits, ratios;
+  for (const ModelKind kind : result.kinds) {
+    const int k = bench::stream_model_index(kind);
+    const QString name = kind == ModelKind::aaren       ? QObject::tr("Aaren")
+                         : kind == ModelKind::transformer ? QObject::tr("Transformer")
+                                                          : QObject::tr("linear Transformer");
+    fits << QObject::tr("%1 time ∝ N^%2 and %3 bytes per token")
+                .arg(name, exponentWithRange(result.fit[k]), fixed(result.fit[k].memory_bytes_per_token, 0));
+    if (kind != ModelKind::aaren)
+      ratios << QObject::tr("the %1 took %2× as long as Aaren")
+                    .arg(name, last.cumulative_seconds[aaren] > 0
+                                   ? fixed(last.cumulative_seconds[k] / last.cumulative_seconds[aaren], 1)
+                                   : QStringLiteral("?"));
+  }
   caption += QLatin1Char(' ') +
              QObject::tr("Left: the state each keeps; right: cumulative time, shaded from the fastest to the slowest "
-                         "run. Fitted over the upper half of N: Aaren time ∝ N^%1 and %2 bytes per token; Transformer "
-                         "time ∝ N^%3 and %4 bytes per token. At N = %5 the Transformer took %6× as long. Compare "
-                         "Feng et al. (2024), Figure 5.")
-                 .arg(exponentWithRange(result.fit[0]), fixed(result.fit[0].memory_bytes_per_token, 0),
-                      exponentWithRange(result.fit[1]), fixed(result.fit[1].memory_bytes_per_token, 0),
-                      tokens(last.tokens),
-                      last.cumulative_seconds[0] > 0
-                          ? fixed(last.cumulative_seconds[1] / last.cumulative_seconds[0], 1)
-                          : QStringLiteral("?"));
+                         "run. Fitted over the upper half of N: %1.")
+                 .arg(fits.join(QStringLiteral("; ")));
+  if (!ratios.isEmpty())
+    caption += QLatin1Char(' ') + QObject::tr("At N = %1 %2.").arg(tokens(last.tokens), ratios.join(QStringLiteral(", ")));
+  if (linear)
+    caption += QLatin1Char(' ') + QObject::tr("Aaren and the Transformer are exact softmax attention; the linear "
+                                              "Transformer approximates it.");
+  caption += QLatin1Char(' ') + QObject::tr("Compare Feng et al. (2024), Figure 5.");
   if (result.stopped_early) caption += QLatin1Char(' ') + QObject::tr("The run was stopped early.");
   return caption;
 }
@@ -169,6 +188,7 @@ void exportFigure5(const bench::StreamBenchOptions& options, const bench::Stream
                    const QString& path, const ImageOptions& imageOptions) {
   QWidget host;
   StreamCharts charts(&host);
+  charts.setModels(result.kinds);
   charts.showSamples(result.samples);
   charts.showFit(options, result);
   exportFigure5(*charts.memory(), *charts.cumulativeTime(), figure5Caption(options, result), path, imageOptions);

@@ -4,25 +4,36 @@
 #include <QChart>
 #include <QLineSeries>
 #include <QLocale>
+#include <QStringList>
+#include <algorithm>
 #include <cmath>
+#include <iterator>
 
 #include "ui/appearance.hpp"
 #include "ui/chart_panel.hpp"
+#include "ui/charts/model_colors.hpp"
 #include "ui/wording/growth_wording.hpp"
 
 namespace aaren::ui {
 
 namespace {
 
-// Fixed per model, so each model has one colour on every chart and in every export.
-const QColor kAarenColor(0x25, 0x63, 0xd9);
-const QColor kTransformerColor(0xe0, 0x6c, 0x1f);
-const QColor kRatioColor(0x7b, 0x4f, 0xc9);
 constexpr double kBytesPerMegabyte = 1e6;
 constexpr double kMicrosecondsPerSecond = 1e6;
 
-QString aarenName() { return QObject::tr("Aaren"); }
-QString transformerName() { return QObject::tr("Transformer (KV cache)"); }
+// A chart's legend name of each model; the notes use the short names.
+QString legendName(ModelKind kind) {
+  switch (kind) {
+    case ModelKind::aaren: return QObject::tr("Aaren");
+    case ModelKind::transformer: return QObject::tr("Transformer (KV cache)");
+    case ModelKind::linear: return QObject::tr("Linear Transformer");
+  }
+  return {};
+}
+QString shortName(ModelKind kind) {
+  return kind == ModelKind::transformer ? QObject::tr("Transformer") : legendName(kind);
+}
+const int kAaren = bench::stream_model_index(ModelKind::aaren);
 
 ChartPanel* makeChart(QWidget* parent, const QString& title, const QString& yTitle) {
   auto* panel = new ChartPanel(title, parent);
@@ -30,13 +41,13 @@ ChartPanel* makeChart(QWidget* parent, const QString& title, const QString& yTit
   // the vertical titles little room.
   panel->setAxisTitles(QObject::tr("tokens N"), yTitle);
   panel->setYAxisOrigin(AxisOrigin::zero);
-  panel->setPlaceholderText(QObject::tr("Press Start to measure both models"));
+  panel->setPlaceholderText(QObject::tr("Press Start to measure the models"));
   return panel;
 }
 
+// One series per model, in kModelKinds order (the samples' index).
 void addModelSeries(ChartPanel* panel) {
-  panel->addLineSeries(aarenName(), kAarenColor);
-  panel->addLineSeries(transformerName(), kTransformerColor);
+  for (const ModelKind kind : kModelKinds) panel->addLineSeries(legendName(kind), modelColor(kind));
 }
 
 constexpr int kBandAlpha = 60;
@@ -97,18 +108,19 @@ StreamCharts::StreamCharts(QWidget* parent)
     : memory_(makeChart(parent, QObject::tr("State memory vs. tokens"), QObject::tr("state (MB)"))),
       cumulativeTime_(makeChart(parent, QObject::tr("Cumulative time vs. tokens"), QObject::tr("seconds"))),
       latency_(makeChart(parent, QObject::tr("Per-token latency vs. tokens"), QObject::tr("µs per token"))),
-      ratio_(makeChart(parent, QObject::tr("Cumulative time, Transformer / Aaren"), QObject::tr("ratio"))) {
+      ratio_(makeChart(parent, QObject::tr("Cumulative time against Aaren's"), QObject::tr("ratio"))) {
   addModelSeries(memory_);
   addModelSeries(cumulativeTime_);
   addModelSeries(latency_);
   // The Transformer's latency grows to many times Aaren's: on a log axis both stay readable.
   latency_->setLogScaleAvailable(true);
   latency_->setLogScaleY(true);
-  ratio_->addLineSeries(QObject::tr("Transformer / Aaren"), kRatioColor);
-  for (const QColor& color : {kAarenColor, kTransformerColor}) {
-    cumulativeBands_ << addSpreadBand(cumulativeTime_, color);
-    latencyBands_ << addSpreadBand(latency_, color);
+  for (const ModelKind kind : kModelKinds) {
+    if (kind != ModelKind::aaren) ratio_->addLineSeries(QObject::tr("%1 / Aaren").arg(shortName(kind)), modelColor(kind));
+    cumulativeBands_ << addSpreadBand(cumulativeTime_, modelColor(kind));
+    latencyBands_ << addSpreadBand(latency_, modelColor(kind));
   }
+  setModels({std::begin(kModelKinds), std::end(kModelKinds)});
   // Aaren's state is a few kilobytes beside megabytes of KV cache: its note names the size.
   memory_->setValueText([](qreal megabytes) { return byteSize(megabytes * kBytesPerMegabyte); });
 }
@@ -119,12 +131,31 @@ QList<QAreaSeries*> StreamCharts::spreadBands(const ChartPanel* panel) const {
   return {};
 }
 
+void StreamCharts::setModels(const std::vector<ModelKind>& kinds) {
+  models_ = kinds;
+  const auto shown = [&kinds](ModelKind kind) { return std::find(kinds.begin(), kinds.end(), kind) != kinds.end(); };
+  int ratio = 0;
+  for (const ModelKind kind : kModelKinds) {
+    const int k = bench::stream_model_index(kind);
+    for (ChartPanel* panel : {memory_, cumulativeTime_, latency_}) {
+      panel->dataSeries().at(k)->setVisible(shown(kind));
+      panel->setInLegend(panel->dataSeries().at(k), shown(kind));
+    }
+    for (QAreaSeries* band : {cumulativeBands_.at(k), latencyBands_.at(k)}) band->setVisible(shown(kind));
+    if (kind == ModelKind::aaren) continue;
+    QXYSeries* series = ratio_->dataSeries().at(ratio++);
+    series->setVisible(shown(kind) && shown(ModelKind::aaren));
+    ratio_->setInLegend(series, series->isVisible());
+  }
+}
+
 void StreamCharts::showSamples(const std::vector<bench::StreamSample>& samples) {
-  QList<QPointF> memory[2], cumulative[2], latency[2], ratio;
-  QList<QPointF> cumulativeLow[2], cumulativeHigh[2], latencyLow[2], latencyHigh[2];
+  constexpr int kModels = bench::kStreamModels;
+  QList<QPointF> memory[kModels], cumulative[kModels], latency[kModels], ratio[kModels];
+  QList<QPointF> cumulativeLow[kModels], cumulativeHigh[kModels], latencyLow[kModels], latencyHigh[kModels];
   for (const bench::StreamSample& s : samples) {
     const qreal n = qreal(s.tokens);
-    for (int k = 0; k < 2; ++k) {
+    for (int k = 0; k < kModels; ++k) {
       memory[k].append({n, s.state_bytes[k] / kBytesPerMegabyte});
       cumulative[k].append({n, s.cumulative_seconds[k]});
       latency[k].append({n, s.latency_seconds[k] * kMicrosecondsPerSecond});
@@ -132,19 +163,24 @@ void StreamCharts::showSamples(const std::vector<bench::StreamSample>& samples) 
       cumulativeHigh[k].append({n, s.cumulative_high_seconds[k]});
       latencyLow[k].append({n, s.latency_low_seconds[k] * kMicrosecondsPerSecond});
       latencyHigh[k].append({n, s.latency_high_seconds[k] * kMicrosecondsPerSecond});
+      if (s.cumulative_seconds[kAaren] > 0) ratio[k].append({n, s.cumulative_seconds[k] / s.cumulative_seconds[kAaren]});
     }
-    if (s.cumulative_seconds[0] > 0) ratio.append({n, s.cumulative_seconds[1] / s.cumulative_seconds[0]});
   }
-  for (int k = 0; k < 2; ++k) {
-    setSeriesData(memory_->dataSeries().at(k), memory[k]);
-    setSeriesData(cumulativeTime_->dataSeries().at(k), cumulative[k]);
-    setSeriesData(latency_->dataSeries().at(k), latency[k]);
-    setSeriesData(cumulativeBands_.at(k)->lowerSeries(), cumulativeLow[k]);
-    setSeriesData(cumulativeBands_.at(k)->upperSeries(), cumulativeHigh[k]);
-    setSeriesData(latencyBands_.at(k)->lowerSeries(), latencyLow[k]);
-    setSeriesData(latencyBands_.at(k)->upperSeries(), latencyHigh[k]);
+  int ratioSeries = 0;
+  for (const ModelKind kind : kModelKinds) {
+    const int k = bench::stream_model_index(kind);
+    // A model the run did not stream keeps an empty series, hidden by setModels.
+    const bool streamed = std::find(models_.begin(), models_.end(), kind) != models_.end();
+    const auto data = [streamed](const QList<QPointF>& points) { return streamed ? points : QList<QPointF>(); };
+    setSeriesData(memory_->dataSeries().at(k), data(memory[k]));
+    setSeriesData(cumulativeTime_->dataSeries().at(k), data(cumulative[k]));
+    setSeriesData(latency_->dataSeries().at(k), data(latency[k]));
+    setSeriesData(cumulativeBands_.at(k)->lowerSeries(), data(cumulativeLow[k]));
+    setSeriesData(cumulativeBands_.at(k)->upperSeries(), data(cumulativeHigh[k]));
+    setSeriesData(latencyBands_.at(k)->lowerSeries(), data(latencyLow[k]));
+    setSeriesData(latencyBands_.at(k)->upperSeries(), data(latencyHigh[k]));
+    if (kind != ModelKind::aaren) setSeriesData(ratio_->dataSeries().at(ratioSeries++), data(ratio[k]));
   }
-  setSeriesData(ratio_->dataSeries().at(0), ratio);
 }
 
 void StreamCharts::showFit(const bench::StreamBenchOptions& options, const bench::StreamBenchResult& result) {
@@ -154,29 +190,33 @@ void StreamCharts::showFit(const bench::StreamBenchOptions& options, const bench
   }
   const bench::StreamSample& last = result.samples.back();
   const int predictedSlope = 2 * options.model.layers * options.model.d_model * int(sizeof(float));
-  // Short lines: the note must leave the plot to the data, in presenter mode too.
-  memory_->setAnnotation(QObject::tr("bytes per token (fitted): %1 %2, %3 %4\npredicted 2 × layers × d_model × 4 = %5")
-                             .arg(aarenName(), fixed(result.fit[0].memory_bytes_per_token, 0), QObject::tr("Transformer"),
-                                  fixed(result.fit[1].memory_bytes_per_token, 0), tokens(predictedSlope)));
-  // The exponent with its range over the runs, and where it was fitted (core/bench/stream_summary.hpp).
-  const bench::GrowthFit& reference = result.fit[0].fit_points > 0 ? result.fit[0] : result.fit[1];
+  // Short lines, one per model: the note must leave the plot to the data, in presenter mode too.
+  QStringList slopes, exponents, latencies, ratios;
+  const bench::GrowthFit* reference = nullptr;
+  for (const ModelKind kind : result.kinds) {
+    const int k = bench::stream_model_index(kind);
+    const bench::GrowthFit& fit = result.fit[k];
+    if (!reference && fit.fit_points > 0) reference = &fit;
+    slopes << QObject::tr("%1 %2").arg(shortName(kind), fixed(fit.memory_bytes_per_token, 0));
+    // The exponent with its range over the runs (core/bench/stream_summary.hpp).
+    exponents << QObject::tr("%1: k = %2").arg(shortName(kind), exponentWithRange(fit));
+    // The median step and the quartiles of the raw steps around it.
+    latencies << QObject::tr("%1: %2 µs (%3–%4)")
+                     .arg(shortName(kind), microseconds(last.latency_seconds[k]), microseconds(last.latency_low_seconds[k]),
+                          microseconds(last.latency_high_seconds[k]));
+    if (kind != ModelKind::aaren && last.cumulative_seconds[kAaren] > 0)
+      ratios << QObject::tr("%1 %2×").arg(shortName(kind), fixed(last.cumulative_seconds[k] / last.cumulative_seconds[kAaren], 1));
+  }
+  const QString newline = QStringLiteral("\n");
+  memory_->setAnnotation(QObject::tr("bytes per token (fitted): %1\npredicted for the KV cache 2 × layers × d_model × 4 = %2")
+                             .arg(slopes.join(QStringLiteral(", ")), tokens(predictedSlope)));
   cumulativeTime_->setAnnotation(
-      QObject::tr("time ∝ N^k, N = %1–%2\n%3: k = %4\n%5: k = %6")
-          .arg(tokens(reference.fit_from_tokens), tokens(reference.fit_to_tokens), aarenName(),
-               exponentWithRange(result.fit[0]), QObject::tr("Transformer"), exponentWithRange(result.fit[1])));
-  // The median step and the quartiles of the raw steps around it.
-  const auto spread = [&last](int k) {
-    return QObject::tr("%1 µs (%2–%3)")
-        .arg(microseconds(last.latency_seconds[k]), microseconds(last.latency_low_seconds[k]),
-             microseconds(last.latency_high_seconds[k]));
-  };
-  latency_->setAnnotation(QObject::tr("at N = %1, median (quartiles)\n%2: %3\n%4: %5")
-                              .arg(tokens(last.tokens), aarenName(), spread(0), QObject::tr("Transformer"), spread(1)));
-  ratio_->setAnnotation(last.cumulative_seconds[0] > 0
-                            ? QObject::tr("at N = %1: %2×")
-                                  .arg(tokens(last.tokens),
-                                       fixed(last.cumulative_seconds[1] / last.cumulative_seconds[0], 1))
-                            : QString());
+      reference ? QObject::tr("time ∝ N^k, N = %1–%2\n%3")
+                      .arg(tokens(reference->fit_from_tokens), tokens(reference->fit_to_tokens), exponents.join(newline))
+                : exponents.join(newline));
+  latency_->setAnnotation(QObject::tr("at N = %1, median (quartiles)\n%2").arg(tokens(last.tokens), latencies.join(newline)));
+  ratio_->setAnnotation(ratios.isEmpty() ? QString()
+                                         : QObject::tr("at N = %1: %2").arg(tokens(last.tokens), ratios.join(QStringLiteral(", "))));
 }
 
 void StreamCharts::clear() {

@@ -6,6 +6,10 @@
 // time from a calibration of both models' steps, and while it runs the time left falls.
 #include <QtTest>
 
+#include <QCheckBox>
+#include <QLegend>
+#include <QLegendMarker>
+
 #include <QAreaSeries>
 #include <QChart>
 #include <QComboBox>
@@ -26,6 +30,7 @@
 #include "ui/chart_export.hpp"
 #include "ui/chart_panel.hpp"
 #include "ui/state/efficiency_choice.hpp"
+#include "ui/charts/model_colors.hpp"
 #include "ui/pages/efficiency_page.hpp"
 #include "ui/settings.hpp"
 #include "ui/stream_chart_grid.hpp"
@@ -59,16 +64,19 @@ bool runToTheEnd(EfficiencyPage& page) {
 // The text written on a chart when a run ends (empty while none is shown).
 QString noteOn(const ChartPanel* panel) { return panel->annotation(); }
 
-// Each chart has one point per sample for each of its series: both models, or their ratio.
+// Each chart has one point per sample for each of its series: the three models, or their times
+// against Aaren's.
 void verifyChartsShow(const EfficiencyPage& page, qsizetype samples) {
   const StreamCharts& charts = page.streamCharts();
   for (const ChartPanel* panel : {charts.memory(), charts.cumulativeTime(), charts.latency()}) {
-    QCOMPARE(panel->dataSeries().size(), qsizetype(2));
-    for (const QXYSeries* series : panel->dataSeries())
+    QCOMPARE(panel->dataSeries().size(), qsizetype(3));
+    for (const QXYSeries* series : panel->dataSeries()) {
       QVERIFY2(series->count() == samples, qPrintable(panel->title() + QStringLiteral(": ") + series->name()));
+      QVERIFY(series->isVisible());
+    }
   }
-  QCOMPARE(charts.ratio()->dataSeries().size(), qsizetype(1));
-  QCOMPARE(qsizetype(charts.ratio()->dataSeries().first()->count()), samples);
+  QCOMPARE(charts.ratio()->dataSeries().size(), qsizetype(2));
+  for (const QXYSeries* series : charts.ratio()->dataSeries()) QCOMPARE(qsizetype(series->count()), samples);
 }
 
 QByteArray readAll(const QString& path) {
@@ -155,6 +163,25 @@ class TestEfficiencyPage : public QObject {
     QCOMPARE(shown.model.heads, 2);
     QCOMPARE(shown.model.layers, 1);
     QCOMPARE(shown.model.d_ff, 32);
+    QCOMPARE(shown.kinds, wanted.kinds);  // all three, ticked
+
+    // The model boxes: what is ticked streams; with none ticked the page cannot start and says why.
+    wanted.kinds = {ModelKind::transformer, ModelKind::linear};
+    page.setOptions(wanted);
+    QCOMPARE(page.options().kinds, wanted.kinds);
+    QVERIFY(!page.findChild<QCheckBox*>(QStringLiteral("model-aaren"))->isChecked());
+    QCOMPARE(page.choice().models, wanted.kinds);
+    const auto* start = page.findChild<QPushButton*>(QStringLiteral("start"));
+    QVERIFY(start->isEnabled());
+    for (const char* name : {"model-transformer", "model-linear"})
+      page.findChild<QCheckBox*>(QString::fromLatin1(name))->setChecked(false);
+    QVERIFY(page.options().kinds.empty());
+    QVERIFY(!start->isEnabled());
+    QVERIFY2(page.findChildren<QLabel*>().size() > 0, "the page has labels");
+    bool said = false;
+    for (const QLabel* label : page.findChildren<QLabel*>())
+      said = said || label->text().contains(QStringLiteral("choose at least one model"));
+    QVERIFY2(said, "the page says why it cannot start");
   }
 
   // What the settings remember comes back into the controls, clamped to their ranges; CUDA only
@@ -234,6 +261,13 @@ class TestEfficiencyPage : public QObject {
     const QList<QPointF> transformer = page.streamCharts().memory()->dataSeries().at(1)->points();
     QCOMPARE(aaren.first().y(), aaren.last().y());
     QCOMPARE(transformer.last().y() * 1e6, 128.0 * 256);
+    // The linear Transformer's (S, z) is flat too, and the bytes the core's stream keeps.
+    const QList<QPointF> linear = page.streamCharts().memory()->dataSeries().at(2)->points();
+    ModelConfig linearModel = tinyModel(256).model;
+    linearModel.kind = ModelKind::linear;
+    QCOMPARE(linear.first().y(), linear.last().y());
+    QCOMPARE(qRound64(linear.last().y() * 1e6), qint64(bench::stream_state_bytes(linearModel, 256)));
+    QCOMPARE(page.streamCharts().memory()->dataSeries().at(2)->color(), modelColor(ModelKind::linear));
 
     for (const ChartPanel* panel : page.charts())
       QVERIFY2(!noteOn(panel).isEmpty(), qPrintable(panel->title() + QStringLiteral(" has no fitted text")));
@@ -256,6 +290,15 @@ class TestEfficiencyPage : public QObject {
              qPrintable(match.captured(0)));
     QVERIFY2(std::abs(locale.toDouble(match.captured(2)) - 100 * decode.fraction_of_bandwidth) <= 0.5,
              qPrintable(match.captured(0)));
+    // The linear Transformer's read rate, shown like the Transformer's, and which models are exact.
+    const QRegularExpression linearLine(
+        QStringLiteral("Linear Transformer step: (?:<b>)?([0-9.,]+) GB/s = ([0-9.,]+)% of this machine's memory"));
+    const QRegularExpressionMatch linearMatch = linearLine.match(summary->text());
+    QVERIFY2(linearMatch.hasMatch(), qPrintable(summary->text()));
+    const bench::StepBound linearStep = bench::step_bound(result, bench::stream_model_index(ModelKind::linear));
+    QVERIFY2(std::abs(locale.toDouble(linearMatch.captured(1)) - linearStep.bytes_per_second / 1e9) <= 0.05,
+             qPrintable(linearMatch.captured(0)));
+    QVERIFY(summary->text().contains(QStringLiteral("only approximates it")));
 
     const auto* start = page.findChild<QPushButton*>(QStringLiteral("start"));
     const auto* stop = page.findChild<QPushButton*>(QStringLiteral("stop"));
@@ -267,14 +310,36 @@ class TestEfficiencyPage : public QObject {
       Appearance::instance().setTheme(theme);
       for (const ChartPanel* panel : {page.streamCharts().cumulativeTime(), page.streamCharts().latency()}) {
         const QList<QAreaSeries*> bands = page.streamCharts().spreadBands(panel);
-        QCOMPARE(bands.size(), 2);
-        for (int i = 0; i < 2; ++i) {
+        QCOMPARE(bands.size(), 3);
+        for (int i = 0; i < 3; ++i) {
           const QColor line = panel->dataSeries().at(i)->color(), band = bands.at(i)->brush().color();
           QVERIFY2(band.rgb() == line.rgb() && band.alpha() < 255,
                    qPrintable(QStringLiteral("%1: band %2 is %3, its line %4").arg(panel->title()).arg(i).arg(band.name(QColor::HexArgb), line.name())));
         }
       }
     }
+  }
+
+  // A run of two models (`aaren bench stream --model both --chart`) draws those two: the linear
+  // Transformer's lines and its ratio leave the charts and their legends.
+  void aModelNotStreamedLeavesTheCharts() {
+    QWidget host;
+    StreamCharts charts(&host);
+    charts.setModels({ModelKind::aaren, ModelKind::transformer});
+    bench::StreamSample sample;
+    sample.tokens = 8;
+    for (double& seconds : sample.cumulative_seconds) seconds = 1e-3;
+    charts.showSamples({sample});
+    const int linear = bench::stream_model_index(ModelKind::linear);
+    for (const ChartPanel* panel : {charts.memory(), charts.cumulativeTime(), charts.latency()}) {
+      QVERIFY(!panel->dataSeries().at(linear)->isVisible());
+      QCOMPARE(panel->dataSeries().at(linear)->count(), 0);
+      QVERIFY(panel->dataSeries().at(0)->isVisible() && panel->dataSeries().at(0)->count() == 1);
+      for (QLegendMarker* marker : panel->chart()->legend()->markers(panel->dataSeries().at(linear)))
+        QVERIFY(!marker->isVisible());
+    }
+    QVERIFY(charts.ratio()->dataSeries().at(0)->isVisible());   // Transformer / Aaren
+    QVERIFY(!charts.ratio()->dataSeries().at(1)->isVisible());  // linear / Aaren
   }
 
   void theRunTimeIsEstimatedBeforeStart() {

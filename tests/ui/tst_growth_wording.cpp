@@ -53,6 +53,11 @@ class TestGrowthWording : public QObject {
     QTest::newRow("Transformer, short run") << 1 << 1.04 << 1.01 << 1.06 << 3 << 20 << "a longer run shows the bend"
                                             << QStringList{"bending upward"};
     QTest::newRow("Transformer, straddling") << 1 << 1.15 << 1.02 << 1.3 << 5 << 20 << "disagree" << shapes;
+    // The linear Transformer keeps a constant state, as Aaren does: a straight line is its shape.
+    QTest::newRow("linear, flat") << 2 << 1.0 << 0.98 << 1.02 << 3 << 20 << "a straight line"
+                                  << QStringList{"bending upward", "a longer run"};
+    QTest::newRow("linear, every run bent") << 2 << 1.4 << 1.3 << 1.5 << 3 << 20 << "another program"
+                                            << QStringList{"straight line"};
   }
   void sentenceClaimsOnlyWhatWasMeasured() {
     QFETCH(int, model);
@@ -63,10 +68,11 @@ class TestGrowthWording : public QObject {
     QFETCH(int, points);
     QFETCH(QString, says);
     QFETCH(QStringList, neverSays);
-    const QString sentence = growthSentence(fitOf(exponent, low, high, passes, points), model);
+    const QString sentence = growthSentence(fitOf(exponent, low, high, passes, points), ModelKind(model));
     QVERIFY2(sentence.contains(says), qPrintable(sentence));
     for (const QString& claim : neverSays) QVERIFY2(!sentence.contains(claim), qPrintable(sentence));
-    QVERIFY(sentence.startsWith(model == 0 ? QStringLiteral("Aaren") : QStringLiteral("Transformer")));
+    const QString names[] = {QStringLiteral("Aaren"), QStringLiteral("Transformer"), QStringLiteral("Linear Transformer")};
+    QVERIFY(sentence.startsWith(names[model]));
   }
 
   void exponentComesWithItsRange() {
@@ -79,6 +85,7 @@ class TestGrowthWording : public QObject {
     bench::StreamSample sample;
     sample.tokens = 4096;
     result.samples.push_back(sample);
+    result.kinds = {ModelKind::aaren, ModelKind::transformer};
     result.fit[0] = fitOf(1.0, 0.97, 1.03, 3);
     result.fit[1] = fitOf(1.6, 1.5, 1.7, 3);
     const QString answer = measuredGrowthAnswer(result);
@@ -93,6 +100,12 @@ class TestGrowthWording : public QObject {
              qPrintable(loaded));
     QVERIFY(!loaded.contains(QStringLiteral("straight line")));
     QVERIFY(measuredGrowthAnswer({}).contains(QStringLiteral("nothing yet")));
+    // With the linear Transformer streamed, it is named last, as a constant-state model.
+    result.kinds.push_back(ModelKind::linear);
+    result.fit[2] = fitOf(1.01, 0.99, 1.03, 3);
+    const QString three = measuredGrowthAnswer(result);
+    QVERIFY2(three.endsWith(QStringLiteral("; Linear Transformer N^1.01 (0.99\u20131.03 over 3 runs), a straight line.")),
+             qPrintable(three));
   }
 };
 

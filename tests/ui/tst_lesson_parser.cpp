@@ -192,6 +192,18 @@ void TestLessonParser::mistakesNameLineColumnAndReason_data() {
       << lessonWith(QStringLiteral("{\"title\": \"S\", \"view\": \"efficiency\", \"narration\": \"N\", "
                                    "\"efficiency\": {\"d_model\": 64, \"heads\": @5}}"))
       << "'heads' (5) must divide 'd_model' (64)";
+  QTest::newRow("unknown model")
+      << lessonWith(QStringLiteral("{\"title\": \"S\", \"view\": \"efficiency\", \"narration\": \"N\", "
+                                   "\"efficiency\": {\"models\": [\"aaren\", @\"retnet\"]}}"))
+      << "'models': 'retnet' is not aaren, transformer or linear";
+  QTest::newRow("model named twice")
+      << lessonWith(QStringLiteral("{\"title\": \"S\", \"view\": \"efficiency\", \"narration\": \"N\", "
+                                   "\"efficiency\": {\"models\": [\"linear\", @\"linear\"]}}"))
+      << "'models': 'linear' is named twice";
+  QTest::newRow("no model")
+      << lessonWith(QStringLiteral("{\"title\": \"S\", \"view\": \"efficiency\", \"narration\": \"N\", "
+                                   "\"efficiency\": {\"models\": @[]}}"))
+      << "'models' names no model";
   QTest::newRow("scene id with a slash")
       << lessonWith(QStringLiteral("{\"id\": @\"a/b\", \"title\": \"S\", \"view\": \"cell\", \"narration\": \"N\"}"))
       << "'id' must be letters, digits and '-'";
@@ -286,6 +298,9 @@ void TestLessonParser::bundledLessonReads() {
   QVERIFY(sceneWithId(lesson, "algorithm-1").explore.scanErrata);
   QCOMPARE(sceneWithId(lesson, "transformer-rnn").view, QStringLiteral("figure1"));
   QVERIFY(sceneWithId(lesson, "figure-5").onEfficiencyPage());
+  // Its narration speaks of the paper's two models: those two stream.
+  QCOMPARE(sceneWithId(lesson, "figure-5").efficiency.models,
+           (std::vector<ModelKind>{ModelKind::aaren, ModelKind::transformer}));
   int questions = 0;
   for (const LessonScene& scene : lesson.scenes) {
     QVERIFY2(scene.narration.size() > 80, qPrintable(scene.id));

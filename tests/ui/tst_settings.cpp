@@ -222,6 +222,7 @@ void TestSettings::efficiencyChoiceRoundTrips() {
   saved.tokens = tokens;
   saved.repeats = 3;
   saved.device = device;
+  saved.models = {aaren::ModelKind::aaren, aaren::ModelKind::linear};
   {
     Settings settings(iniPath());
     QVERIFY(!loadEfficiencyChoice(settings));
@@ -237,6 +238,7 @@ void TestSettings::efficiencyChoiceRoundTrips() {
   QCOMPARE(read->tokens, tokens);
   QCOMPARE(read->repeats, 3);
   QCOMPARE(read->device, device);
+  QCOMPARE(read->models, saved.models);
 }
 
 void TestSettings::exploreInputsRoundTrip() {
@@ -276,6 +278,7 @@ void TestSettings::unsetSessionChoicesAreNone() {
     raw.setValue(QStringLiteral("dataset/eventDecimalMark"), QStringLiteral(".."));
     raw.setValue(QStringLiteral("efficiency/tokens"), QStringLiteral("many"));
     raw.setValue(QStringLiteral("efficiency/device"), QStringLiteral("tpu"));
+    raw.setValue(QStringLiteral("efficiency/models"), QStringList{QStringLiteral("retnet")});
     raw.setValue(QStringLiteral("dataset/path"), QStringLiteral("/data/a.csv"));
     raw.setValue(QStringLiteral("dataset/readAs"), QStringLiteral("spreadsheet"));
   }
@@ -296,6 +299,7 @@ void TestSettings::unsetSessionChoicesAreNone() {
   QVERIFY(efficiency);
   QCOMPARE(efficiency->tokens, EfficiencyChoice{}.tokens);
   QCOMPARE(efficiency->device, aaren::ComputeDevice::cpu);
+  QCOMPARE(efficiency->models, EfficiencyChoice{}.models);  // no known model named: the default three
   QCOMPARE(dataset->readAs, ImportKind::automatic);
   QVERIFY(!dataset->dialect.delimiter && !dataset->dialect.has_header && !dataset->dialect.date_column);
   QVERIFY(!loadLastDataset(Settings(folder_->filePath(QStringLiteral("empty.ini")))));

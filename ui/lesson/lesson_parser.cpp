@@ -367,8 +367,26 @@ class LessonReader {
     return question;
   }
 
+  // The models an efficiency scene streams, by their file names, each once, at least one.
+  std::vector<ModelKind> models(const JsonNode& node) const {
+    requireKind(node, Kind::array, tr("'models'"));
+    std::vector<ModelKind> kinds;
+    for (const JsonNode& item : node.items) {
+      const QString name = nonEmptyText(item, "models");
+      const std::optional<ModelKind> kind = model_kind_from_string(name.toStdString());
+      if (!kind) fail(item, tr("'models': '%1' is not aaren, transformer or linear").arg(name));
+      if (std::find(kinds.begin(), kinds.end(), *kind) != kinds.end())
+        fail(item, tr("'models': '%1' is named twice").arg(name));
+      kinds.push_back(*kind);
+    }
+    if (kinds.empty()) fail(node, tr("'models' names no model"));
+    return kinds;
+  }
+
   static EfficiencyChoice defaultEfficiencyRun() {
     EfficiencyChoice run;
+    // The paper's Figure 5: Aaren and the Transformer, unless a scene names its models.
+    run.models = {ModelKind::aaren, ModelKind::transformer};
     run.model.d_model = 64;
     run.model.heads = 4;
     run.model.layers = 2;
@@ -380,8 +398,9 @@ class LessonReader {
 
   EfficiencyChoice efficiency(const JsonNode& node) const {
     requireKind(node, Kind::object, tr("'efficiency'"));
-    checkKeys(node, {"tokens", "d_model", "heads", "layers", "d_ff", "repeats"}, tr("'efficiency'"));
+    checkKeys(node, {"models", "tokens", "d_model", "heads", "layers", "d_ff", "repeats"}, tr("'efficiency'"));
     EfficiencyChoice run = defaultEfficiencyRun();
+    if (const JsonNode* n = node.member("models")) run.models = models(*n);
     if (const JsonNode* n = node.member("tokens")) run.tokens = integer(*n, "tokens", 16, kMaxEfficiencyTokens);
     if (const JsonNode* n = node.member("d_model")) run.model.d_model = integer(*n, "d_model", 1, kMaxEfficiencyWidth);
     const JsonNode* heads = node.member("heads");

@@ -1,5 +1,6 @@
 #include "ui/pages/efficiency_page.hpp"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
 #include <QFile>
@@ -52,7 +53,17 @@ bench::StreamBenchOptions optionsFor(const EfficiencyChoice& choice) {
   options.tokens = choice.tokens;
   options.repeats = choice.repeats;
   options.model = choice.model;
+  options.kinds = choice.models;
   return options;
+}
+
+QString modelBoxText(ModelKind kind) {
+  switch (kind) {
+    case ModelKind::aaren: return QObject::tr("Aaren");
+    case ModelKind::transformer: return QObject::tr("Transformer (KV cache)");
+    case ModelKind::linear: return QObject::tr("Linear Transformer");
+  }
+  return {};
 }
 
 QSpinBox* makeSpinBox(int min, int max, int step, QWidget* parent) {
@@ -98,7 +109,7 @@ EfficiencyPage::EfficiencyPage(QWidget* parent)
   clock_ = new StreamRunClock(this);
   connect(clock_, &StreamRunClock::estimateReady, this, &EfficiencyPage::showRunTime);
   connect(clock_, &StreamRunClock::calibrationStarted, this, [this] {
-    if (!running_) runTime_->setText(tr("Timing a few hundred steps of both models to estimate the run…"));
+    if (!running_) runTime_->setText(tr("Timing a few hundred steps of each model to estimate the run…"));
   });
   connect(clock_, &StreamRunClock::calibrationFailed, this, [this](const QString& message) {
     if (!running_) runTime_->setText(tr("No run-time estimate: %1").arg(message));
@@ -127,7 +138,7 @@ EfficiencyPage::EfficiencyPage(QWidget* parent)
     connect(box, &QSpinBox::valueChanged, this, &Page::sessionChanged);
   connect(device_, &QComboBox::currentIndexChanged, this, &Page::sessionChanged);
   setRunning(false);
-  status_->setText(tr("Press Start to stream N tokens through both models, one step at a time."));
+  status_->setText(tr("Press Start to stream N tokens through the three models, one step at a time."));
 }
 
 EfficiencyPage::~EfficiencyPage() {
@@ -139,8 +150,9 @@ QString EfficiencyPage::id() const { return QStringLiteral("efficiency"); }
 QString EfficiencyPage::title() const { return tr("Efficiency"); }
 
 QString EfficiencyPage::subtitle() const {
-  return tr("Tokens one at a time through Aaren and a KV-cached Transformer: constant against growing memory, "
-            "linear against quadratic time, measured live on this machine (the paper's Figure 5).");
+  return tr("Tokens one at a time through Aaren, a KV-cached Transformer and a linear Transformer: constant "
+            "against growing memory, linear against quadratic time, measured live on this machine (the paper's "
+            "Figure 5).");
 }
 
 QIcon EfficiencyPage::icon() const { return glyphIcon(Glyph::efficiency); }
@@ -157,7 +169,7 @@ QWidget* EfficiencyPage::buildControls() {
   tokens_ = makeSpinBox(1, kMaxTokens, 1024, panel);
   tokens_->setStepType(QAbstractSpinBox::AdaptiveDecimalStepType);
   repeats_ = makeSpinBox(1, 20, 1, panel);
-  dModel_->setToolTip(tr("Width of every token's vector (both models)"));
+  dModel_->setToolTip(tr("Width of every token's vector (every model)"));
   heads_->setToolTip(tr("Attention heads; must divide d_model"));
   dFf_->setToolTip(tr("Hidden width of each block's feed-forward network"));
   tokens_->setToolTip(tr("How many tokens stream through each model, one step at a time"));
@@ -179,8 +191,23 @@ QWidget* EfficiencyPage::buildControls() {
   deviceNote->setObjectName(QStringLiteral("hint"));
   deviceNote->setText(cudaNote(gpuInfo));
 
+  // The models, each in its colour's words on the charts; at least one must stream.
+  auto* models = new QVBoxLayout;
+  models->setSpacing(2);
+  for (const ModelKind kind : kModelKinds) {
+    auto* box = new QCheckBox(modelBoxText(kind), panel);
+    box->setObjectName(QStringLiteral("model-") + QString::fromLatin1(to_string(kind).data(), qsizetype(to_string(kind).size())));
+    box->setChecked(true);
+    connect(box, &QCheckBox::toggled, this, &EfficiencyPage::updateEstimate);
+    models->addWidget(box);
+    modelBoxes_[bench::stream_model_index(kind)] = box;
+  }
+  modelBoxes_[bench::stream_model_index(ModelKind::linear)]->setToolTip(
+      tr("Katharopoulos et al. (2020): softmax replaced by a kernel, a constant state like Aaren's, approximate"));
+
   auto* form = new QFormLayout;
   form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+  form->addRow(tr("Models"), models);
   form->addRow(tr("d_model"), dModel_);
   form->addRow(tr("Heads"), heads_);
   form->addRow(tr("Layers"), layers_);
@@ -216,7 +243,7 @@ QWidget* EfficiencyPage::buildControls() {
   summary_->setTextFormat(Qt::RichText);
 
   exportCsvButton_ = new QPushButton(tr("Export measurements (CSV)…"), panel);
-  exportCsvButton_->setToolTip(tr("One row per sampled token count, both models"));
+  exportCsvButton_->setToolTip(tr("One row per sampled token count, every model"));
   exportFigureButton_ = new QPushButton(tr("Export Figure 5…"), panel);
   exportFigureButton_->setToolTip(tr("Memory and cumulative time side by side with a caption, as PNG, SVG or PDF"));
   connect(exportCsvButton_, &QPushButton::clicked, this, &EfficiencyPage::exportMeasurementsInteractively);
@@ -252,8 +279,7 @@ bench::StreamBenchOptions EfficiencyPage::options() const {
   options.model.heads = heads_->value();
   options.model.layers = layers_->value();
   options.model.d_ff = dFf_->value();
-  // The page draws Figure 5's two models; the linear Transformer streams in `aaren bench stream`.
-  options.kinds = {ModelKind::aaren, ModelKind::transformer};
+  options.kinds = chosenModels();
   if (device_->currentIndex() == kDeviceCuda)
     options.stepper = bench::device_stream_stepper<gpu::DeviceForecastStream>();
   return options;
@@ -266,6 +292,9 @@ void EfficiencyPage::setOptions(const bench::StreamBenchOptions& options) {
   dFf_->setValue(options.model.d_ff);
   tokens_->setValue(int(std::min<long>(options.tokens, kMaxTokens)));
   repeats_->setValue(options.repeats);
+  for (const ModelKind kind : kModelKinds)
+    modelBoxes_[bench::stream_model_index(kind)]->setChecked(std::find(options.kinds.begin(), options.kinds.end(), kind) !=
+                                                            options.kinds.end());
   const auto* items = qobject_cast<QStandardItemModel*>(device_->model());
   const bool cudaUsable = items && items->item(kDeviceCuda)->isEnabled();
   device_->setCurrentIndex(options.stepper && cudaUsable ? kDeviceCuda : 0);
@@ -280,6 +309,7 @@ EfficiencyChoice EfficiencyPage::choice() const {
   choice.model.d_ff = dFf_->value();
   choice.tokens = tokens_->value();
   choice.repeats = repeats_->value();
+  choice.models = chosenModels();
   choice.device = device_->currentIndex() == kDeviceCuda ? ComputeDevice::cuda : ComputeDevice::cpu;
   return choice;
 }
@@ -296,10 +326,18 @@ void EfficiencyPage::restoreSession(const Settings& settings) {
 
 void EfficiencyPage::saveSession(Settings& settings) const { saveEfficiencyChoice(settings, choice()); }
 
+std::vector<ModelKind> EfficiencyPage::chosenModels() const {
+  std::vector<ModelKind> kinds;
+  for (const ModelKind kind : kModelKinds)
+    if (modelBoxes_[bench::stream_model_index(kind)]->isChecked()) kinds.push_back(kind);
+  return kinds;
+}
+
 void EfficiencyPage::updateEstimate() {
   const bench::StreamBenchOptions o = options();
   try {
     o.model.validate();
+    if (o.kinds.empty()) throw std::invalid_argument(tr("choose at least one model").toStdString());
   } catch (const std::invalid_argument& error) {
     estimate_->setText(tr("Cannot run: %1.").arg(QString::fromUtf8(error.what())));
     if (!running_) {
@@ -310,8 +348,12 @@ void EfficiencyPage::updateEstimate() {
   }
   const double perToken = 2.0 * o.model.layers * o.model.d_model * double(sizeof(float));
   const double aarenState = double(o.model.layers) * (o.model.d_model + 2 * o.model.heads) * double(sizeof(float));
-  estimate_->setText(tr("At N = %1 the Transformer's KV cache holds %2 (%3 per token); Aaren's state stays %4.")
-                         .arg(tokens(o.tokens), bytes(perToken * double(o.tokens)), bytes(perToken), bytes(aarenState)));
+  ModelConfig linear = o.model;
+  linear.kind = ModelKind::linear;
+  estimate_->setText(tr("At N = %1 the Transformer's KV cache holds %2 (%3 per token); Aaren's state stays %4, the "
+                        "linear Transformer's %5.")
+                         .arg(tokens(o.tokens), bytes(perToken * double(o.tokens)), bytes(perToken), bytes(aarenState),
+                              bytes(double(bench::stream_state_bytes(linear, o.tokens)))));
   if (running_) return;
   startButton_->setEnabled(true);
   showRunTime();
@@ -375,6 +417,7 @@ void EfficiencyPage::start() {
   bench::StreamBenchOptions options = this->options();
   try {
     options.model.validate();
+    if (options.kinds.empty()) throw std::invalid_argument(tr("choose at least one model").toStdString());
   } catch (const std::invalid_argument& error) {
     report(tr("Cannot start: %1.").arg(QString::fromUtf8(error.what())));
     return;
@@ -384,6 +427,7 @@ void EfficiencyPage::start() {
   liveSamples_.clear();
   chartsBehind_ = false;
   charts_.clear();
+  charts_.setModels(bench::streamed_kinds(options));
   summary_->clear();
   progress_->setRange(0, int(options.tokens));
   progress_->setValue(0);
@@ -392,7 +436,7 @@ void EfficiencyPage::start() {
   setRunning(true);
   clock_->runStarted(options);
   job_->start(streamBenchWork(options, stopFlag_));
-  emit statusMessage(tr("Streaming %1 tokens through both models…").arg(tokens(options.tokens)));
+  emit statusMessage(tr("Streaming %1 tokens through the models…").arg(tokens(options.tokens)));
 }
 
 void EfficiencyPage::stop() {
@@ -444,6 +488,7 @@ void EfficiencyPage::onFinished(const bench::StreamBenchResult& result) {
   clock_->runEnded(result.samples);
   liveSamples_.clear();
   chartsBehind_ = false;
+  charts_.setModels(result.kinds);
   charts_.showSamples(result.samples);
   charts_.showFit(runOptions_, result);
   for (ChartPanel* panel : charts_.all()) panel->resetView();
@@ -471,44 +516,67 @@ void EfficiencyPage::showSummary(const bench::StreamBenchResult& result) {
     return;
   }
   const bench::StreamSample& last = result.samples.back();
+  const auto name = [](ModelKind kind) {
+    return kind == ModelKind::aaren ? tr("Aaren") : kind == ModelKind::transformer ? tr("Transformer") : tr("Linear Transformer");
+  };
+  const int aaren = bench::stream_model_index(ModelKind::aaren);
   QStringList lines;
-  const char* const names[2] = {QT_TR_NOOP("Aaren"), QT_TR_NOOP("Transformer")};
   // Only what the runs support (ui/wording/growth_wording.hpp), with the exponents' range.
-  for (int k = 0; k < 2; ++k)
+  for (const ModelKind kind : result.kinds) {
+    const int k = bench::stream_model_index(kind);
     lines << tr("%1 %2 bytes per token, state %3 at N.")
-                 .arg(growthSentence(result.fit[k], k).toHtmlEscaped(), fixed(result.fit[k].memory_bytes_per_token, 0),
+                 .arg(growthSentence(result.fit[k], kind).toHtmlEscaped(), fixed(result.fit[k].memory_bytes_per_token, 0),
                       bytes(last.state_bytes[k]));
+  }
+  if (bench::streamed(result, ModelKind::linear))
+    lines << tr("Aaren and the Transformer compute softmax attention exactly; the linear Transformer replaces it with "
+                "a kernel (elu + 1 features) and only approximates it, in a constant state like Aaren's.");
   // The charts' times leave interruptions out; say how much the wall clock saw besides.
-  if (last.cumulative_seconds[0] > 0 && last.cumulative_seconds[1] > 0)
+  QStringList wall;
+  for (const ModelKind kind : result.kinds) {
+    const int k = bench::stream_model_index(kind);
+    if (last.cumulative_seconds[k] > 0)
+      wall << tr("%1× for %2").arg(fixed(last.wall_seconds[k] / last.cumulative_seconds[k], 2), name(kind));
+  }
+  if (!wall.isEmpty())
     lines << tr("Cumulative times add up each step's typical time (the median of its neighbours over the runs); "
-                "the wall clock, interruptions by other programs included, took %1× that for Aaren and %2× for "
-                "the Transformer.")
-                 .arg(fixed(last.wall_seconds[0] / last.cumulative_seconds[0], 2),
-                      fixed(last.wall_seconds[1] / last.cumulative_seconds[1], 2));
-  // The decode's bound: a step reads the whole KV cache (core/bench/memory_bandwidth.hpp).
+                "the wall clock, interruptions by other programs included, took %1 that.")
+                 .arg(wall.join(QStringLiteral(", ")));
+  // A step's bound: the bytes it reads, the whole KV cache or the weights and (S, z)
+  // (core/bench/memory_bandwidth.hpp).
   if (result.read_bandwidth > 0) {
-    const bench::StepBound decode = bench::step_bound(result, 1);
-    lines << tr("Transformer decode: <b>%1 GB/s = %2% of this machine's memory bandwidth</b> (one thread reads "
-                "%3 GB/s; a step at N reads %4)")
-                 .arg(fixed(decode.bytes_per_second / 1e9, 1), fixed(100 * decode.fraction_of_bandwidth, 0),
-                      fixed(result.read_bandwidth / 1e9, 1), bytes(decode.bytes_read));
-    // Above 100% the cache is still served by the CPU's own caches, faster than memory: say so,
+    bool aboveMemory = false;
+    for (const ModelKind kind : {ModelKind::transformer, ModelKind::linear}) {
+      if (!bench::streamed(result, kind)) continue;
+      const bench::StepBound step = bench::step_bound(result, bench::stream_model_index(kind));
+      lines << tr("%1: <b>%2 GB/s = %3% of this machine's memory bandwidth</b> (one thread reads %4 GB/s; a "
+                  "step at N reads %5)")
+                   .arg(kind == ModelKind::transformer ? tr("Transformer decode") : tr("Linear Transformer step"), fixed(step.bytes_per_second / 1e9, 1), fixed(100 * step.fraction_of_bandwidth, 0),
+                        fixed(result.read_bandwidth / 1e9, 1), bytes(step.bytes_read));
+      aboveMemory = aboveMemory || step.fraction_of_bandwidth > 1.0;
+    }
+    // Above 100% the bytes are still served by the CPU's own caches, faster than memory: say so,
     // rather than leave a student to wonder how a step beats the machine's bandwidth.
-    if (decode.fraction_of_bandwidth > 1.0)
-      lines << tr("(the KV cache still fits in the CPU's caches, which read faster than memory; a longer "
-                  "run shows the memory-bound rate)");
+    if (aboveMemory)
+      lines << tr("(above 100%: what the step reads still fits in the CPU's caches, which read faster than memory; "
+                  "for the Transformer a longer run shows the memory-bound rate)");
   }
-  if (last.cumulative_seconds[0] > 0)
-    lines << tr("Cumulative time at N = %1: Transformer / Aaren = <b>%2×</b>")
-                 .arg(tokens(last.tokens), fixed(last.cumulative_seconds[1] / last.cumulative_seconds[0], 1));
-  if (result.parallel_seconds[0] >= 0 || result.parallel_seconds[1] >= 0) {
-    QStringList parallel;
-    for (int k = 0; k < 2; ++k)
-      if (result.parallel_seconds[k] >= 0)
-        parallel << tr("%1 %2 s").arg(tr(names[k]), QLocale().toString(result.parallel_seconds[k], 'g', 3));
-    lines << tr("Parallel forward at N: %1").arg(parallel.join(QStringLiteral(", ")));
-  }
+  QStringList ratios;
+  for (const ModelKind kind : result.kinds)
+    if (kind != ModelKind::aaren && last.cumulative_seconds[aaren] > 0)
+      ratios << tr("%1 / Aaren = <b>%2×</b>")
+                    .arg(name(kind), fixed(last.cumulative_seconds[bench::stream_model_index(kind)] /
+                                               last.cumulative_seconds[aaren],
+                                           1));
+  if (!ratios.isEmpty())
+    lines << tr("Cumulative time at N = %1: %2").arg(tokens(last.tokens), ratios.join(QStringLiteral(", ")));
+  QStringList parallel;
+  for (const ModelKind kind : result.kinds)
+    if (const double seconds = result.parallel_seconds[bench::stream_model_index(kind)]; seconds >= 0)
+      parallel << tr("%1 %2 s").arg(name(kind), QLocale().toString(seconds, 'g', 3));
+  if (!parallel.isEmpty()) lines << tr("Parallel forward at N: %1").arg(parallel.join(QStringLiteral(", ")));
   if (!result.parallel_note.empty()) lines << QString::fromStdString(result.parallel_note).toHtmlEscaped();
+  if (!result.left_out_note.empty()) lines << QString::fromStdString(result.left_out_note).toHtmlEscaped();
   summary_->setText(lines.join(QStringLiteral("<br>")));
 }
 

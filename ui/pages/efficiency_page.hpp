@@ -17,6 +17,7 @@
 #include "ui/state/efficiency_choice.hpp"
 #include "ui/stream_charts.hpp"
 
+class QCheckBox;
 class QComboBox;
 class QLabel;
 class QProgressBar;
@@ -45,6 +46,8 @@ class EfficiencyPage : public Page {
   // The settings of the controls; setOptions() shows the model size, tokens and repeats given,
   // and the GPU when the options stream on a device and one can be used.
   bench::StreamBenchOptions options() const;
+  // The models whose boxes are ticked, in kModelKinds order.
+  std::vector<ModelKind> chosenModels() const;
   void setOptions(const bench::StreamBenchOptions& options);
   // The same as a plain value; setChoice() shows CUDA only when a GPU can be used.
   EfficiencyChoice choice() const;
@@ -114,6 +117,7 @@ class EfficiencyPage : public Page {
   QSpinBox* tokens_ = nullptr;
   QSpinBox* repeats_ = nullptr;
   QComboBox* device_ = nullptr;
+  QCheckBox* modelBoxes_[std::size(kModelKinds)] = {};  // which models stream, in kModelKinds order
   QLabel* estimate_ = nullptr;
   QLabel* runTime_ = nullptr;
   QPushButton* startButton_ = nullptr;

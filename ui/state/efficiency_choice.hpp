@@ -1,7 +1,9 @@
 #pragma once
-// What the Efficiency page's controls hold: the model size, the number of tokens N, the repeats and
-// the device. A plain value, so that the settings can remember it.
+// What the Efficiency page's controls hold: the models, their size, the number of tokens N, the
+// repeats and the device. A plain value, so that the settings can remember it.
+#include <iterator>
 #include <optional>
+#include <vector>
 
 #include "core/model/model_config.hpp"
 #include "core/util/compute_device.hpp"
@@ -19,6 +21,9 @@ struct EfficiencyChoice {
   int tokens = 32768;
   int repeats = 1;
   ComputeDevice device = ComputeDevice::cpu;  // CUDA only where a GPU can be used
+  // The models streamed, in kModelKinds order: the three by default (Figure 5 with the linear
+  // Transformer beside the paper's two).
+  std::vector<ModelKind> models{std::begin(kModelKinds), std::end(kModelKinds)};
 };
 
 // The Efficiency page's choice as the last session left it (efficiency/...); nothing when none was saved.

@@ -11,11 +11,12 @@ namespace aaren::ui {
 
 // "1.02 (0.98–1.05 over 3 runs)", "1.02 (one run)".
 QString exponentWithRange(const bench::GrowthFit& fit);
-// One sentence on one model's cumulative-time curve: its exponent, its range and its shape.
-// model: 0 = Aaren, 1 = Transformer.
-QString growthSentence(const bench::GrowthFit& fit, int model);
-// The measured half of the Figure 5 scene's answer, short: the fitted range of N, each model's
-// exponent with its range and its shape in a few words.
+// One sentence on one model's cumulative-time curve: its exponent, its range and its shape. Aaren
+// and the linear Transformer keep a constant state, so a straight line is what they should draw;
+// the Transformer's cost grows with its cache, so its straight line says the run was short.
+QString growthSentence(const bench::GrowthFit& fit, ModelKind model);
+// The measured half of the Figure 5 scene's answer, short: the fitted range of N, each streamed
+// model's exponent with its range and its shape in a few words.
 QString measuredGrowthAnswer(const bench::StreamBenchResult& result);
 
 }  // namespace aaren::ui
