@@ -26,7 +26,7 @@ class StreamChartGrid : public QWidget {
   QSize minimumSizeHint() const override;
 
   // The least room a chart needs, in lines of the grid's font (title, plot, ticks, legend, note;
-  // "Transformer (KV cache)" in the legend beside "Aaren"), or its own minimum where that is more.
+  // the three models' names in one legend line), or its own minimum where that is more.
   static constexpr int kChartLinesHigh = 13;
   static constexpr int kChartLinesWide = 22;
 

@@ -340,6 +340,19 @@ class TestEfficiencyPage : public QObject {
     }
     QVERIFY(charts.ratio()->dataSeries().at(0)->isVisible());   // Transformer / Aaren
     QVERIFY(!charts.ratio()->dataSeries().at(1)->isVisible());  // linear / Aaren
+
+    // Without the Transformer, no note speaks of its KV cache; each names the models streamed.
+    bench::StreamBenchResult result;
+    result.kinds = {ModelKind::aaren, ModelKind::linear};
+    result.samples = {sample};
+    charts.setModels(result.kinds);
+    charts.showFit(tinyModel(8), result);
+    for (const ChartPanel* panel : {charts.memory(), charts.cumulativeTime(), charts.latency()}) {
+      static const QRegularExpression transformerLine(QStringLiteral("(^|\n)Transformer"));
+      QVERIFY2(!noteOn(panel).contains(transformerLine) && !noteOn(panel).contains(QStringLiteral("KV cache")),
+               qPrintable(noteOn(panel)));
+      QVERIFY2(noteOn(panel).contains(QStringLiteral("Linear")), qPrintable(noteOn(panel)));
+    }
   }
 
   void theRunTimeIsEstimatedBeforeStart() {

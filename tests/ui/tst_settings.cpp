@@ -299,7 +299,7 @@ void TestSettings::unsetSessionChoicesAreNone() {
   QVERIFY(efficiency);
   QCOMPARE(efficiency->tokens, EfficiencyChoice{}.tokens);
   QCOMPARE(efficiency->device, aaren::ComputeDevice::cpu);
-  QCOMPARE(efficiency->models, EfficiencyChoice{}.models);  // no known model named: the default three
+  QCOMPARE(efficiency->models, EfficiencyChoice{}.models);  // no known model named: the default
   QCOMPARE(dataset->readAs, ImportKind::automatic);
   QVERIFY(!dataset->dialect.delimiter && !dataset->dialect.has_header && !dataset->dialect.date_column);
   QVERIFY(!loadLastDataset(Settings(folder_->filePath(QStringLiteral("empty.ini")))));

@@ -138,7 +138,7 @@ EfficiencyPage::EfficiencyPage(QWidget* parent)
     connect(box, &QSpinBox::valueChanged, this, &Page::sessionChanged);
   connect(device_, &QComboBox::currentIndexChanged, this, &Page::sessionChanged);
   setRunning(false);
-  status_->setText(tr("Press Start to stream N tokens through the three models, one step at a time."));
+  status_->setText(tr("Press Start to stream N tokens through the models ticked, one step at a time."));
 }
 
 EfficiencyPage::~EfficiencyPage() {
@@ -197,7 +197,8 @@ QWidget* EfficiencyPage::buildControls() {
   for (const ModelKind kind : kModelKinds) {
     auto* box = new QCheckBox(modelBoxText(kind), panel);
     box->setObjectName(QStringLiteral("model-") + QString::fromLatin1(to_string(kind).data(), qsizetype(to_string(kind).size())));
-    box->setChecked(true);
+    const std::vector<ModelKind> defaults = EfficiencyChoice{}.models;
+    box->setChecked(std::find(defaults.begin(), defaults.end(), kind) != defaults.end());
     connect(box, &QCheckBox::toggled, this, &EfficiencyPage::updateEstimate);
     models->addWidget(box);
     modelBoxes_[bench::stream_model_index(kind)] = box;
@@ -377,9 +378,14 @@ void EfficiencyPage::showRunTime() {
     return;
   }
   const QString about = *seconds < 1 ? duration(*seconds) : tr("about %1").arg(duration(*seconds));
-  runTime_->setText(tr("Estimated run time: %1 of streaming (timed on this machine; the Transformer's steps grow "
-                       "with N, so its time grows as N²), then the parallel forward at N.")
-                        .arg(about));
+  const std::vector<ModelKind> kinds = chosenModels();
+  const bool transformer = std::find(kinds.begin(), kinds.end(), ModelKind::transformer) != kinds.end();
+  runTime_->setText(transformer ? tr("Estimated run time: %1 of streaming (timed on this machine; the Transformer's "
+                                     "steps grow with N, so its time grows as N²), then the parallel forward at N.")
+                                      .arg(about)
+                                : tr("Estimated run time: %1 of streaming (timed on this machine), then the parallel "
+                                     "forward at N.")
+                                      .arg(about));
   emit runTimeEstimated(*seconds);
 }
 
