@@ -22,6 +22,7 @@
 #include "ui/chart_view.hpp"
 #include "ui/stream_charts.hpp"
 #include "ui/wording/growth_wording.hpp"
+#include "ui/wording/model_names.hpp"
 
 namespace aaren::ui {
 
@@ -99,9 +100,7 @@ QString figure5Caption(const bench::StreamBenchOptions& options, const bench::St
   QStringList fits, ratios;
   for (const ModelKind kind : result.kinds) {
     const int k = bench::stream_model_index(kind);
-    const QString name = kind == ModelKind::aaren       ? QObject::tr("Aaren")
-                         : kind == ModelKind::transformer ? QObject::tr("Transformer")
-                                                          : QObject::tr("linear Transformer");
+    const QString name = inSentence(kind);
     fits << QObject::tr("%1 time ∝ N^%2 and %3 bytes per token")
                 .arg(name, exponentWithRange(result.fit[k]), fixed(result.fit[k].memory_bytes_per_token, 0));
     if (kind != ModelKind::aaren)

@@ -12,6 +12,7 @@
 #include "ui/appearance.hpp"
 #include "ui/chart_panel.hpp"
 #include "ui/charts/model_colors.hpp"
+#include "ui/wording/model_names.hpp"
 #include "ui/wording/growth_wording.hpp"
 
 namespace aaren::ui {
@@ -21,17 +22,6 @@ namespace {
 constexpr double kBytesPerMegabyte = 1e6;
 constexpr double kMicrosecondsPerSecond = 1e6;
 
-// A chart's legend name of each model, short enough that the three fit one legend line in a
-// quarter of a 1280 x 720 window (a second line squeezes the plot until its tick labels elide);
-// the notes use the shorter names below.
-QString legendName(ModelKind kind) {
-  switch (kind) {
-    case ModelKind::aaren: return QObject::tr("Aaren");
-    case ModelKind::transformer: return QObject::tr("Transformer");
-    case ModelKind::linear: return QObject::tr("Linear Transformer");
-  }
-  return {};
-}
 // The notes' names: short, so that a note of three models stays a few short lines.
 QString shortName(ModelKind kind) {
   switch (kind) {
@@ -55,7 +45,9 @@ ChartPanel* makeChart(QWidget* parent, const QString& title, const QString& yTit
 
 // One series per model, in kModelKinds order (the samples' index).
 void addModelSeries(ChartPanel* panel) {
-  for (const ModelKind kind : kModelKinds) panel->addLineSeries(legendName(kind), modelColor(kind));
+  // The legends' names (ui/wording/model_names.hpp) are short enough for the three to share one line
+  // in a quarter of a 1280 x 720 window: a second line squeezes the plot until its ticks elide.
+  for (const ModelKind kind : kModelKinds) panel->addLineSeries(displayName(kind), modelColor(kind));
 }
 
 constexpr int kBandAlpha = 60;

@@ -12,18 +12,11 @@
 
 #include "core/attention/feature_map.hpp"
 #include "core/attention/linear_attention.hpp"
+#include "support/random_matrix.hpp"
 
 using namespace aaren;
 
 namespace {
-
-Matrix<double> randomMatrix(int rows, int cols, std::uint64_t seed, double scale = 1.0) {
-  std::mt19937_64 engine(seed);
-  std::normal_distribution<double> normal(0.0, scale);
-  Matrix<double> m(rows, cols);
-  for (double& x : m.data) x = normal(engine);
-  return m;
-}
 
 double largestDifference(const Matrix<double>& a, const Matrix<double>& b) {
   double worst = 0;

@@ -13,18 +13,11 @@
 #include "core/attention/linear_attention.hpp"
 #include "core/attention/linear_attention_backward.hpp"
 #include "core/nn/causal_linear_attention.hpp"
+#include "support/random_matrix.hpp"
 
 using namespace aaren;
 
 namespace {
-
-Matrix<double> randomMatrix(int rows, int cols, std::uint64_t seed, double scale = 1.0) {
-  std::mt19937_64 engine(seed);
-  std::normal_distribution<double> normal(0.0, scale);
-  Matrix<double> m(rows, cols);
-  for (double& x : m.data) x = normal(engine);
-  return m;
-}
 
 // The features of the queries and keys as the attention uses them: shifted (FeatureMap::queries
 // and keys) or exactly as defined (unshifted).

@@ -2,7 +2,7 @@
 
 #include <optional>
 
-#include "ui/workers/training_worker.hpp"
+#include "ui/wording/model_names.hpp"
 
 namespace aaren::ui {
 

@@ -34,6 +34,7 @@
 #include "ui/state/stream_run_clock.hpp"
 #include "ui/stream_chart_grid.hpp"
 #include "ui/wording/growth_wording.hpp"
+#include "ui/wording/model_names.hpp"
 #include "ui/workers/background_job.hpp"
 #include "ui/workers/stream_worker.hpp"
 
@@ -522,9 +523,7 @@ void EfficiencyPage::showSummary(const bench::StreamBenchResult& result) {
     return;
   }
   const bench::StreamSample& last = result.samples.back();
-  const auto name = [](ModelKind kind) {
-    return kind == ModelKind::aaren ? tr("Aaren") : kind == ModelKind::transformer ? tr("Transformer") : tr("Linear Transformer");
-  };
+  const auto name = [](ModelKind kind) { return displayName(kind); };
   const int aaren = bench::stream_model_index(ModelKind::aaren);
   QStringList lines;
   // Only what the runs support (ui/wording/growth_wording.hpp), with the exponents' range.

@@ -8,23 +8,6 @@ namespace {
 
 const QString kTokens = QStringLiteral("efficiency/tokens");
 
-// The models by their file names ("aaren", "transformer", "linear"); an unknown name is skipped, and
-// a list of none of them leaves the default (a settings file from before the list has no key).
-SettingsField<EfficiencyChoice> modelsField() {
-  return {QStringLiteral("efficiency/models"),
-          [](const QVariant& value, EfficiencyChoice& c) {
-            std::vector<ModelKind> models;
-            for (const QString& name : value.toStringList())
-              if (const std::optional<ModelKind> kind = model_kind_from_string(name.toStdString())) models.push_back(*kind);
-            if (!models.empty()) c.models = models;
-          },
-          [](const EfficiencyChoice& c) {
-            QStringList names;
-            for (const ModelKind kind : c.models) names << QString::fromLatin1(to_string(kind).data(), qsizetype(to_string(kind).size()));
-            return QVariant(names);
-          }};
-}
-
 // The page's spin boxes clamp every number to its range; here only unreadable ones fall back.
 const SettingsFields<EfficiencyChoice>& fields() {
   using C = EfficiencyChoice;
@@ -37,7 +20,7 @@ const SettingsFields<EfficiencyChoice>& fields() {
       intField<C>(QStringLiteral("efficiency/repeats"), [](auto& c) -> auto& { return c.repeats; }),
       namedField<C>(QStringLiteral("efficiency/device"), [](auto& c) -> auto& { return c.device; }, deviceNames(),
                     ComputeDevice::cpu),
-      modelsField(),
+      modelKindsField<C>(QStringLiteral("efficiency/models"), [](auto& c) -> auto& { return c.models; }),
   };
   return table;
 }

@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/model/model_config.hpp"
 #include "core/util/compute_device.hpp"
 #include "ui/settings.hpp"
 
@@ -139,6 +140,24 @@ SettingsField<T> stdTextListField(const QString& key, Member member) {
             QStringList items;
             for (const std::string& item : member(t)) items << QString::fromStdString(item);
             return items.isEmpty() ? QVariant() : QVariant(items);
+          }};
+}
+
+// Model families by their file names ("aaren", "transformer", "linear"): only the names read back
+// keep their model, and none read back (an unknown name, a key from before) keeps the default.
+template <class T, class Member>
+SettingsField<T> modelKindsField(const QString& key, Member member) {
+  return {key,
+          [member](const QVariant& value, T& t) {
+            std::vector<ModelKind> models;
+            for (const QString& name : value.toStringList())
+              if (const std::optional<ModelKind> kind = model_kind_from_string(name.toStdString())) models.push_back(*kind);
+            if (!models.empty()) member(t) = models;
+          },
+          [member](const T& t) {
+            QStringList names;
+            for (const ModelKind kind : member(t)) names << QString::fromStdString(std::string(to_string(kind)));
+            return QVariant(names);
           }};
 }
 

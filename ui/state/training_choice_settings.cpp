@@ -9,22 +9,6 @@ namespace {
 
 const QString kModels = QStringLiteral("training/models");
 
-// Only the names read back keep their model; none read back keeps the default pair.
-SettingsField<TrainingChoice> modelsField() {
-  return {kModels,
-          [](const QVariant& value, TrainingChoice& choice) {
-            std::vector<ModelKind> models;
-            for (const QString& name : value.toStringList())
-              if (const std::optional<ModelKind> kind = model_kind_from_string(name.toStdString())) models.push_back(*kind);
-            if (!models.empty()) choice.models = models;
-          },
-          [](const TrainingChoice& choice) {
-            QStringList names;
-            for (const ModelKind kind : choice.models) names << QString::fromStdString(std::string(to_string(kind)));
-            return QVariant(names);
-          }};
-}
-
 // Absent (settings from before the choice) or unknown: M, what training did before.
 SettingsField<TrainingChoice> featuresField() {
   return {QStringLiteral("training/features"),
@@ -41,7 +25,7 @@ SettingsField<TrainingChoice> featuresField() {
 const SettingsFields<TrainingChoice>& fields() {
   using C = TrainingChoice;
   static const SettingsFields<C> table = {
-      modelsField(),
+      modelKindsField<C>(kModels, [](auto& c) -> auto& { return c.models; }),
       intField<C>(QStringLiteral("training/dModel"), [](auto& c) -> auto& { return c.model.d_model; }),
       intField<C>(QStringLiteral("training/heads"), [](auto& c) -> auto& { return c.model.heads; }),
       intField<C>(QStringLiteral("training/layers"), [](auto& c) -> auto& { return c.model.layers; }),

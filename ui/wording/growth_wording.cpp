@@ -5,6 +5,7 @@
 #include <QStringList>
 
 #include "core/bench/stream_summary.hpp"
+#include "ui/wording/model_names.hpp"
 
 namespace aaren::ui {
 
@@ -12,14 +13,7 @@ namespace {
 
 QString tr(const char* text) { return QObject::tr(text); }
 QString fixed(double value) { return QLocale().toString(value, 'f', 2); }
-QString modelName(ModelKind model) {
-  switch (model) {
-    case ModelKind::aaren: return tr("Aaren");
-    case ModelKind::transformer: return tr("Transformer");
-    case ModelKind::linear: return tr("Linear Transformer");
-  }
-  return {};
-}
+QString modelName(ModelKind model) { return displayName(model); }
 // A constant state: each token costs the same, so its curve should be straight.
 bool constantState(ModelKind model) { return model != ModelKind::transformer; }
 

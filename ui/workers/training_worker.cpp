@@ -12,11 +12,6 @@
 
 namespace aaren::ui {
 
-QString displayName(ModelKind kind) {
-  const std::string_view name = model_name(kind);
-  return capitalized(QString::fromUtf8(name.data(), qsizetype(name.size())));
-}
-
 void TrainingWorker::requestPause() {
   const QMutexLocker lock(&mutex_);
   pauseRequested_ = true;

@@ -22,6 +22,7 @@
 #include "ui/state/training_choice.hpp"
 #include "ui/state/training_request.hpp"
 #include "ui/workers/background_job.hpp"
+#include "ui/wording/model_names.hpp"
 
 namespace aaren::ui {
 
@@ -61,8 +62,6 @@ struct ModelOutcome {
   double meanGap = 0;
   QString timeUnit;
 };
-
-QString displayName(ModelKind kind);  // "Aaren", "Transformer"
 
 // What training tells the window as it goes, in order: BackgroundJob::reported items.
 struct TrainingEvent {
