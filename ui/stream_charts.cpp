@@ -23,14 +23,7 @@ constexpr double kBytesPerMegabyte = 1e6;
 constexpr double kMicrosecondsPerSecond = 1e6;
 
 // The notes' names: short, so that a note of three models stays a few short lines.
-QString shortName(ModelKind kind) {
-  switch (kind) {
-    case ModelKind::aaren: return QObject::tr("Aaren");
-    case ModelKind::transformer: return QObject::tr("Transformer");
-    case ModelKind::linear: return QObject::tr("Linear");
-  }
-  return {};
-}
+QString shortName(ModelKind kind) { return kind == ModelKind::linear ? QObject::tr("Linear") : displayName(kind); }
 const int kAaren = bench::stream_model_index(ModelKind::aaren);
 
 ChartPanel* makeChart(QWidget* parent, const QString& title, const QString& yTitle) {

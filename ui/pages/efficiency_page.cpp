@@ -58,13 +58,9 @@ bench::StreamBenchOptions optionsFor(const EfficiencyChoice& choice) {
   return options;
 }
 
+// The box names the Transformer's state, the one that grows.
 QString modelBoxText(ModelKind kind) {
-  switch (kind) {
-    case ModelKind::aaren: return QObject::tr("Aaren");
-    case ModelKind::transformer: return QObject::tr("Transformer (KV cache)");
-    case ModelKind::linear: return QObject::tr("Linear Transformer");
-  }
-  return {};
+  return kind == ModelKind::transformer ? QObject::tr("Transformer (KV cache)") : displayName(kind);
 }
 
 QSpinBox* makeSpinBox(int min, int max, int step, QWidget* parent) {
@@ -523,7 +519,6 @@ void EfficiencyPage::showSummary(const bench::StreamBenchResult& result) {
     return;
   }
   const bench::StreamSample& last = result.samples.back();
-  const auto name = [](ModelKind kind) { return displayName(kind); };
   const int aaren = bench::stream_model_index(ModelKind::aaren);
   QStringList lines;
   // Only what the runs support (ui/wording/growth_wording.hpp), with the exponents' range.
@@ -541,7 +536,7 @@ void EfficiencyPage::showSummary(const bench::StreamBenchResult& result) {
   for (const ModelKind kind : result.kinds) {
     const int k = bench::stream_model_index(kind);
     if (last.cumulative_seconds[k] > 0)
-      wall << tr("%1× for %2").arg(fixed(last.wall_seconds[k] / last.cumulative_seconds[k], 2), name(kind));
+      wall << tr("%1× for %2").arg(fixed(last.wall_seconds[k] / last.cumulative_seconds[k], 2), displayName(kind));
   }
   if (!wall.isEmpty())
     lines << tr("Cumulative times add up each step's typical time (the median of its neighbours over the runs); "
@@ -570,7 +565,7 @@ void EfficiencyPage::showSummary(const bench::StreamBenchResult& result) {
   for (const ModelKind kind : result.kinds)
     if (kind != ModelKind::aaren && last.cumulative_seconds[aaren] > 0)
       ratios << tr("%1 / Aaren = <b>%2×</b>")
-                    .arg(name(kind), fixed(last.cumulative_seconds[bench::stream_model_index(kind)] /
+                    .arg(displayName(kind), fixed(last.cumulative_seconds[bench::stream_model_index(kind)] /
                                                last.cumulative_seconds[aaren],
                                            1));
   if (!ratios.isEmpty())
@@ -578,7 +573,7 @@ void EfficiencyPage::showSummary(const bench::StreamBenchResult& result) {
   QStringList parallel;
   for (const ModelKind kind : result.kinds)
     if (const double seconds = result.parallel_seconds[bench::stream_model_index(kind)]; seconds >= 0)
-      parallel << tr("%1 %2 s").arg(name(kind), QLocale().toString(seconds, 'g', 3));
+      parallel << tr("%1 %2 s").arg(displayName(kind), QLocale().toString(seconds, 'g', 3));
   if (!parallel.isEmpty()) lines << tr("Parallel forward at N: %1").arg(parallel.join(QStringLiteral(", ")));
   if (!result.parallel_note.empty()) lines << QString::fromStdString(result.parallel_note).toHtmlEscaped();
   if (!result.left_out_note.empty()) lines << QString::fromStdString(result.left_out_note).toHtmlEscaped();

@@ -13,7 +13,6 @@ namespace {
 
 QString tr(const char* text) { return QObject::tr(text); }
 QString fixed(double value) { return QLocale().toString(value, 'f', 2); }
-QString modelName(ModelKind model) { return displayName(model); }
 // A constant state: each token costs the same, so its curve should be straight.
 bool constantState(ModelKind model) { return model != ModelKind::transformer; }
 
@@ -27,7 +26,7 @@ QString exponentWithRange(const bench::GrowthFit& fit) {
 }
 
 QString growthSentence(const bench::GrowthFit& fit, ModelKind model) {
-  const QString name = modelName(model);
+  const QString name = displayName(model);
   switch (bench::growth_shape(fit)) {
     case bench::GrowthShape::unmeasured:
       return tr("%1: too few samples stood clear of the noise to fit an exponent; stream more tokens.").arg(name);
@@ -72,8 +71,8 @@ QString shortShape(const bench::GrowthFit& fit, ModelKind model) {
 
 QString shortModel(const bench::GrowthFit& fit, ModelKind model) {
   if (bench::growth_shape(fit) == bench::GrowthShape::unmeasured)
-    return tr("%1 %2").arg(modelName(model), shortShape(fit, model));
-  return tr("%1 N^%2, %3").arg(modelName(model), exponentWithRange(fit), shortShape(fit, model));
+    return tr("%1 %2").arg(displayName(model), shortShape(fit, model));
+  return tr("%1 N^%2, %3").arg(displayName(model), exponentWithRange(fit), shortShape(fit, model));
 }
 
 }  // namespace
