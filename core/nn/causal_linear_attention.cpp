@@ -10,19 +10,19 @@ namespace aaren {
 template <class T>
 void elu_plus_one_forward(T* x, std::size_t n) {
   // max(x, 0) + exp(min(x, 0)): x + 1 above 0, exp(x) elsewhere, as packets (a select() of exp()
-  // would call the scalar exp for every number). In blocks of a fixed size, the last one padded, so
-  // every number goes through the same packet exp wherever it sits: a stream's one token and a
-  // window's rows give the same bits (an unaligned or odd-sized map would take scalar exp at its
-  // ends).
+  // would call the scalar exp for every number). In blocks of a fixed size, mapped in place, the
+  // last one copied out and padded, so every number goes through the same packet exp wherever it
+  // sits: a stream's one token and a window's rows give the same bits (a dynamic-sized map would
+  // take scalar exp at its ends).
   constexpr std::size_t kBlock = 16;
-  Eigen::Array<T, kBlock, 1> block;
-  for (std::size_t start = 0; start < n; start += kBlock) {
-    const std::size_t count = std::min(kBlock, n - start);
-    if (count < kBlock) block.setZero();
-    std::copy_n(x + start, count, block.data());
-    block = block.max(T(0)) + block.min(T(0)).exp();
-    std::copy_n(block.data(), count, x + start);
-  }
+  const auto apply = [](auto&& block) { block = block.max(T(0)) + block.min(T(0)).exp(); };
+  std::size_t start = 0;
+  for (; start + kBlock <= n; start += kBlock) apply(Eigen::Map<Eigen::Array<T, kBlock, 1>>(x + start));
+  if (start == n) return;
+  Eigen::Array<T, kBlock, 1> last = Eigen::Array<T, kBlock, 1>::Zero();
+  std::copy_n(x + start, n - start, last.data());
+  apply(last);
+  std::copy_n(last.data(), n - start, x + start);
 }
 
 template <class T>
