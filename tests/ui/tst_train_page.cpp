@@ -6,6 +6,7 @@
 #include <QtTest>
 
 #include <QApplication>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QLabel>
 #include <QMessageBox>
@@ -22,6 +23,7 @@
 #include "support/question_answerer.hpp"
 #include "support/test_files.hpp"
 #include "ui/chart_panel.hpp"
+#include "ui/charts/model_colors.hpp"
 #include "ui/main_window.hpp"
 #include "ui/pages/forecast_page.hpp"
 #include "ui/pages/message_bar.hpp"
@@ -33,6 +35,7 @@
 #include "ui/state/current_dataset.hpp"
 #include "ui/wording/plan_wording.hpp"
 #include "ui/wording/training_wording.hpp"
+#include "ui/wording/model_names.hpp"
 
 using namespace aaren::ui;
 
@@ -92,6 +95,9 @@ class TestTrainPage : public QObject {
   void timeLeftCoversTheWholeJob();
   void featuresChoiceReachesTheRunAndIsRemembered();
   void featuresOfTheTargetNeedOne();
+  void anyOfTheThreeModelsTrainsSideBySide();
+  void modelsLabelNamesTheRunFolder_data();
+  void modelsLabelNamesTheRunFolder();
 
  private:
   QTemporaryDir folder_;
@@ -555,6 +561,80 @@ void TestTrainPage::featuresOfTheTargetNeedOne() {
   QVERIFY(!page.isTraining());
   QVERIFY2(page.messageBar()->text().contains(QStringLiteral("Features S forecast the target: choose one on the Data page")),
            qPrintable(page.messageBar()->text()));
+}
+
+
+// The three boxes under Model: any of them, the three trained one after the other into one run,
+// each curve in its family's colour, the ticks remembered; none ticked is refused with a reason.
+void TestTrainPage::anyOfTheThreeModelsTrainsSideBySide() {
+  CurrentDataset dataset;
+  loadInto(dataset, csv_);
+  TrainPage page(&dataset);
+  page.setRunsFolder(folder_.filePath(QStringLiteral("runs-three")));
+  page.settingsForm()->setChoice(tinyChoice(1, {aaren::ModelKind::aaren, aaren::ModelKind::transformer}));
+  QCheckBox* boxes[std::size(aaren::kModelKinds)] = {};
+  for (std::size_t i = 0; i < std::size(boxes); ++i) {
+    const std::string_view name = aaren::to_string(aaren::kModelKinds[i]);
+    boxes[i] = page.settingsForm()->findChild<QCheckBox*>(QStringLiteral("model-") +
+                                                          QString::fromLatin1(name.data(), qsizetype(name.size())));
+    QVERIFY2(boxes[i], name.data());
+  }
+  QVERIFY(boxes[0]->isChecked() && boxes[1]->isChecked() && !boxes[2]->isChecked());
+
+  for (QCheckBox* box : boxes) box->setChecked(false);
+  QVERIFY(page.settingsForm()->choice().models.empty());
+  QVERIFY(!page.startTraining());
+  QVERIFY2(page.messageBar()->text().contains(QStringLiteral("at least one model")), qPrintable(page.messageBar()->text()));
+
+  QSignalSpy edited(page.settingsForm(), &ModelSettingsForm::edited);
+  for (QCheckBox* box : boxes) box->setChecked(true);
+  QCOMPARE(edited.count(), 3);
+  const std::vector<aaren::ModelKind> all(std::begin(aaren::kModelKinds), std::end(aaren::kModelKinds));
+  QVERIFY(page.settingsForm()->choice().models == all);
+
+  QSignalSpy finished(&page, &TrainPage::trainingFinished);
+  QVERIFY(page.startTraining());
+  QVERIFY(finished.wait(kTrainingTimeoutMs));
+  QCOMPARE(finished.last().at(2).toString(), QString());
+  const QString run = page.currentRun();
+  QVERIFY2(run.endsWith(QStringLiteral("-all")), qPrintable(run));
+  for (const aaren::ModelKind kind : all) {
+    const QString dir = QDir(run).filePath(QString::fromLatin1(aaren::to_string(kind).data()));
+    QVERIFY2(hasRunFiles(dir), qPrintable(dir));
+    QCOMPARE(aaren::load_forecast_run(dir.toStdString()).config.model.kind, kind);
+  }
+  const QList<QXYSeries*> series = page.lossChart()->dataSeries();
+  QCOMPARE(series.size(), 6);
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    QCOMPARE(series[int(2 * i)]->name(), displayName(all[i]) + QStringLiteral(" training"));
+    QCOMPARE(series[int(2 * i)]->color(), modelColor(all[i]));
+    QCOMPARE(series[int(2 * i + 1)]->color(), modelValidationColor(all[i]));
+  }
+
+  Settings saved(folder_.filePath(QStringLiteral("three.ini")));
+  page.saveSession(saved);
+  TrainPage restored(&dataset);
+  QCOMPARE(restored.settingsForm()->choice().models.size(), std::size_t(2));
+  restored.restoreSession(saved);
+  QVERIFY(restored.settingsForm()->choice().models == all);
+}
+
+void TestTrainPage::modelsLabelNamesTheRunFolder_data() {
+  using aaren::ModelKind;
+  QTest::addColumn<std::vector<ModelKind>>("models");
+  QTest::addColumn<QString>("label");
+  QTest::newRow("aaren") << std::vector<ModelKind>{ModelKind::aaren} << "aaren";
+  QTest::newRow("linear") << std::vector<ModelKind>{ModelKind::linear} << "linear";
+  QTest::newRow("the paper's two") << std::vector<ModelKind>{ModelKind::aaren, ModelKind::transformer} << "both";
+  QTest::newRow("aaren and linear") << std::vector<ModelKind>{ModelKind::aaren, ModelKind::linear} << "aaren-linear";
+  QTest::newRow("all three") << std::vector<ModelKind>{ModelKind::aaren, ModelKind::transformer, ModelKind::linear}
+                             << "all";
+}
+
+void TestTrainPage::modelsLabelNamesTheRunFolder() {
+  QFETCH(std::vector<aaren::ModelKind>, models);
+  QFETCH(QString, label);
+  QCOMPARE(ModelSettingsForm::modelsLabel(models), label);
 }
 
 QTEST_MAIN(TestTrainPage)

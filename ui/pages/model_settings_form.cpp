@@ -1,9 +1,11 @@
 #include "ui/pages/model_settings_form.hpp"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QGridLayout>
 #include <QGroupBox>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QSpinBox>
 #include <QStandardItemModel>
@@ -20,9 +22,6 @@ namespace aaren::ui {
 
 namespace {
 
-constexpr int kBothModels = 0;
-constexpr int kAarenOnly = 1;
-constexpr int kTransformerOnly = 2;
 constexpr int kCpu = 0;  // entries of the device combo
 constexpr int kCuda = 1;
 
@@ -50,13 +49,26 @@ ModelSettingsForm::ModelSettingsForm(QWidget* parent) : QWidget(parent) {
   const TrainSettings& t = defaults.train;
 
   auto* modelBox = new QGroupBox(tr("Model"), this);
-  models_ = new QComboBox(modelBox);
-  models_->setObjectName(QStringLiteral("modelCombo"));
-  models_->addItem(tr("Aaren and Transformer, side by side"));
-  models_->addItem(tr("Aaren"));
-  models_->addItem(tr("Transformer"));
-  models_->setToolTip(tr("Side by side trains both models one after the other on the same data, split and seed, so "
-                         "that only the token mixer differs"));
+  // Any of the three, one after the other on the same data, split and seed; short words on the boxes,
+  // the models' full names in their tooltips.
+  auto* modelRow = new QHBoxLayout;
+  modelRow->setSpacing(12);
+  const std::pair<ModelKind, QString> boxes[] = {
+      {ModelKind::aaren, tr("Aaren: exact softmax attention as an RNN, its state constant (the paper's model)")},
+      {ModelKind::transformer, tr("Transformer: exact softmax attention, its key-value cache growing with every token")},
+      {ModelKind::linear, tr("Linear Transformer (Katharopoulos et al. 2020): softmax replaced by a kernel, a constant "
+                             "state like Aaren's, approximate")}};
+  for (const auto& [kind, tip] : boxes) {
+    auto* box = new QCheckBox(kind == ModelKind::linear ? tr("Linear") : displayName(kind), modelBox);
+    box->setObjectName(QStringLiteral("model-") + QString::fromLatin1(to_string(kind).data(), qsizetype(to_string(kind).size())));
+    box->setToolTip(tip + tr(". Ticked models train one after the other on the same data, split and seed, so that "
+                             "only the token mixer differs"));
+    modelBoxes_.push_back({kind, box});
+    modelRow->addWidget(box);
+    connect(box, &QCheckBox::toggled, this, &ModelSettingsForm::onModelsChanged);
+  }
+  modelRow->addStretch(1);
+  setModels(defaults.models);
   dModel_ = spinBox(modelBox, "dModelSpin", 4, 1024, m.d_model, tr("Width of every token's representation (d_model); "
                                                                    "the number of heads must divide it"), 4);
   heads_ = spinBox(modelBox, "headsSpin", 1, 32, m.heads, tr("Attention heads per layer; each attends over d_model / "
@@ -67,7 +79,7 @@ ModelSettingsForm::ModelSettingsForm(QWidget* parent) : QWidget(parent) {
                                                           "usually 4 x d_model"), 4);
   auto* modelGrid = new QGridLayout(modelBox);
   modelGrid->addWidget(new QLabel(tr("Train"), modelBox), 0, 0);
-  modelGrid->addWidget(models_, 0, 1, 1, 3);
+  modelGrid->addLayout(modelRow, 0, 1, 1, 3);
   addPair(modelGrid, 1, 0, tr("d_model"), dModel_);
   addPair(modelGrid, 1, 1, tr("Heads"), heads_);
   addPair(modelGrid, 2, 0, tr("Layers"), layers_);
@@ -147,7 +159,7 @@ ModelSettingsForm::ModelSettingsForm(QWidget* parent) : QWidget(parent) {
     grid->setColumnStretch(3, 1);
     grid->setHorizontalSpacing(8);
   }
-  for (QComboBox* combo : {models_, device_, features_}) {
+  for (QComboBox* combo : {device_, features_}) {
     combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     combo->setMinimumContentsLength(12);
   }
@@ -158,11 +170,13 @@ ModelSettingsForm::ModelSettingsForm(QWidget* parent) : QWidget(parent) {
   layout->addWidget(modelBox);
   layout->addWidget(trainBox);
 
-  connect(models_, &QComboBox::currentIndexChanged, this, &ModelSettingsForm::edited);
   for (QSpinBox* box : {dModel_, heads_, layers_, dFf_, seqLen_, horizon_, epochs_, batch_, patience_, seed_})
     connect(box, &QSpinBox::valueChanged, this, &ModelSettingsForm::edited);
   connect(lr_, &QDoubleSpinBox::valueChanged, this, &ModelSettingsForm::edited);
-  connect(device_, &QComboBox::currentIndexChanged, this, &ModelSettingsForm::edited);
+  connect(device_, &QComboBox::currentIndexChanged, this, [this] {
+    updateDeviceHint();
+    emit edited();
+  });
   connect(features_, &QComboBox::currentIndexChanged, this, &ModelSettingsForm::onFeaturesChanged);
   setTarget(QString());
 }
@@ -191,9 +205,28 @@ void ModelSettingsForm::setCudaBlocked(const QString& reason) {
   if (auto* items = qobject_cast<QStandardItemModel*>(device_->model()))
     items->item(kCuda)->setEnabled(reason.isEmpty());
   device_->setItemData(kCuda, reason.isEmpty() ? device_->itemText(kCuda) : reason, Qt::ToolTipRole);
-  deviceHint_->setText(reason);
-  deviceHint_->setVisible(!reason.isEmpty());
+  cudaBlocked_ = reason;
   if (!reason.isEmpty() && device_->currentIndex() == kCuda) device_->setCurrentIndex(kCpu);
+  updateDeviceHint();
+}
+
+void ModelSettingsForm::updateDeviceHint() {
+  QString hint = cudaBlocked_;
+  if (hint.isEmpty() && device_->currentIndex() == kCuda) {
+    // A CPU-only family among the ticked trains on the CPU, the others on the GPU (as `aaren train
+    // --device auto` does).
+    QStringList onCpu;
+    std::string reason;
+    for (const ModelKind kind : models())
+      if (const std::string why = cpu_only_reason(kind); !why.empty()) {
+        onCpu << displayName(kind);
+        reason = why;
+      }
+    if (!onCpu.isEmpty())
+      hint = tr("The %1 trains on the CPU: %2.").arg(onCpu.join(tr(" and ")), QString::fromStdString(reason));
+  }
+  deviceHint_->setText(hint);
+  deviceHint_->setVisible(!hint.isEmpty());
 }
 
 void ModelSettingsForm::setEventLog(bool eventLog) {
@@ -229,11 +262,7 @@ void ModelSettingsForm::setLabelledSeries(bool labelled) {
 
 TrainingChoice ModelSettingsForm::choice() const {
   TrainingChoice choice;
-  switch (models_->currentIndex()) {
-    case kAarenOnly: choice.models = {ModelKind::aaren}; break;
-    case kTransformerOnly: choice.models = {ModelKind::transformer}; break;
-    default: choice.models = {ModelKind::aaren, ModelKind::transformer}; break;
-  }
+  choice.models = models();
   choice.model.d_model = dModel_->value();
   choice.model.heads = heads_->value();
   choice.model.layers = layers_->value();
@@ -252,10 +281,7 @@ TrainingChoice ModelSettingsForm::choice() const {
 }
 
 void ModelSettingsForm::setChoice(const TrainingChoice& choice) {
-  const bool both = choice.models.size() > 1;
-  models_->setCurrentIndex(both ? kBothModels
-                                : (!choice.models.empty() && choice.models.front() == ModelKind::transformer ? kTransformerOnly
-                                                                                                          : kAarenOnly));
+  setModels(choice.models);
   dModel_->setValue(choice.model.d_model);
   heads_->setValue(choice.model.heads);
   layers_->setValue(choice.model.layers);
@@ -278,9 +304,32 @@ void ModelSettingsForm::setWindowLengths(int seqLen, int horizon) {
   horizon_->setValue(horizon);
 }
 
+std::vector<ModelKind> ModelSettingsForm::models() const {
+  std::vector<ModelKind> kinds;  // in kModelKinds order, the order they train in
+  for (const auto& [kind, box] : modelBoxes_)
+    if (box->isChecked()) kinds.push_back(kind);
+  return kinds;
+}
+
+void ModelSettingsForm::setModels(const std::vector<ModelKind>& kinds) {
+  for (const auto& [kind, box] : modelBoxes_) {
+    const QSignalBlocker blocker(box);
+    box->setChecked(std::find(kinds.begin(), kinds.end(), kind) != kinds.end());
+  }
+  if (deviceHint_) updateDeviceHint();
+}
+
+void ModelSettingsForm::onModelsChanged() {
+  updateDeviceHint();
+  emit edited();
+}
+
 QString ModelSettingsForm::modelsLabel(const std::vector<ModelKind>& models) {
-  if (models.size() > 1) return QStringLiteral("both");
-  return models.empty() ? QString() : QString::fromUtf8(to_string(models.front()).data(), qsizetype(to_string(models.front()).size()));
+  if (models == std::vector<ModelKind>{ModelKind::aaren, ModelKind::transformer}) return QStringLiteral("both");
+  if (models.size() == std::size(kModelKinds)) return QStringLiteral("all");
+  QStringList names;
+  for (const ModelKind kind : models) names << QString::fromUtf8(to_string(kind).data(), qsizetype(to_string(kind).size()));
+  return names.join(QLatin1Char('-'));
 }
 
 }  // namespace aaren::ui

@@ -1,13 +1,15 @@
 #pragma once
-// The Train page's settings: which model (Aaren, the Transformer, or both side by side on the same
-// data and seed), its architecture, the forecast window and features (M, S or MS, beside the Data
+// The Train page's settings: which models (any of Aaren, the Transformer and the linear Transformer,
+// side by side on the same data and seed), their architecture, the forecast window and features (M, S or MS, beside the Data
 // page's target), the training settings and the device.
 // Every field explains itself in a tooltip; the defaults are the core's.
 #include <QWidget>
+#include <utility>
 #include <vector>
 
 #include "ui/state/training_choice.hpp"
 
+class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
@@ -33,7 +35,10 @@ class ModelSettingsForm : public QWidget {
   // A classifier reads whole cases and trains on the CPU only: look-back and horizon are hidden and
   // the CUDA entry disabled. Call after setEventLog, which shows the horizon again.
   void setLabelledSeries(bool labelled);
-  // "both", "aaren" or "transformer": names run folders.
+  // The ticked models, in the order they train (kModelKinds'); empty when none is ticked.
+  std::vector<ModelKind> models() const;
+  // Names run folders: "both" (Aaren and the Transformer), "all" (the three), or the families'
+  // names joined by '-' ("aaren", "aaren-linear").
   static QString modelsLabel(const std::vector<ModelKind>& models);
 
  signals:
@@ -45,8 +50,11 @@ class ModelSettingsForm : public QWidget {
   // The reason the data or the features give for the CPU only (events, classifiers, MS), or "".
   QString cpuOnlyReason() const;
   void onFeaturesChanged();
-
-  QComboBox* models_;
+  void setModels(const std::vector<ModelKind>& kinds);
+  void onModelsChanged();
+  // Below the device: why CUDA is blocked, or which ticked models train on the CPU beside it.
+  void updateDeviceHint();
+  std::vector<std::pair<ModelKind, QCheckBox*>> modelBoxes_;  // in kModelKinds order
   QSpinBox* dModel_;
   QSpinBox* heads_;
   QSpinBox* layers_;
@@ -64,7 +72,8 @@ class ModelSettingsForm : public QWidget {
   QSpinBox* patience_;
   QSpinBox* seed_;
   QComboBox* device_;
-  QLabel* deviceHint_;
+  QLabel* deviceHint_ = nullptr;
+  QString cudaBlocked_;      // why the data or features leave only the CPU; empty when CUDA can train
   QString cudaUnavailable_;  // why no GPU can be used at all; empty when one can
   bool eventLog_ = false;
   bool labelled_ = false;

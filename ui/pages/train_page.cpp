@@ -128,7 +128,8 @@ QString TrainPage::id() const { return QStringLiteral("train"); }
 QString TrainPage::title() const { return tr("Train"); }
 
 QString TrainPage::subtitle() const {
-  return tr("Train Aaren and a Transformer side by side on the same data and seed, and compare their losses");
+  return tr("Train Aaren, a Transformer and a linear Transformer side by side on the same data and seed, and compare "
+            "their losses");
 }
 
 QIcon TrainPage::icon() const { return glyphIcon(Glyph::train); }
@@ -297,6 +298,10 @@ bool TrainPage::continueTraining() {
 
 bool TrainPage::launch(const TrainingChoice& choice, const QStringList& continueFrom) {
   if (isTraining()) return false;
+  if (choice.models.empty()) {
+    messageBar_->showMessage(MessageBar::Level::warning, tr("Tick at least one model to train under Model."));
+    return false;
+  }
   const TrainTaskProfile& task = trainTaskProfile(dataset_->kind());
   // Core's reason, said before anything is prepared (a forecaster's features are the form's own).
   if (const std::string reason = task.task ? cpu_only_reason(*task.task) : std::string();
