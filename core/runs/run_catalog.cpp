@@ -174,7 +174,7 @@ RunEntry read_run_entry(const std::string& dir) {
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) throw std::runtime_error(dir + ": no such run folder");
   if (!is_run_folder(dir) && !is_side_by_side_run(dir))
-    throw std::runtime_error(dir + ": not a run folder (it has no config.json, and no aaren/ or transformer/ run inside)");
+    throw std::runtime_error(dir + ": not a run folder (it has no config.json, and no aaren/, transformer/ or linear/ run inside)");
   const fs::path folder = absolute_folder(dir);
   RunEntry entry = entry_of(folder);
   for (const std::string& model : run_model_folders(folder.string())) entry.models.push_back(read_model_entry(model));

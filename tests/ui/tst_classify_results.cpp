@@ -17,6 +17,7 @@
 #include "core/classify/classify_run.hpp"
 #include "core/runs/run_catalog.hpp"
 #include "ui/chart_export.hpp"
+#include "ui/charts/model_colors.hpp"
 #include "ui/classify/accuracy_curves.hpp"
 #include "ui/classify/class_charts.hpp"
 #include "ui/classify/classify_results.hpp"
@@ -319,6 +320,8 @@ void TestClassifyResults::resultsViewShowsWhatTheCoreComputes() {
     const QList<QList<qreal>> heights = view->accuracyChart()->barHeights();
     QCOMPARE(heights.size(), 2);
     for (int k = 0; k < 3; ++k) QCOMPARE(heights[m][k], report.classes[std::size_t(k)].recall);
+    // Each model's bars in its family's colour, as on every other chart.
+    QCOMPARE(view->accuracyChart()->groupColors().value(m), modelColor(run.config.model.backbone.kind));
 
     // Misclassified cases: exactly those the core gets wrong.
     int wrong = 0;

@@ -317,6 +317,10 @@ void TestPageState::largeRmseIsExplained() {
   QVERIFY(!isLargeRmse(3.0, 1.0));
   QVERIFY(isLargeRmse(3.01, 1.0));
   QVERIFY(!isLargeRmse(5.0, 0.0));  // no gap known: nothing to compare with
+  // A view that shows the numbers flags the RMSE beside them and explains once.
+  QCOMPARE(largeRmseFlag(56.0, 1.1), QStringLiteral(" (51 mean gaps)"));
+  QVERIFY(largeRmseFlag(1.5, 1.1).isEmpty());
+  QVERIFY(largeRmseExplanation().contains(QStringLiteral("NLL per event")));
 
   // The event view shows each model's test metrics, and the note where it applies.
   EventViewOfRun shown;

@@ -94,6 +94,7 @@ void ClassBarsChart::clearBars() {
   }
   bars_.clear();
   heights_.clear();
+  groupColors_.clear();
   classNames_.clear();
   groupNames_.clear();
   removeAllSeries();
@@ -110,6 +111,8 @@ void ClassBarsChart::setBars(const QStringList& classNames, const QList<Group>& 
   const qreal width = kBarSpan / qreal(groups.size());
   QList<QPointF> fit;
   for (int g = 0; g < groups.size(); ++g) {
+    // A single group is coloured by class, as the classes' series are; groups by their own colour.
+    groupColors_ << (groups.size() == 1 ? QColor() : groups[g].color.isValid() ? groups[g].color : classColor(g));
     QList<qreal> heights;
     bool named = false;
     for (int k = 0; k < classes; ++k) {
@@ -121,8 +124,7 @@ void ClassBarsChart::setBars(const QStringList& classNames, const QList<Group>& 
       const qreal left = k - kBarSpan / 2 + g * width;
       const QString name = named || groups.size() == 1 ? QString() : groups[g].name;
       named = named || !name.isEmpty();
-      // A single group is coloured by class, as the classes' series are; groups by their own colour.
-      const QColor color = groups.size() == 1 ? classColor(k) : groups[g].color.isValid() ? groups[g].color : classColor(g);
+      const QColor color = groups.size() == 1 ? classColor(k) : groupColors_.back();
       bars_ << addRectangle(*this, QRectF(QPointF(left, 0), QPointF(left + width * 0.92, value)), color, name);
     }
     heights_ << heights;

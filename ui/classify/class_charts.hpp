@@ -36,12 +36,15 @@ class ClassBarsChart : public ChartPanel {
   void clearBars();
   // The height of each group's bar of each class, as drawn: [group][class].
   QList<QList<qreal>> barHeights() const { return heights_; }
+  // The colour of each group's bars; with one group, whose bars take their class's colour, none.
+  QList<QColor> groupColors() const { return groupColors_; }
   // class, then one column per group.
   QString tableCsv() const override;
 
  private:
   QList<QAreaSeries*> bars_;
   QList<QList<qreal>> heights_;
+  QList<QColor> groupColors_;
   QStringList classNames_, groupNames_;
 };
 

@@ -44,7 +44,7 @@ TypicalSeries typicalSeries(const LabelledSeriesSet& set, int label) {
 ClassifyResults loadClassifyResults(const QString& runDir) {
   const std::string dir = QDir::toNativeSeparators(runDir).toStdString();
   const std::vector<std::string> folders = run_model_folders(dir);
-  if (folders.empty()) throw std::runtime_error(dir + ": not a run folder (it has no config.json, and no aaren/ or transformer/ run inside)");
+  if (folders.empty()) throw std::runtime_error(dir + ": not a run folder (it has no config.json, and no aaren/, transformer/ or linear/ run inside)");
   ClassifyResults results;
   results.runDir = runDir;
   for (const std::string& folder : folders) {

@@ -11,6 +11,7 @@
 #include <cmath>
 
 #include "ui/appearance.hpp"
+#include "ui/charts/model_colors.hpp"
 #include "ui/classify/class_charts.hpp"
 #include "ui/theme.hpp"
 #include "ui/hint_label.hpp"
@@ -177,7 +178,7 @@ void ClassifyResultsView::fillAccuracy() {
   for (int m = 0; m < int(results_->models.size()); ++m) {
     ClassBarsChart::Group group;
     group.name = results_->models[std::size_t(m)].name;
-    group.color = classColor(m == 0 ? 0 : 4);
+    group.color = modelColor(results_->models[std::size_t(m)].run.config.model.backbone.kind);
     for (const ClassReport& report : results_->models[std::size_t(m)].report.classes) group.values.push_back(report.recall);
     groups << group;
   }

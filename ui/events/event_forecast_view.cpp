@@ -42,7 +42,7 @@ EventForecastView::EventForecastView(MessageBar* messages, QWidget* parent)
       density_(new ChartPanel(tr("Next event"), this)),
       marks_(new ChartPanel(tr("Next mark"), this)) {
   density_->setObjectName(QStringLiteral("nextEventChart"));
-  density_->setAxisTitles(tr("time"), tr("density of the next event"));
+  density_->setAxisTitles(tr("time"), tr("density"));
   density_->setYAxisOrigin(AxisOrigin::zero);
   // The events are marked on the time axis on purpose: "events so far: 0, constant" would read as
   // a value of theirs.
@@ -102,8 +102,9 @@ void EventForecastView::openRun(const QString& runDir) {
 void EventForecastView::showForecasts(std::shared_ptr<const EventForecastSet> set) {
   set_ = std::move(set);
   const QString unit = qstr(set_->timeUnit);
-  density_->setAxisTitles(unit.isEmpty() ? tr("time") : tr("time (%1)").arg(unit),
-                          unit.isEmpty() ? tr("density of the next event") : tr("density per %1").arg(unit));
+  // "density" alone: the chart is short beside a few models' lines below it (presenter mode at
+  // 1280x720), and a longer title would be cut; its unit is one over the time axis's.
+  density_->setAxisTitles(unit.isEmpty() ? tr("time") : tr("time (%1)").arg(unit), tr("density"));
   marks_->setVisible(!set_->markNames.empty());
   metrics_->setText(metricsText());
   controller_->pause();
@@ -127,19 +128,20 @@ void EventForecastView::showPosition(int position) {
 QString EventForecastView::metricsText() const {
   QStringList lines;
   const QString unit = qstr(set_->timeUnit);
+  bool large = false;
   for (const EventModelForecasts& model : set_->models) {
     const EventRunMetrics& metrics = model.run.metrics;
-    lines << tr("%1 on all %2 test events: NLL %3 per event (a Poisson process: %4), RMSE of the next time %5%6")
+    const QString flag = largeRmseFlag(metrics.test.rmse, set_->testMeanGap);
+    large = large || !flag.isEmpty();
+    lines << tr("%1 on all %2 test events: NLL %3 per event (a Poisson process: %4), RMSE of the next time %5%6%7")
                  .arg(model.modelName)
                  .arg(metrics.test.events)
                  .arg(metrics.test.nll_per_event, 0, 'f', 3)
                  .arg(metrics.poisson_test_nll_per_event, 0, 'f', 3)
                  .arg(metrics.test.rmse, 0, 'g', 3)
-                 .arg(unit.isEmpty() ? QString() : QLatin1Char(' ') + unit);
-    const QString note = largeRmseNote({model.modelName, metrics.test.rmse, set_->testMeanGap, unit,
-                                        metrics.test.nll_per_event, metrics.poisson_test_nll_per_event});
-    if (!note.isEmpty()) lines << note;
+                 .arg(unit.isEmpty() ? QString() : QLatin1Char(' ') + unit, flag);
   }
+  if (large) lines << largeRmseExplanation();
   return lines.join(QLatin1Char('\n'));
 }
 

@@ -31,4 +31,15 @@ QString largeRmseNote(const RmseContext& c) {
            QString::number(c.poissonNll, 'f', 3), c.gapOfTraining ? tr("training") : tr("test"));
 }
 
+QString largeRmseFlag(double rmse, double meanGap) {
+  if (!isLargeRmse(rmse, meanGap)) return {};
+  return tr(" (%1 mean gaps)").arg(QString::number(rmse / meanGap, 'f', 0));
+}
+
+QString largeRmseExplanation() {
+  return tr("An RMSE many mean gaps long says little: it takes the mean of the predicted density as the predicted "
+            "time, a long tail puts that mean far out, and a squared error lets those few predictions dominate. "
+            "Judge the models by their NLL per event (lower is better).");
+}
+
 }  // namespace aaren::ui

@@ -24,5 +24,10 @@ struct RmseContext {
 bool isLargeRmse(double rmse, double meanGap);
 // The explanation when isLargeRmse(), else an empty string.
 QString largeRmseNote(const RmseContext& context);
+// For a view that already shows each model's RMSE and NLL: how many mean gaps long an RMSE is
+// (" (59 mean gaps)") when isLargeRmse(), else an empty string; and the explanation, said once
+// below every model's line.
+QString largeRmseFlag(double rmse, double meanGap);
+QString largeRmseExplanation();
 
 }  // namespace aaren::ui
