@@ -8,6 +8,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QImage>
+#include <QLocale>
 #include <QPushButton>
 #include <QRadioButton>
 #include <QLineSeries>
@@ -20,6 +21,7 @@
 #include "core/attention/methods.hpp"
 #include "core/model/attention_probe.hpp"
 #include "core/model/forecast_model.hpp"
+#include "core/model/recurrent_state.hpp"
 #include "core/scan/prefix_scan.hpp"
 #include "ui/chart_panel.hpp"
 #include "ui/explore/cell_tab.hpp"
@@ -30,6 +32,7 @@
 #include "ui/explore/scan_tab.hpp"
 #include "ui/explore/scan_tree_view.hpp"
 #include "ui/explore/softmax_bars.hpp"
+#include "ui/explore/state_per_token_view.hpp"
 #include "ui/explore/step_bar.hpp"
 #include "ui/explore/transformer_rnn_view.hpp"
 
@@ -41,6 +44,7 @@ namespace {
 constexpr int kScanView = 0;
 constexpr int kCellView = 1;
 constexpr int kFigureView = 2;
+constexpr int kStateView = 3;
 // Generous bounds for work that takes well under a second, so a slow machine never fails a test
 // and a hang fails it instead of blocking the suite.
 constexpr int kPlaybackTimeoutMs = 30000;
@@ -160,6 +164,7 @@ class TestExplorePage : public QObject {
   void paperStartGivesNaNOnLowScoresAndMinusInfinityDoesNot();
   void blockModeAgreesWithTheCoresBlockMethod();
   void figureCountsComeFromTheStreamingModels();
+  void stateSizesAreTheCoresCounts();
   void steppingForwardThenBackReturnsToTheStart_data();
   void steppingForwardThenBackReturnsToTheStart();
   void jumpingToTheEndEqualsPlayingThrough_data();
@@ -587,6 +592,39 @@ void TestExplorePage::blockModeAgreesWithTheCoresBlockMethod() {
     QCOMPARE(int(cell.bars().content().weights.size()), run.frames().front().last + 1);
     QVERIFY(cell.bars().outputsAgree());
   }
+}
+
+// The state view: a step per token; its caption and formula give core's counts for the token and
+// the chosen d (the counts the streams keep: tst_recurrent_state), and a lesson's open question
+// withholds them.
+void TestExplorePage::stateSizesAreTheCoresCounts() {
+  page_->inputPanel().setRandom(9, 1, 2, 0.0);
+  page_->showView(kStateView);
+  StatePerTokenView& view = page_->stateView();
+  QCOMPARE(&page_->currentView(), static_cast<ExploreView*>(&view));
+  QCOMPARE(view.controller().count(), 9);
+  QSignalSpy changed(&view, &ExploreView::presentationChanged);
+  view.setHeadDim(24);
+  QVERIFY(changed.count() >= 1);
+  for (const int t : {1, 4, 9}) {
+    view.controller().setPosition(t);
+    const QString caption = view.caption(), formula = view.formulaHtml();
+    for (const RecurrentFamily family : {RecurrentFamily::kv_cache, RecurrentFamily::linear, RecurrentFamily::aaren}) {
+      const QString count = QLocale().toString(qulonglong(state_numbers_per_head(family, t, 24)));
+      QVERIFY2(caption.contains(count), qPrintable(caption));
+      QVERIFY2(formula.contains(QStringLiteral("<b>%1</b>").arg(count)), qPrintable(formula));
+    }
+  }
+  QVERIFY(view.caption().startsWith(QStringLiteral("After 9 tokens")));
+  view.controller().setPosition(1);
+  QVERIFY(view.caption().startsWith(QStringLiteral("After 1 token,")));
+  view.setAnswerWithheld(true);
+  QVERIFY(!view.formulaHtml().contains(QStringLiteral("<b>48</b>")));  // the cache after one token
+  QVERIFY(view.formulaHtml().contains(QStringLiteral("<b>?</b>")));
+  view.setAnswerWithheld(false);
+  // It is drawn whole: a frame at the last token renders.
+  view.controller().setPosition(9);
+  QVERIFY(!renderView(view).isNull());
 }
 
 void TestExplorePage::figureCountsComeFromTheStreamingModels() {

@@ -146,7 +146,7 @@ void TestLessonParser::mistakesNameLineColumnAndReason_data() {
                                        << "unknown key 'paper_start' in a scan scene";
   QTest::newRow("unknown view")
       << lessonWith(QStringLiteral("{\"title\": \"S\", \"view\": @\"scna\", \"narration\": \"N\"}"))
-      << "'view' must be one of \"scan\", \"cell\", \"figure1\", \"efficiency\", not \"scna\"";
+      << "'view' must be one of \"scan\", \"cell\", \"figure1\", \"state\", \"efficiency\", not \"scna\"";
   QTest::newRow("missing narration") << lessonWith(QStringLiteral("@{\"title\": \"S\", \"view\": \"cell\"}"))
                                      << "scene 1 has no 'narration'";
   QTest::newRow("wrong type") << lessonWith(QStringLiteral("%1, \"step\": @\"two\"}").arg(scan))

@@ -28,6 +28,7 @@
 #include "ui/explore/input_panel.hpp"
 #include "ui/explore/scan_tab.hpp"
 #include "ui/explore/step_bar.hpp"
+#include "ui/explore/state_per_token_view.hpp"
 #include "ui/explore/transformer_rnn_view.hpp"
 #include "ui/glyph_icons.hpp"
 #include "ui/settings.hpp"
@@ -50,8 +51,8 @@ ExplorePage::ExplorePage(QWidget* parent)
       captionsBox_(new QCheckBox(tr("Captions"), this)), showAheadBox_(new QCheckBox(tr("Show ahead"), this)),
       controlsToggle_(new QPushButton(this)), formulaToggle_(new QPushButton(tr("Formula \u25b8"), this)),
       viewRow_(new QWidget(this)), scan_(new ScanTab),
-      cell_(new CellTab), figure_(new TransformerRnnView) {
-  views_ = {scan_, cell_, figure_};
+      cell_(new CellTab), figure_(new TransformerRnnView), state_(new StatePerTokenView) {
+  views_ = {scan_, cell_, figure_, state_};
   tabs_->setObjectName(QStringLiteral("exploreViews"));
   tabs_->setExpanding(false);
   tabs_->setElideMode(Qt::ElideNone);

@@ -28,6 +28,7 @@ class FormulaPanel;
 class InputPanel;
 class ScanTab;
 class StepBar;
+class StatePerTokenView;
 class TransformerRnnView;
 struct ExploreInputs;
 struct ExploreScene;
@@ -50,6 +51,7 @@ class ExplorePage : public Page {
   ScanTab& scanTab() const { return *scan_; }
   CellTab& cellTab() const { return *cell_; }
   TransformerRnnView& figureView() const { return *figure_; }
+  StatePerTokenView& stateView() const { return *state_; }
   QList<ExploreView*> views() const { return views_; }
   ExploreView& currentView() const;
   void showView(int index);
@@ -128,6 +130,7 @@ class ExplorePage : public Page {
   ScanTab* scan_;
   CellTab* cell_;
   TransformerRnnView* figure_;
+  StatePerTokenView* state_;
   QList<ExploreView*> views_;
 };
 

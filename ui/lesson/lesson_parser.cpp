@@ -159,7 +159,7 @@ class LessonReader {
     requireKind(node, Kind::object, where);
     LessonScene scene;
     const JsonNode& viewNode = required(node, "view", where);
-    scene.view = choice(viewNode, "view", {kLessonScanView, kLessonCellView, kLessonFigureView, kLessonEfficiencyView});
+    scene.view = choice(viewNode, "view", {kLessonScanView, kLessonCellView, kLessonFigureView, kLessonStateView, kLessonEfficiencyView});
     QStringList allowed = kCommonSceneKeys;
     if (scene.view == kLessonEfficiencyView)
       allowed << QStringLiteral("efficiency");
@@ -289,7 +289,7 @@ class LessonReader {
 
   // The positions the scene's view has (docs/lessons.md: "step").
   static int stepCount(const ExploreScene& explore, const ExploreInputs& numbers) {
-    if (explore.view == kLessonFigureView) return numbers.tokens();
+    if (explore.view == kLessonFigureView || explore.view == kLessonStateView) return numbers.tokens();
     if (explore.view == kLessonCellView)
       return explore.cellMode == QLatin1String("block") ? int(BlockRun(numbers, explore.blockSize).frames().size())
                                                         : numbers.tokens();
