@@ -69,6 +69,9 @@ class LinearAttentionState {
     read(y, phi_q);
   }
 
+  // S (m, dv) row-major and z (m) as they stand: what the Explore page draws.
+  std::span<const T> memory() const { return s_; }
+  std::span<const T> normalizer() const { return z_; }
   int features() const { return m_; }
   int value_dim() const { return dv_; }
   long tokens() const { return tokens_; }

@@ -18,7 +18,9 @@
 #include <random>
 #include <span>
 
+#include "core/attention/linear_attention.hpp"
 #include "core/attention/methods.hpp"
+#include "core/attention/multi_query.hpp"
 #include "core/model/attention_probe.hpp"
 #include "core/model/forecast_model.hpp"
 #include "core/model/recurrent_state.hpp"
@@ -28,6 +30,7 @@
 #include "ui/explore/explore_page.hpp"
 #include "ui/explore/frame_export.hpp"
 #include "ui/explore/input_panel.hpp"
+#include "ui/explore/linear_attention_view.hpp"
 #include "ui/explore/model_source.hpp"
 #include "ui/explore/scan_tab.hpp"
 #include "ui/explore/scan_tree_view.hpp"
@@ -44,7 +47,8 @@ namespace {
 constexpr int kScanView = 0;
 constexpr int kCellView = 1;
 constexpr int kFigureView = 2;
-constexpr int kStateView = 3;
+constexpr int kLinearView = 3;
+constexpr int kStateView = 4;
 // Generous bounds for work that takes well under a second, so a slow machine never fails a test
 // and a hang fails it instead of blocking the suite.
 constexpr int kPlaybackTimeoutMs = 30000;
@@ -165,6 +169,7 @@ class TestExplorePage : public QObject {
   void blockModeAgreesWithTheCoresBlockMethod();
   void figureCountsComeFromTheStreamingModels();
   void stateSizesAreTheCoresCounts();
+  void linearAttentionIsTheCoresAgainstSoftmax();
   void steppingForwardThenBackReturnsToTheStart_data();
   void steppingForwardThenBackReturnsToTheStart();
   void jumpingToTheEndEqualsPlayingThrough_data();
@@ -597,6 +602,90 @@ void TestExplorePage::blockModeAgreesWithTheCoresBlockMethod() {
 // The state view: a step per token; its caption and formula give core's counts for the token and
 // the chosen d (the counts the streams keep: tst_recurrent_state), and a lesson's open question
 // withholds them.
+// The linear attention view: every token's output is core's causal linear attention of the drawn
+// features (the parallel reference), its S and z the sums of the tokens so far, its softmax the
+// core's exact attention of the same query; FAVOR+'s error falls as M grows; the state's size is
+// core's count; a lesson's open question keeps the comparison back.
+void TestExplorePage::linearAttentionIsTheCoresAgainstSoftmax() {
+  page_->inputPanel().setRandom(10, 2, 3, 0.0);
+  page_->showView(kLinearView);
+  LinearAttentionView& view = page_->linearView();
+  QCOMPARE(&page_->currentView(), static_cast<ExploreView*>(&view));
+  for (const FeatureMapKind kind : {FeatureMapKind::elu_plus_one, FeatureMapKind::relu, FeatureMapKind::favor}) {
+    view.setFeatureMap(kind, 32);
+    const LinearRun& run = view.run();
+    QCOMPARE(run.tokens(), 10);
+    QCOMPARE(view.controller().count(), 10);
+    QCOMPARE(run.features(), kind == FeatureMapKind::favor ? 32 : view.keyDim());
+    const int n = run.tokens(), m = run.features(), dv = run.valueDim();
+    Matrix<double> phiQ(n, m), phiK(n, m), v(n, dv);
+    for (int i = 0; i < n; ++i)
+      for (int a = 0; a < m; ++a) {
+        phiQ(i, a) = run.frame(i + 1).phiQ[std::size_t(a)];
+        phiK(i, a) = run.frame(i + 1).phiK[std::size_t(a)];
+      }
+    for (int i = 0; i < n; ++i)
+      for (int c = 0; c < dv; ++c) v(i, c) = double(page_->inputPanel().inputs().value(i)[c]);
+    LinearAttentionOptions parallel;
+    parallel.method = LinearAttentionMethod::parallel;
+    const Matrix<double> reference = linear_attention(phiQ, phiK, v, parallel);
+    AttentionOptions exact;
+    exact.method = AttentionMethod::conventional;
+    std::vector<double> s(std::size_t(m * dv), 0.0), z(std::size_t(m), 0.0);
+    for (int t = 1; t <= n; ++t) {
+      const LinearTokenFrame& f = run.frame(t);
+      for (int a = 0; a < m; ++a) {
+        z[std::size_t(a)] += phiK(t - 1, a);
+        for (int c = 0; c < dv; ++c) s[std::size_t(a * dv + c)] += phiK(t - 1, a) * v(t - 1, c);
+      }
+      Matrix<double> q(1, run.keyDim()), k(t, run.keyDim()), vt(t, dv);
+      std::copy_n(run.queries().row(t - 1).begin(), run.keyDim(), q.row(0).begin());
+      std::copy_n(run.keys().data.begin(), k.data.size(), k.data.begin());
+      std::copy_n(v.data.begin(), vt.data.size(), vt.data.begin());
+      const Matrix<double> softmax = attend_queries(q, k, vt, false, exact);
+      double worst = 0;
+      for (int c = 0; c < dv; ++c) {
+        QVERIFY(std::abs(f.y[std::size_t(c)] - reference(t - 1, c)) <= 1e-12);
+        QVERIFY(std::abs(f.y[std::size_t(c)] - f.numerator[std::size_t(c)] / f.denominator) <= 1e-12);
+        QVERIFY(std::abs(f.softmax[std::size_t(c)] - softmax(0, c)) <= 1e-12);
+        worst = std::max(worst, std::abs(f.y[std::size_t(c)] - softmax(0, c)));
+      }
+      QVERIFY(std::abs(f.error - worst) <= 1e-12);
+      for (std::size_t i = 0; i < s.size(); ++i) QVERIFY(std::abs(f.s[i] - s[i]) <= 1e-12);
+      for (std::size_t i = 0; i < z.size(); ++i) QVERIFY(std::abs(f.z[i] - z[i]) <= 1e-12);
+    }
+    // The state the chart counts is the state core keeps.
+    QCOMPARE(std::size_t(run.stateNumbers()), LinearAttentionState<double>(m, dv).state_numbers());
+  }
+  // With elu + 1, d_k features: the count of the State size view for d = d_k.
+  view.setFeatureMap(FeatureMapKind::elu_plus_one, 16);
+  if (view.run().valueDim() == view.keyDim())
+    QCOMPARE(std::size_t(view.run().stateNumbers()), state_numbers_per_head(RecurrentFamily::linear, 10, view.keyDim()));
+  QCOMPARE(view.mapError(FeatureMapKind::elu_plus_one), view.run().meanError());
+
+  // FAVOR+ buys accuracy with state: the error at the most features is well below the fewest's.
+  const std::vector<FavorPoint>& favor = view.favorPoints();
+  QVERIFY(favor.size() >= 5);
+  QVERIFY2(favor.back().meanError < 0.5 * favor.front().meanError,
+           qPrintable(QStringLiteral("M = %1: %2, M = %3: %4")
+                          .arg(favor.front().features)
+                          .arg(favor.front().meanError)
+                          .arg(favor.back().features)
+                          .arg(favor.back().meanError)));
+  view.controller().setPosition(4);
+  for (const LinearAttentionView::Chart chart :
+       {LinearAttentionView::Chart::error, LinearAttentionView::Chart::state, LinearAttentionView::Chart::output}) {
+    view.setChart(chart);
+    QVERIFY(!view.chartPanel()->dataSeries().isEmpty());
+  }
+  QVERIFY(view.caption().contains(QStringLiteral("softmax")));
+  view.setAnswerWithheld(true);
+  QVERIFY(!view.caption().contains(QStringLiteral("softmax")));
+  QVERIFY(!view.formulaHtml().contains(QStringLiteral("softmax")));
+  view.setAnswerWithheld(false);
+  QVERIFY(!renderView(view).isNull());
+}
+
 void TestExplorePage::stateSizesAreTheCoresCounts() {
   page_->inputPanel().setRandom(9, 1, 2, 0.0);
   page_->showView(kStateView);

@@ -146,7 +146,17 @@ void TestLessonParser::mistakesNameLineColumnAndReason_data() {
                                        << "unknown key 'paper_start' in a scan scene";
   QTest::newRow("unknown view")
       << lessonWith(QStringLiteral("{\"title\": \"S\", \"view\": @\"scna\", \"narration\": \"N\"}"))
-      << "'view' must be one of \"scan\", \"cell\", \"figure1\", \"state\", \"efficiency\", not \"scna\"";
+      << "'view' must be one of \"scan\", \"cell\", \"figure1\", \"linear\", \"state\", \"efficiency\", not \"scna\"";
+  const QString linear = QStringLiteral("{\"title\": \"S\", \"view\": \"linear\", \"narration\": \"N\"");
+  QTest::newRow("features without favor")
+      << lessonWith(QStringLiteral("%1, \"feature_map\": \"relu\", \"features\": @64}").arg(linear))
+      << "'features' needs \"feature_map\": \"favor\"";
+  QTest::newRow("unknown feature map") << lessonWith(QStringLiteral("%1, \"feature_map\": @\"gelu\"}").arg(linear))
+                                       << "'feature_map' must be one of \"elu1\", \"relu\", \"favor\", not \"gelu\"";
+  QTest::newRow("unknown linear chart") << lessonWith(QStringLiteral("%1, \"chart\": @\"loss\"}").arg(linear))
+                                        << "'chart' must be one of \"output\", \"error\", \"state\", not \"loss\"";
+  QTest::newRow("linear key in a scan scene") << lessonWith(QStringLiteral("%1, @\"chart\": \"error\"}").arg(scan))
+                                              << "unknown key 'chart' in a scan scene";
   QTest::newRow("missing narration") << lessonWith(QStringLiteral("@{\"title\": \"S\", \"view\": \"cell\"}"))
                                      << "scene 1 has no 'narration'";
   QTest::newRow("wrong type") << lessonWith(QStringLiteral("%1, \"step\": @\"two\"}").arg(scan))

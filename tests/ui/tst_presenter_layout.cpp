@@ -120,6 +120,7 @@ void PresenterLayoutTest::everyViewPaintsReadableText_data() {
       QTest::newRow(qPrintable(at + "cell m0=0")) << size << "cell" << "" << "paper" << tokens;
       QTest::newRow(qPrintable(at + "block")) << size << "cell" << "" << "block" << tokens;
       QTest::newRow(qPrintable(at + "figure1")) << size << "figure1" << "" << "" << tokens;
+      QTest::newRow(qPrintable(at + "linear")) << size << "linear" << "" << "" << tokens;
       QTest::newRow(qPrintable(at + "state")) << size << "state" << "" << "" << tokens;
     }
 }

@@ -28,6 +28,7 @@
 #include "ui/explore/input_panel.hpp"
 #include "ui/explore/scan_tab.hpp"
 #include "ui/explore/step_bar.hpp"
+#include "ui/explore/linear_attention_view.hpp"
 #include "ui/explore/state_per_token_view.hpp"
 #include "ui/explore/transformer_rnn_view.hpp"
 #include "ui/glyph_icons.hpp"
@@ -51,12 +52,14 @@ ExplorePage::ExplorePage(QWidget* parent)
       captionsBox_(new QCheckBox(tr("Captions"), this)), showAheadBox_(new QCheckBox(tr("Show ahead"), this)),
       controlsToggle_(new QPushButton(this)), formulaToggle_(new QPushButton(tr("Formula \u25b8"), this)),
       viewRow_(new QWidget(this)), scan_(new ScanTab),
-      cell_(new CellTab), figure_(new TransformerRnnView), state_(new StatePerTokenView) {
-  views_ = {scan_, cell_, figure_, state_};
+      cell_(new CellTab), figure_(new TransformerRnnView), linear_(new LinearAttentionView), state_(new StatePerTokenView) {
+  views_ = {scan_, cell_, figure_, linear_, state_};
   tabs_->setObjectName(QStringLiteral("exploreViews"));
   tabs_->setExpanding(false);
   tabs_->setElideMode(Qt::ElideNone);
-  tabs_->setUsesScrollButtons(false);
+  // Five views' names do not fit beside the row's switches on a 1280-pixel projector in presenter
+  // mode: there the tab bar scrolls (arrows at its end) rather than widen the window.
+  tabs_->setUsesScrollButtons(true);
   tabs_->setDrawBase(false);
   tabs_->setFocusPolicy(Qt::NoFocus);
   for (ExploreView* view : views_) {

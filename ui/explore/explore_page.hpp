@@ -28,6 +28,7 @@ class FormulaPanel;
 class InputPanel;
 class ScanTab;
 class StepBar;
+class LinearAttentionView;
 class StatePerTokenView;
 class TransformerRnnView;
 struct ExploreInputs;
@@ -51,6 +52,7 @@ class ExplorePage : public Page {
   ScanTab& scanTab() const { return *scan_; }
   CellTab& cellTab() const { return *cell_; }
   TransformerRnnView& figureView() const { return *figure_; }
+  LinearAttentionView& linearView() const { return *linear_; }
   StatePerTokenView& stateView() const { return *state_; }
   QList<ExploreView*> views() const { return views_; }
   ExploreView& currentView() const;
@@ -130,6 +132,7 @@ class ExplorePage : public Page {
   ScanTab* scan_;
   CellTab* cell_;
   TransformerRnnView* figure_;
+  LinearAttentionView* linear_;
   StatePerTokenView* state_;
   QList<ExploreView*> views_;
 };

@@ -17,7 +17,7 @@ struct TokenRange {
 };
 
 struct ExploreScene {
-  QString view = QStringLiteral("scan");  // "scan", "cell", "figure1" (the ExploreView ids)
+  QString view = QStringLiteral("scan");  // "scan", "cell", "figure1", "linear", "state" (the ExploreView ids)
 
   // The numbers: random (tokens, seed, scoreShift) unless scores are given; values may then be
   // given too ("0.5; -1; 2"), else random values of the same seed.
@@ -40,6 +40,12 @@ struct ExploreScene {
   int blockSize = 4;
   bool paperStart = false;
   bool printedTypo = false;
+
+  // Linear attention view: the feature map ("elu1", "relu" or "favor"), FAVOR+'s M, and the chart
+  // ("output", "error" or "state").
+  QString featureMap = QStringLiteral("elu1");
+  int features = 16;
+  QString linearChart = QStringLiteral("output");
 
   int step = 0;            // the position to show; -1 = the last step
   bool showAhead = false;  // future values drawn before their step (off in lessons)

@@ -9,6 +9,7 @@
 #include "ui/explore/formula_panel.hpp"
 #include "ui/explore/frame_export.hpp"
 #include "ui/explore/input_panel.hpp"
+#include "ui/explore/linear_attention_view.hpp"
 #include "ui/explore/scan_tab.hpp"
 
 // ExplorePage::applyScene: a lesson scene (docs/lessons.md) shown on the page's own controls, so
@@ -99,6 +100,12 @@ void ExplorePage::applyScene(const ExploreScene& scene) {
   cell_->setBlockSize(std::min(scene.blockSize, tokens));
   cell_->setPaperStart(scene.paperStart);
   cell_->setPrintedTypo(scene.printedTypo);
+  const std::optional<FeatureMapKind> featureMap = feature_map_from_string(scene.featureMap.toStdString());
+  if (!featureMap) refuse(tr("feature map '%1' is not one of elu1, relu, favor").arg(scene.featureMap));
+  const QStringList charts{QStringLiteral("output"), QStringLiteral("error"), QStringLiteral("state")};
+  if (!charts.contains(scene.linearChart)) refuse(tr("chart '%1' is not one of %2").arg(scene.linearChart, charts.join(QStringLiteral(", "))));
+  linear_->setFeatureMap(*featureMap, scene.features);
+  linear_->setChart(LinearAttentionView::Chart(charts.indexOf(scene.linearChart)));
   setShowAhead(scene.showAhead);
   setAnswerWithheld(scene.answerWithheld);
   showView(index);

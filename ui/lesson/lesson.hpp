@@ -12,10 +12,11 @@
 
 namespace aaren::ui {
 
-// The views a scene may name: the Explore page's four, and the Efficiency page's live run.
+// The views a scene may name: the Explore page's five, and the Efficiency page's live run.
 inline const QString kLessonScanView = QStringLiteral("scan");
 inline const QString kLessonCellView = QStringLiteral("cell");
 inline const QString kLessonFigureView = QStringLiteral("figure1");
+inline const QString kLessonLinearView = QStringLiteral("linear");
 inline const QString kLessonStateView = QStringLiteral("state");
 inline const QString kLessonEfficiencyView = QStringLiteral("efficiency");
 

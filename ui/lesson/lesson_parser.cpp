@@ -26,6 +26,7 @@ const QStringList kCommonSceneKeys{"id", "title", "view", "narration", "question
 const QStringList kExploreSceneKeys{"inputs", "step", "show_ahead", "lit_terms"};
 const QStringList kScanSceneKeys{"algorithm", "scan_errata", "lit_boxes"};
 const QStringList kCellSceneKeys{"cell_mode", "block_size", "paper_start", "printed_typo"};
+const QStringList kLinearSceneKeys{"feature_map", "features", "chart"};
 const QStringList kAlgorithms{"sequential", "hillis-steele", "brent-kung", "side-by-side"};
 const QStringList kCellModes{"token", "block"};
 
@@ -159,7 +160,8 @@ class LessonReader {
     requireKind(node, Kind::object, where);
     LessonScene scene;
     const JsonNode& viewNode = required(node, "view", where);
-    scene.view = choice(viewNode, "view", {kLessonScanView, kLessonCellView, kLessonFigureView, kLessonStateView, kLessonEfficiencyView});
+    scene.view = choice(viewNode, "view", {kLessonScanView, kLessonCellView, kLessonFigureView, kLessonLinearView, kLessonStateView,
+                                         kLessonEfficiencyView});
     QStringList allowed = kCommonSceneKeys;
     if (scene.view == kLessonEfficiencyView)
       allowed << QStringLiteral("efficiency");
@@ -167,6 +169,7 @@ class LessonReader {
       allowed << kExploreSceneKeys;
     if (scene.view == kLessonScanView) allowed << kScanSceneKeys;
     if (scene.view == kLessonCellView) allowed << kCellSceneKeys;
+    if (scene.view == kLessonLinearView) allowed << kLinearSceneKeys;
     checkKeys(node, allowed, tr("a %1 scene").arg(scene.view));
 
     scene.id = QStringLiteral("scene-%1").arg(number);
@@ -211,6 +214,14 @@ class LessonReader {
     if (const JsonNode* n = node.member("paper_start")) explore.paperStart = boolean(*n, "paper_start");
     if (const JsonNode* n = node.member("printed_typo")) explore.printedTypo = boolean(*n, "printed_typo");
     if (const JsonNode* n = node.member("show_ahead")) explore.showAhead = boolean(*n, "show_ahead");
+    if (const JsonNode* n = node.member("feature_map"))
+      explore.featureMap = choice(*n, "feature_map", {QStringLiteral("elu1"), QStringLiteral("relu"), QStringLiteral("favor")});
+    if (const JsonNode* n = node.member("features")) {
+      if (explore.featureMap != QLatin1String("favor")) fail(*n, tr("'features' needs \"feature_map\": \"favor\""));
+      explore.features = integer(*n, "features", 1, 1024);
+    }
+    if (const JsonNode* n = node.member("chart"))
+      explore.linearChart = choice(*n, "chart", {QStringLiteral("output"), QStringLiteral("error"), QStringLiteral("state")});
 
     stepCount_ = stepCount(explore, numbers);
     if (const JsonNode* n = node.member("step")) explore.step = step(*n);
@@ -289,7 +300,8 @@ class LessonReader {
 
   // The positions the scene's view has (docs/lessons.md: "step").
   static int stepCount(const ExploreScene& explore, const ExploreInputs& numbers) {
-    if (explore.view == kLessonFigureView || explore.view == kLessonStateView) return numbers.tokens();
+    if (explore.view == kLessonFigureView || explore.view == kLessonLinearView || explore.view == kLessonStateView)
+      return numbers.tokens();
     if (explore.view == kLessonCellView)
       return explore.cellMode == QLatin1String("block") ? int(BlockRun(numbers, explore.blockSize).frames().size())
                                                         : numbers.tokens();
