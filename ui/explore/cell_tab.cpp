@@ -67,7 +67,7 @@ QColor faded(QColor color) {
 }  // namespace
 
 CellTab::CellTab(QWidget* parent)
-    : ExploreView(QStringLiteral("cell"), tr("Recurrent cell"), parent), modeGroup_(new QButtonGroup(this)),
+    : ExploreView(QStringLiteral("cell"), tr("Cell"), parent), modeGroup_(new QButtonGroup(this)),
       blockSlider_(new QSlider(Qt::Horizontal, settings())), blockLabel_(new QLabel(settings())),
       startBox_(new QComboBox(settings())),
       typoBox_(new QCheckBox(tr("Printed update (erratum 2)"), settings())), lowScores_(new QPushButton(tr("Scores below \u2212104"), settings())),

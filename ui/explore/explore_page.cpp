@@ -99,13 +99,14 @@ ExplorePage::ExplorePage(QWidget* parent)
                                 "view again (the view may then scroll)"));
   formulaToggle_->setVisible(false);
   connect(formulaToggle_, &QPushButton::toggled, this, &ExplorePage::showFormula);
-  auto* exportView = new QPushButton(tr("Export View…"), this);
+  // Short words beside the export glyph, so that the row keeps room for the five views' tabs.
+  auto* exportView = new QPushButton(glyphIcon(Glyph::exportChart), tr("View…"), this);
   exportView->setObjectName(QStringLiteral("exploreExportView"));
-  exportView->setToolTip(tr("The view with its formula and caption as PNG, SVG or PDF"));
+  exportView->setToolTip(tr("Export the view with its formula and caption as PNG, SVG or PDF"));
   connect(exportView, &QPushButton::clicked, this, &ExplorePage::chooseViewExport);
-  auto* exportFrames = new QPushButton(tr("Export Frames…"), this);
+  auto* exportFrames = new QPushButton(glyphIcon(Glyph::exportChart), tr("Frames…"), this);
   exportFrames->setObjectName(QStringLiteral("exploreExportFrames"));
-  exportFrames->setToolTip(tr("Every step of the animation as numbered PNG files, for slides"));
+  exportFrames->setToolTip(tr("Export every step of the animation as numbered PNG files, for slides"));
   connect(exportFrames, &QPushButton::clicked, this, &ExplorePage::chooseFramesExport);
   for (QWidget* button : std::initializer_list<QWidget*>{formulaBox_, captionsBox_, showAheadBox_, controlsToggle_,
                                                          formulaToggle_, exportView, exportFrames})
@@ -166,7 +167,8 @@ QString ExplorePage::id() const { return QStringLiteral("explore"); }
 QString ExplorePage::title() const { return tr("Explore"); }
 
 QString ExplorePage::subtitle() const {
-  return tr("Attention as an RNN, step by step: the prefix scan, the recurrent cell and Figure 1, on real numbers");
+  return tr("Attention as an RNN, step by step on real numbers: the prefix scan, the recurrent cell, Figure 1, "
+            "linear attention and the state each family keeps");
 }
 
 QIcon ExplorePage::icon() const { return glyphIcon(Glyph::explore); }
@@ -244,7 +246,7 @@ void ExplorePage::setControlsShown(bool shown) {
     const QSignalBlocker blocker(controlsToggle_);
     controlsToggle_->setChecked(shown);
   }
-  controlsToggle_->setText(shown ? tr("Hide controls ▴") : tr("Controls ▾"));
+  controlsToggle_->setText(shown ? tr("Controls ▴") : tr("Controls ▾"));
   inputs_->setVisible(shown);
   settingsStack_->setVisible(shown);
   for (QWidget* button : exportButtons_) button->setVisible(shown);

@@ -193,7 +193,7 @@ void LinearAttentionView::drawOutputChart(int token) {
   // A lesson's open question ("is it softmax?") keeps the answer back.
   if (!answerWithheld()) {
     setSeriesData(panel->addLineSeries(tr("exact softmax"), colors.text), exact);
-    QScatterSeries* errors = panel->addScatterSeries(tr("|error|"), colors.wrong);
+    QScatterSeries* errors = panel->addScatterSeries(tr("error"), colors.wrong);
     setSeriesData(errors, error);
   }
 }
@@ -203,8 +203,12 @@ void LinearAttentionView::drawErrorChart() {
   panel->removeAllSeries();
   panel->setTitle(tr("Error vs. softmax"));
   const qreal last = qreal(kFavorFeatureCounts.size() - 1);
-  const auto flat = [&](const QString& name, double value, const QColor& color) {
-    setSeriesData(panel->addLineSeries(name, color), {QPointF(0, value), QPointF(last, value)});
+  const auto flat = [&](const QString& name, double value, const QColor& color, Qt::PenStyle style = Qt::SolidLine) {
+    QLineSeries* line = panel->addLineSeries(name, color);
+    setSeriesData(line, {QPointF(0, value), QPointF(last, value)});
+    QPen pen = line->pen();
+    pen.setStyle(style);
+    line->setPen(pen);
   };
   QList<QPointF> favor;
   for (int i = 0; i < int(favor_.size()); ++i) favor << QPointF(i, favor_[std::size_t(i)].meanError);
@@ -212,7 +216,7 @@ void LinearAttentionView::drawErrorChart() {
                 favor);
   const ExploreColors colors = exploreColors();
   flat(tr("elu + 1"), eluError_, colors.muted);
-  flat(tr("relu"), reluError_, colors.faint);
+  flat(tr("relu"), reluError_, colors.muted, Qt::DashLine);
   flat(tr("Aaren, Transformer: exact"), 0.0, colors.aaren);
 }
 

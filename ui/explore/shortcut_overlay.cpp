@@ -16,7 +16,7 @@ QList<ShortcutEntry> keyboardShortcuts() {
       {QObject::tr("Space"), QObject::tr("play / pause"), explore},
       {QObject::tr("Home / End"), QObject::tr("first / last step"), explore},
       {QObject::tr("+ / \u2212"), QObject::tr("faster / slower"), explore},
-      {QObject::tr("1 / 2 / 3"), QObject::tr("scan tree / recurrent cell / Transformer as an RNN"), explore},
+      {QObject::tr("1 to 5"), QObject::tr("scan tree / cell / Transformer RNN / linear attention / state size"), explore},
       {QObject::tr("E"), QObject::tr("errata on / off (scan: printed Algorithm 1; cell: printed update)"), explore},
       {QObject::tr("S / H / K / A"),
        QObject::tr("scan: sequential / Hillis\u2013Steele / Brent\u2013Kung / all three"), explore},

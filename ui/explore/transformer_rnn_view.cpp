@@ -22,7 +22,7 @@ QString grouped(long value) { return QLocale().toString(qlonglong(value)); }
 }  // namespace
 
 TransformerRnnView::TransformerRnnView(QWidget* parent)
-    : ExploreView(QStringLiteral("figure1"), tr("Transformer as an RNN"), parent), modelLabel_(new QLabel(settings())),
+    : ExploreView(QStringLiteral("figure1"), tr("Transformer RNN"), parent), modelLabel_(new QLabel(settings())),
       config_(defaultFigureModel()), configOrigin_(tr("the default size")) {
   modelLabel_->setObjectName(QStringLiteral("figureModel"));
   settingsRow().addWidget(modelLabel_);
