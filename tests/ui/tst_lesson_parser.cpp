@@ -2,11 +2,14 @@
 // and the reason; the bundled lesson reads, has the scenes the lecture needs, and its answers are
 // what the core computes (the prefixes its questions light are those the scan has completed).
 #include <QRegularExpression>
+#include <QLocale>
 #include <QtTest>
 #include <cmath>
 #include <span>
 
+#include "core/attention/linear_attention.hpp"
 #include "core/attention/printed_update.hpp"
+#include "core/model/recurrent_state.hpp"
 #include "ui/explore/explore_inputs.hpp"
 #include "ui/explore/scan_run.hpp"
 #include "ui/lesson/bundled_lessons.hpp"
@@ -79,6 +82,7 @@ class TestLessonParser : public QObject {
   void bundledLessonReads();
   void bundledQuestionsLightTheCompletedPrefixes();
   void bundledAnswersAreTheCoresNumbers();
+  void threeRnnsAnswersAreTheCoresNumbers();
 };
 
 void TestLessonParser::jsonValuesKeepTheirPositions() {
@@ -391,6 +395,37 @@ void TestLessonParser::bundledAnswersAreTheCoresNumbers() {
   const QString expected =
       QStringLiteral("Depth (steps): %1. Work (combines): %2.").arg(depth.join(", "), work.join(", "));
   QCOMPARE(sides.question->answer, expected);
+}
+
+// "Three RNNs inside attention": the state counts its questions and answers quote are core's, and
+// the reveal shows the token the answer names.
+void TestLessonParser::threeRnnsAnswersAreTheCoresNumbers() {
+  const Lesson lesson = readLesson(QStringLiteral("three-rnns"));
+  QVERIFY(lesson.scenes.size() >= 8 && lesson.scenes.size() <= 12);
+  const auto count = [](RecurrentFamily family, long tokens, int d) {
+    return QLocale::c().toString(qulonglong(state_numbers_per_head(family, tokens, d)));
+  };
+  const LessonScene& sizes = sceneWithId(lesson, "state-sizes");
+  QVERIFY(sizes.question);
+  QVERIFY(sizes.question->prompt.contains(count(RecurrentFamily::kv_cache, 8, 16)));
+  QVERIFY(sizes.question->prompt.contains(count(RecurrentFamily::linear, 8, 16)));
+  QVERIFY(sizes.question->answer.contains(QStringLiteral("= %1 > %2").arg(count(RecurrentFamily::kv_cache, 9, 16),
+                                                                            count(RecurrentFamily::linear, 9, 16))));
+  // The first token at which the cache is larger, and the one the reveal steps to.
+  int crossing = 1;
+  while (state_numbers_per_head(RecurrentFamily::kv_cache, crossing, 16) <= state_numbers_per_head(RecurrentFamily::linear, crossing, 16))
+    ++crossing;
+  QCOMPARE(crossing, 9);
+  QCOMPARE(sizes.question->revealStep, std::optional<int>(crossing));
+  QVERIFY(sizes.narration.contains(count(RecurrentFamily::aaren, 1, 16)));
+
+  // S and z with d_k = 4 features and one value number: m d_v + m = 8.
+  const LessonScene& constant = sceneWithId(lesson, "linear-constant-state");
+  QCOMPARE(constant.explore.valueDims, 1);
+  QCOMPARE(LinearAttentionState<double>(4, 1).state_numbers(), std::size_t(8));
+  QVERIFY(constant.question->answer.startsWith(QStringLiteral("Eight")));
+  QCOMPARE(sceneWithId(lesson, "favor-error").explore.linearChart, QStringLiteral("error"));
+  QCOMPARE(sceneWithId(lesson, "favor-state").explore.featureMap, QStringLiteral("favor"));
 }
 
 QTEST_GUILESS_MAIN(TestLessonParser)

@@ -87,7 +87,7 @@ LinearAttentionView::LinearAttentionView(QWidget* parent)
   outputChart_->setAxisTitles(tr("token"), tr("output, first number"));
   outputChart_->setPlaceholderText(tr("Token 1 arrives with →"));
   errorChart_->setObjectName(QStringLiteral("linearErrorChart"));
-  errorChart_->setAxisTitles(tr("FAVOR+ features M"), tr("mean |error| over the tokens"));
+  errorChart_->setAxisTitles(tr("FAVOR+ features M"), tr("mean |error|"));
   errorChart_->setYAxisOrigin(AxisOrigin::zero);
   stateChart_->setObjectName(QStringLiteral("linearStateChart"));
   stateChart_->setAxisTitles(tr("FAVOR+ features M"), tr("numbers"));
@@ -216,7 +216,7 @@ void LinearAttentionView::drawErrorChart() {
                 favor);
   const ExploreColors colors = exploreColors();
   flat(tr("elu + 1"), eluError_, colors.muted);
-  flat(tr("relu"), reluError_, colors.muted, Qt::DashLine);
+  flat(tr("relu"), reluError_, colors.right, Qt::DashLine);
   flat(tr("Aaren, Transformer: exact"), 0.0, colors.aaren);
 }
 
