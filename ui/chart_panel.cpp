@@ -495,9 +495,11 @@ void ChartPanel::setPlaceholderText(const QString& text) {
 bool ChartPanel::showsPlaceholder() const { return empty_ && placeholder_->isVisible(); }
 
 void ChartPanel::setAnnotation(const QString& text) {
+  const bool changed = text != annotation_;
   annotation_ = text;
   if (followsData_) fitToData();
   else placeAnnotation();
+  if (changed) emit annotationChanged();
 }
 
 void ChartPanel::setValueText(std::function<QString(qreal)> valueText) {

@@ -143,6 +143,7 @@ class ChartPanel : public QWidget {
 
  signals:
   void logScaleYChanged(bool on);
+  void annotationChanged();  // setAnnotation was given another text
 
  private:
   void fitToData();

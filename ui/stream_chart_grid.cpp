@@ -14,7 +14,11 @@ StreamChartGrid::StreamChartGrid(const QList<ChartPanel*>& panels, QWidget* pare
     : QWidget(parent), panels_(panels), grid_(new QGridLayout(this)) {
   grid_->setContentsMargins(0, 0, 0, 0);
   grid_->setSpacing(10);
-  for (ChartPanel* panel : panels_) panel->setParent(this);
+  for (ChartPanel* panel : panels_) {
+    panel->setParent(this);
+    // A run's notes arrive after the layout: a longer one may need another arrangement.
+    connect(panel, &ChartPanel::annotationChanged, this, &StreamChartGrid::arrange);
+  }
   arrange();
 }
 
@@ -50,7 +54,14 @@ void StreamChartGrid::arrange() {
   const int line = QFontMetrics(font()).height();
   const int total = int(panels_.size());
   const QSize minimum = chartMinimum();
-  const int chartHeight = std::max(kChartLinesHigh * line, minimum.height());
+  int noteLines = 0;
+  for (const ChartPanel* panel : panels_)
+    if (!panel->annotation().isEmpty()) noteLines = std::max(noteLines, int(panel->annotation().count(QLatin1Char('\n'))) + 1);
+  // A longer note no longer fits inside the plot and is boxed below it: two lines of room for each of
+  // its lines (its padding, and a line too long for a narrow chart wraps), so that the plot keeps
+  // the height of its ticks (measured: four lines in a 13-line chart left a plot 40 px high).
+  const int noteBelow = noteLines > kNoteLinesIncluded ? 2 * noteLines : 0;
+  const int chartHeight = std::max((kChartLinesHigh + noteBelow) * line, minimum.height());
   const int chartWidth = std::max(kChartLinesWide * line, minimum.width());
   const bool twoRows = height() >= 2 * chartHeight + grid_->spacing();
   const int fitting = std::clamp((width() + grid_->spacing()) / (chartWidth + grid_->spacing()), 2, total);

@@ -25,9 +25,12 @@ class StreamChartGrid : public QWidget {
   // window can always shrink back.
   QSize minimumSizeHint() const override;
 
-  // The least room a chart needs, in lines of the grid's font (title, plot, ticks, legend, note;
-  // the three models' names in one legend line), or its own minimum where that is more.
+  // The least room a chart needs, in lines of the grid's font (title, plot, ticks, legend, a note of
+  // up to kNoteLinesIncluded lines inside the plot; the three models' names in one legend line), or
+  // its own minimum where that is more. A longer note (four lines with three models) is boxed below
+  // the plot and adds its lines and padding.
   static constexpr int kChartLinesHigh = 13;
+  static constexpr int kNoteLinesIncluded = 3;
   static constexpr int kChartLinesWide = 22;
 
  protected:
