@@ -254,7 +254,10 @@ void layOutTicks(QValueAxis* axis) {
 void applyTicks(QValueAxis* axis, const AxisRange& range) {
   axis->setLabelFormat(QStringLiteral("%.%1f").arg(range.decimals));
   if (range.step > 0) {
-    axis->setTickAnchor(0);
+    // Qt places the ticks by adding the interval again and again from the first one, so the tick at
+    // 0 of a range that crosses it lands a hair either side and could read "-0.0". Anchored a
+    // billionth of a step above 0 (far below a pixel), every tick keeps its label and 0 reads "0.0".
+    axis->setTickAnchor(range.step * 1e-9);
     axis->setTickInterval(range.step);
     axis->setTickType(QValueAxis::TicksDynamic);
   }

@@ -10,7 +10,9 @@
 #include <QChart>
 #include <QDateTimeAxis>
 #include <QFontMetricsF>
+#include <QGraphicsSimpleTextItem>
 #include <QGraphicsTextItem>
+#include <QRegularExpression>
 #include <QLegend>
 #include <QLegendMarker>
 #include <QLineSeries>
@@ -94,6 +96,8 @@ class TestChartPanel : public QObject {
   void theNoteCoversNoDataAndStaysInThePlot();
   void aLineOnTheFrameIsNamedInTheNote();
   void everyModelFamilyHasItsOwnColour();
+  void zeroIsNeverMinusZero_data();
+  void zeroIsNeverMinusZero();
 
  private:
   std::unique_ptr<ChartPanel> panel_;
@@ -367,6 +371,36 @@ void TestChartPanel::anEmptyChartShowsItsPlaceholderInsteadOfAxes() {
   // A chart whose page set no text still says why it is empty.
   ChartPanel plain;
   QVERIFY(plain.showsPlaceholder());
+}
+
+// Qt places value ticks by adding the interval to the first one again and again; on a range that
+// crosses 0 the sum can land a hair below it, and "%.1f" then prints "-0.0" under the zero line.
+void TestChartPanel::zeroIsNeverMinusZero_data() {
+  QTest::addColumn<double>("low");
+  QTest::addColumn<double>("high");
+  QTest::newRow("linear view's outputs") << -0.26 << 0.02;
+  QTest::newRow("tenths") << -0.3 << 0.1;
+  QTest::newRow("ones") << -1.7 << 0.4;
+  QTest::newRow("hundredths") << -0.07 << 0.03;
+  QTest::newRow("thousands") << -2600.0 << 900.0;
+}
+
+void TestChartPanel::zeroIsNeverMinusZero() {
+  QFETCH(double, low);
+  QFETCH(double, high);
+  setSeriesData(series_, {{1, low}, {2, 0.5 * (low + high)}, {3, high}});
+  QCoreApplication::processEvents();
+  const QRegularExpression negativeZero(QStringLiteral("^[-\u2212]0([.,]0+)?$"));
+  const QRegularExpression zero(QStringLiteral("^0([.,]0+)?$"));
+  bool zeroShown = false;
+  for (QGraphicsItem* item : panel_->chart()->scene()->items()) {
+    QString text;
+    if (auto* rich = dynamic_cast<QGraphicsTextItem*>(item)) text = rich->toPlainText();
+    else if (auto* simple = dynamic_cast<QGraphicsSimpleTextItem*>(item)) text = simple->text();
+    QVERIFY2(!negativeZero.match(text).hasMatch(), qPrintable(text));
+    zeroShown = zeroShown || (item->isVisible() && zero.match(text).hasMatch());
+  }
+  QVERIFY(zeroShown);
 }
 
 void TestChartPanel::aNonNegativeQuantityStartsAtZero() {
