@@ -163,7 +163,7 @@ int train_forecaster(TrainForecasterOptions& o) {
   const auto outcomes = train_side_by_side(kinds, o.out, interrupted, [&](ModelKind kind, const std::string& dir) {
     request.model.kind = kind;
     request.out_dir = dir;
-    device = cpu_only_reason(kind).empty() ? chosen : ComputeDevice::cpu;
+    device = device_for(kind, chosen);
     request.engine = device == ComputeDevice::cuda ? gpu::make_forecast_engine : ForecastEngineFactory{};
     const ForecastRunOutcome outcome = train_forecast_run(request, callbacks);
     const ForecastRunMetrics& m = outcome.metrics;

@@ -27,6 +27,12 @@ std::string cpu_only_reason(ModelKind kind);
 // empty when a GPU can run it. What the GPU's model, stream and engine check first.
 std::string cpu_only_reason(const ModelConfig& forecaster);
 
+// Where a model of this family trains when `chosen` was asked for: the CPU for a family the GPU
+// model does not run, else `chosen` (how --device auto and the Train page place each model).
+inline ComputeDevice device_for(ModelKind kind, ComputeDevice chosen) {
+  return cpu_only_reason(kind).empty() ? chosen : ComputeDevice::cpu;
+}
+
 // Throws std::invalid_argument with cpu_only_reason when the device is a GPU and the model trains
 // on the CPU only.
 void require_trainable_on(ComputeDevice device, TrainingTaskKind task, ForecastFeatures features = ForecastFeatures::M);

@@ -132,11 +132,24 @@ QString formatNumber(double value, int significantDigits) {
 
 QString formatExact(double value) { return formatNumber(value, 9); }
 
-QString formatVector(std::span<const float> values, int significantDigits) {
-  if (values.size() == 1) return formatNumber(values[0], significantDigits);
+namespace {
+
+template <class T>
+QString formatNumbers(std::span<const T> values, int significantDigits) {
+  if (values.size() == 1) return formatNumber(double(values[0]), significantDigits);
   QStringList parts;
-  for (float x : values) parts << formatNumber(x, significantDigits);
+  for (const T x : values) parts << formatNumber(double(x), significantDigits);
   return QLatin1Char('(') + parts.join(QStringLiteral(", ")) + QLatin1Char(')');
+}
+
+}  // namespace
+
+QString formatVector(std::span<const float> values, int significantDigits) {
+  return formatNumbers(values, significantDigits);
+}
+
+QString formatVector(std::span<const double> values, int significantDigits) {
+  return formatNumbers(values, significantDigits);
 }
 
 QString tokenList(std::span<const int> tokens) {

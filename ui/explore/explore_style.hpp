@@ -71,6 +71,7 @@ QFont fittedFont(const QFont& font, const QStringList& lines, const QSizeF& box,
 QString formatNumber(double value, int significantDigits = 4);
 QString formatExact(double value);
 QString formatVector(std::span<const float> values, int significantDigits = 4);  // "(0.5, −1)" or "0.5"
+QString formatVector(std::span<const double> values, int significantDigits = 4);
 // Tokens are numbered from 1 on the screen, as in the paper (x_1 .. x_N); indices stay 0-based.
 // {1, 2, 3, 4} -> "2..5"; {0, 2, 4} -> "{1, 3, 5}" (not contiguous).
 QString tokenList(std::span<const int> tokens);

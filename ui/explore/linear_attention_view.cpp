@@ -9,6 +9,7 @@
 #include <QStackedWidget>
 #include <algorithm>
 #include <cmath>
+#include <span>
 
 #include "core/attention/linear_attention.hpp"
 #include "ui/appearance.hpp"
@@ -36,10 +37,16 @@ QString mapName(FeatureMapKind kind) {
   return {};
 }
 
-QString vector(const std::vector<double>& values) {
-  QStringList parts;
-  for (const double x : values) parts << formatNumber(x, 3);
-  return values.size() == 1 ? parts.front() : QStringLiteral("(%1)").arg(parts.join(QStringLiteral(", ")));
+QString vector(const std::vector<double>& values) { return formatVector(std::span<const double>(values), 3); }
+
+// A reference drawn level across the chart's M columns, 0 to `last`.
+void addLevelLine(ChartPanel& panel, const QString& name, double value, qreal last, const QColor& color,
+                  Qt::PenStyle style = Qt::SolidLine) {
+  QLineSeries* line = panel.addLineSeries(name, color);
+  setSeriesData(line, {QPointF(0, value), QPointF(last, value)});
+  QPen pen = line->pen();
+  pen.setStyle(style);
+  line->setPen(pen);
 }
 
 }  // namespace
@@ -109,7 +116,7 @@ LinearAttentionView::LinearAttentionView(QWidget* parent)
   const auto rebuildNow = [this] { rebuild(); };
   connect(mapBox_, &QComboBox::currentIndexChanged, this, rebuildNow);
   connect(featuresBox_, &QSpinBox::valueChanged, this, rebuildNow);
-  connect(keyDimBox_, &QSpinBox::valueChanged, this, rebuildNow);
+  connect(keyDimBox_, &QSpinBox::valueChanged, this, &LinearAttentionView::inputsChanged);
   connect(chartBox_, &QComboBox::currentIndexChanged, this, &LinearAttentionView::showPosition);
   connect(&controller(), &StepController::positionChanged, this, &LinearAttentionView::showPosition);
   connect(&Appearance::instance(), &Appearance::changed, this, &LinearAttentionView::showPosition);
@@ -145,15 +152,22 @@ double LinearAttentionView::mapError(FeatureMapKind kind) const {
   return kind == FeatureMapKind::relu ? reluError_ : eluError_;
 }
 
+void LinearAttentionView::inputsChanged() {
+  // The error chart's references depend on the tokens and d_k only, not on the map chosen.
+  if (inputs().tokens() > 0) {
+    FeatureMapOptions elu, relu;
+    relu.kind = FeatureMapKind::relu;
+    eluError_ = LinearRun(inputs(), elu, keyDim(), kQueryKeySeed).meanError();
+    reluError_ = LinearRun(inputs(), relu, keyDim(), kQueryKeySeed).meanError();
+    favor_ = favorApproximation(inputs(), keyDim(), kQueryKeySeed, kFavorFeatureCounts, kFavorDraws);
+  }
+  rebuild();
+}
+
 void LinearAttentionView::rebuild() {
   featuresBox_->setEnabled(featureMap().kind == FeatureMapKind::favor);
   if (inputs().tokens() == 0) return;
   run_ = LinearRun(inputs(), featureMap(), keyDim(), kQueryKeySeed);
-  FeatureMapOptions elu, relu;
-  relu.kind = FeatureMapKind::relu;
-  eluError_ = LinearRun(inputs(), elu, keyDim(), kQueryKeySeed).meanError();
-  reluError_ = LinearRun(inputs(), relu, keyDim(), kQueryKeySeed).meanError();
-  favor_ = favorApproximation(inputs(), keyDim(), kQueryKeySeed, kFavorFeatureCounts, kFavorDraws);
   controller().setCount(run_.tokens());
   showPosition();
 }
@@ -203,21 +217,14 @@ void LinearAttentionView::drawErrorChart() {
   panel->removeAllSeries();
   panel->setTitle(tr("Error vs. softmax"));
   const qreal last = qreal(kFavorFeatureCounts.size() - 1);
-  const auto flat = [&](const QString& name, double value, const QColor& color, Qt::PenStyle style = Qt::SolidLine) {
-    QLineSeries* line = panel->addLineSeries(name, color);
-    setSeriesData(line, {QPointF(0, value), QPointF(last, value)});
-    QPen pen = line->pen();
-    pen.setStyle(style);
-    line->setPen(pen);
-  };
   QList<QPointF> favor;
   for (int i = 0; i < int(favor_.size()); ++i) favor << QPointF(i, favor_[std::size_t(i)].meanError);
   setSeriesData(panel->addLineSeries(tr("FAVOR+ (mean of %1 draws)").arg(kFavorDraws), modelColor(ModelKind::linear)),
                 favor);
   const ExploreColors colors = exploreColors();
-  flat(tr("elu + 1"), eluError_, colors.muted);
-  flat(tr("relu"), reluError_, colors.right, Qt::DashLine);
-  flat(tr("Aaren, Transformer: exact"), 0.0, colors.aaren);
+  addLevelLine(*panel, tr("elu + 1"), eluError_, last, colors.muted);
+  addLevelLine(*panel, tr("relu"), reluError_, last, colors.right, Qt::DashLine);
+  addLevelLine(*panel, tr("Aaren, Transformer: exact"), 0.0, last, colors.aaren);
 }
 
 void LinearAttentionView::drawStateChart() {
@@ -231,10 +238,9 @@ void LinearAttentionView::drawStateChart() {
     linear << QPointF(i, double(kFavorFeatureCounts[std::size_t(i)]) * (dv + 1));
   setSeriesData(panel->addLineSeries(tr("linear attention: M d_v + M"), modelColor(ModelKind::linear)), linear);
   const ExploreColors colors = exploreColors();
-  setSeriesData(panel->addLineSeries(tr("Transformer's cache: N (d_k + d_v)"), colors.transformer),
-                {QPointF(0, double(run_.cacheNumbers(run_.tokens()))), QPointF(last, double(run_.cacheNumbers(run_.tokens())))});
-  setSeriesData(panel->addLineSeries(tr("Aaren, exact: 2 + d_v"), colors.aaren),
-                {QPointF(0, 2.0 + dv), QPointF(last, 2.0 + dv)});
+  addLevelLine(*panel, tr("Transformer's cache: N (d_k + d_v)"), double(run_.cacheNumbers(run_.tokens())), last,
+               colors.transformer);
+  addLevelLine(*panel, tr("Aaren, exact: 2 + d_v"), 2.0 + dv, last, colors.aaren);
 }
 
 QString LinearAttentionView::caption() const {

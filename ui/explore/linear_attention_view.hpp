@@ -47,7 +47,8 @@ class LinearAttentionView : public ExploreView {
   ChartPanel* chartPanel() const;
 
  protected:
-  void rebuild() override;
+  void rebuild() override;        // the run of the map chosen
+  void inputsChanged() override;  // new tokens or d_k: the error chart's references too, then rebuild
 
  private:
   void showPosition();

@@ -51,11 +51,7 @@ void LinearMemoryView::paintEvent(QPaintEvent*) {
 
   // The largest magnitude over the whole run sets the colour scale, so that colours compare
   // between tokens.
-  double largest = 0;
-  for (int t = 1; t <= run_->tokens(); ++t) {
-    for (const double x : run_->frame(t).s) largest = std::max(largest, std::abs(x));
-    for (const double x : run_->frame(t).z) largest = std::max(largest, std::abs(x));
-  }
+  const double largest = run_->largestMemory();
   const int columns = dv + 1;  // S's d_v columns, a gap, z
   const QRectF grid(pad + 2.2 * em, header.bottom() + 1.6 * em, width() - 3 * pad - 2.2 * em,
                     height() - header.bottom() - 2.4 * em);

@@ -37,8 +37,10 @@ LinearRun::LinearRun(const ExploreInputs& inputs, const FeatureMapOptions& map, 
   const int n = inputs.tokens();
   // Queries and keys from one stream, so that a longer input keeps the first tokens' draws.
   const Matrix<double> qk = drawn(2 * n, keyDim, drawSeed);
-  Matrix<double>& q = q_ = Matrix<double>(n, keyDim);
-  Matrix<double>& k = k_ = Matrix<double>(n, keyDim);
+  q_ = Matrix<double>(n, keyDim);
+  k_ = Matrix<double>(n, keyDim);
+  Matrix<double>& q = q_;
+  Matrix<double>& k = k_;
   Matrix<double> v(n, valueDim_);
   for (int i = 0; i < n; ++i) {
     std::copy_n(qk.row(2 * i).begin(), keyDim, q.row(i).begin());
@@ -73,6 +75,8 @@ LinearRun::LinearRun(const ExploreInputs& inputs, const FeatureMapOptions& map, 
     const Matrix<double> soft = attend_queries(query, firstRows(k, i + 1), firstRows(v, i + 1), false, exact);
     f.softmax.assign(soft.data.begin(), soft.data.end());
     for (int c = 0; c < valueDim_; ++c) f.error = std::max(f.error, std::abs(f.y[std::size_t(c)] - f.softmax[std::size_t(c)]));
+    for (const double x : f.s) largestMemory_ = std::max(largestMemory_, std::abs(x));
+    for (const double x : f.z) largestMemory_ = std::max(largestMemory_, std::abs(x));
     frames_.push_back(std::move(f));
   }
 }

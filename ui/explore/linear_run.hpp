@@ -39,12 +39,14 @@ class LinearRun {
   const Matrix<double>& keys() const { return k_; }
   const LinearTokenFrame& frame(int token) const { return frames_[std::size_t(token - 1)]; }  // 1-based
   double meanError() const;  // over every token
+  double largestMemory() const { return largestMemory_; }  // the largest |number| S or z holds, over the run
   // The numbers S and z hold (m dv + m), and a KV cache of the same tokens (N (d_k + dv)).
   long stateNumbers() const { return long(features_) * (valueDim_ + 1); }
   long cacheNumbers(int token) const { return long(token) * (keyDim_ + valueDim_); }
 
  private:
   int features_ = 0, valueDim_ = 0, keyDim_ = 0;
+  double largestMemory_ = 0;
   Matrix<double> q_, k_;
   std::vector<LinearTokenFrame> frames_;
 };

@@ -151,7 +151,7 @@ TrainingResult TrainingWorker::run(const TrainingJob& job, JobContext& context) 
       TrainingEvent finished;  // member by member: GCC 12 misreads a braced ForecastRunMetrics{} as uninitialized
       finished.kind = TrainingEvent::Kind::modelFinished;
       // A family the GPU model does not run trains on the CPU, beside the others on the GPU.
-      const ComputeDevice device = cpu_only_reason(model.kind).empty() ? job.device : ComputeDevice::cpu;
+      const ComputeDevice device = device_for(model.kind, job.device);
       finished.outcome =
           std::visit([&](const auto& request) { return trainModel(request, model, device, callbacks); }, job.request);
       finished.outcome.modelName = name;
