@@ -13,7 +13,7 @@ const EnvironmentSpec& CartPole::spec() const {
   static const EnvironmentSpec balance{"cartpole", {"x", "xdot", "theta", "thetadot"}, {"x", "xdot", "theta", "thetadot"},
                                        1, -1.0, 1.0, kTimeLimit};
   static const EnvironmentSpec swingUp{"cartpole-swingup", {"x", "xdot", "theta", "thetadot"},
-                                       {"x", "xdot", "theta", "thetadot"}, 1, -1.0, 1.0, kTimeLimit};
+                                       {"x", "xdot", "cos theta", "sin theta", "thetadot"}, 1, -1.0, 1.0, kTimeLimit};
   return swing_up_ ? swingUp : balance;
 }
 
@@ -39,7 +39,10 @@ std::vector<double> CartPole::draw_start(std::uint64_t seed) const {
   return state;
 }
 
-std::vector<double> CartPole::observe(std::span<const double> state) const { return {state.begin(), state.end()}; }
+std::vector<double> CartPole::observe(std::span<const double> state) const {
+  if (!swing_up_) return {state.begin(), state.end()};
+  return {state[0], state[1], std::cos(state[2]), std::sin(state[2]), state[3]};
+}
 
 std::pair<double, bool> CartPole::advance(std::vector<double>& state, std::span<const double> action) const {
   integrate(state, kForceScale * action[0]);

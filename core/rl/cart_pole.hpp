@@ -8,7 +8,8 @@
 //                xacc      = temp - m_p l thetaacc cos theta / (m_c + m_p)
 //                explicit Euler: x += tau xdot, xdot += tau xacc, theta += tau thetadot,
 //                thetadot += tau thetaacc
-//   observation  (x, xdot, theta, thetadot)
+//   observation  balancing: (x, xdot, theta, thetadot); swing-up: (x, xdot, cos theta, sin theta,
+//                thetadot), since its pole turns all the way round and theta grows without bound
 //
 // "cartpole", balancing: reward +1 for every step taken; terminal once |x| > 2.4 or |theta| > 12
 // degrees; 500 steps; each state variable starts uniform in [-0.05, 0.05].

@@ -156,7 +156,7 @@ void TestRlDatasets::filesRoundTrip() {
   QCOMPARE(read.environment, written.environment);
   QCOMPARE(read.policy, std::string("medium-expert"));
   QCOMPARE(read.seed, std::uint64_t(4));
-  QCOMPARE(read.observation_dim, 4);
+  QCOMPARE(read.observation_dim, 5);  // x, xdot, cos theta, sin theta, thetadot
   QCOMPARE(read.action_dim, 1);
   QVERIFY(read.observations == written.observations && read.actions == written.actions && read.rewards == written.rewards &&
           read.terminals == written.terminals && read.timeouts == written.timeouts);

@@ -117,7 +117,11 @@ void TestRlEnvironments::cartPoleFallsPastTwelveDegreesOrTheTrack() {
 void TestRlEnvironments::swingUpStartsHangingAndRewardsUpright() {
   CartPole swingUp(true);
   const std::vector<double> observation = swingUp.reset(11);
-  QVERIFY(std::abs(observation[2] - std::numbers::pi) <= 0.05);
+  QCOMPARE(observation.size(), std::size_t(5));  // x, xdot, cos theta, sin theta, thetadot
+  QVERIFY(std::abs(swingUp.state()[2] - std::numbers::pi) <= 0.05);
+  QCOMPARE(observation[2], std::cos(swingUp.state()[2]));
+  QCOMPARE(observation[3], std::sin(swingUp.state()[2]));
+  QCOMPARE(observation[4], swingUp.state()[3]);
   const double action[] = {0.0};
   QVERIFY(swingUp.step(action).reward < 0.01);  // hanging: (1 + cos pi) / 2 = 0
   const double upright[] = {0.0, 0.0, 0.0, 0.0};
