@@ -17,10 +17,11 @@ void init_parameters(std::vector<T>& params, const ParameterLayout& layout, std:
              e.name.compare(e.name.size() - suffix.size(), suffix.size(), suffix) == 0;
     };
     const bool layer_norm = ends_with("ln1.weight") || ends_with("ln2.weight") || ends_with("ln_f.weight") ||
-                            ends_with("ln1.bias") || ends_with("ln2.bias") || ends_with("ln_f.bias");
+                            ends_with("ln1.bias") || ends_with("ln2.bias") || ends_with("ln_f.bias") ||
+                            ends_with("embed_ln.weight") || ends_with("embed_ln.bias");
     if (layer_norm) {
       std::fill(w, w + e.size, ends_with(".weight") ? T(1) : T(0));
-    } else if (ends_with("q0") || ends_with("mark_embed.weight")) {
+    } else if (ends_with("q0") || ends_with("mark_embed.weight") || ends_with("embed_timestep.weight")) {
       for (std::size_t i = 0; i < e.size; ++i) w[i] = T(normal(rng));
     } else {
       // A weight (out, in) and its bias share the bound 1/sqrt(in); a bias finds its weight just before it.

@@ -2,6 +2,7 @@
 
 #include "core/classify/classifier_config.hpp"
 #include "core/events/event_model_config.hpp"
+#include "core/rl/decision_config.hpp"
 
 namespace aaren {
 
@@ -79,6 +80,25 @@ ParameterLayout ParameterLayout::for_classifier(const ClassifierConfig& config) 
   layout.add_blocks_and_final_norm(config.backbone);
   layout.head_w = layout.add("head.weight", {k, d});
   layout.head_b = layout.add("head.bias", {k});
+  return layout;
+}
+
+ParameterLayout ParameterLayout::for_decision(const rl::DecisionConfig& config) {
+  config.validate();
+  const std::int64_t d = config.backbone.d_model, s = config.state_dim, a = config.action_dim;
+  ParameterLayout layout;
+  layout.timestep_embed = layout.add("embed_timestep.weight", {config.max_timestep, d});
+  layout.return_embed_w = layout.add("embed_return.weight", {d, 1});
+  layout.return_embed_b = layout.add("embed_return.bias", {d});
+  layout.embed_w = layout.add("embed_state.weight", {d, s});
+  layout.embed_b = layout.add("embed_state.bias", {d});
+  layout.action_embed_w = layout.add("embed_action.weight", {d, a});
+  layout.action_embed_b = layout.add("embed_action.bias", {d});
+  layout.embed_ln_w = layout.add("embed_ln.weight", {d});
+  layout.embed_ln_b = layout.add("embed_ln.bias", {d});
+  layout.add_blocks_and_final_norm(config.backbone);
+  layout.head_w = layout.add("predict_action.weight", {a, d});
+  layout.head_b = layout.add("predict_action.bias", {a});
   return layout;
 }
 

@@ -8,6 +8,8 @@
 //   classifier:  embed.{weight,bias}, blocks.*, ln_f.*, head.{weight,bias} (head (classes, d_model))
 //   events:      embed.{weight,bias}, mark_embed.weight (marked logs only), blocks.*, ln_f.*,
 //                time_head.{weight,bias}, mark_head.{weight,bias} (marked logs only)
+//   decision:    embed_timestep.weight, embed_return.*, embed_state.* (the embed offsets),
+//                embed_action.*, embed_ln.*, blocks.*, ln_f.*, predict_action.* (the head offsets)
 // The offsets of the other model's parts are kNone.
 //
 // Weight decay (AdamW decays the entries of two or more dimensions): the Linear weights of all
@@ -25,6 +27,9 @@ namespace aaren {
 
 struct ClassifierConfig;
 struct EventModelConfig;
+namespace rl {
+struct DecisionConfig;
+}
 
 struct ParameterEntry {
   std::string name;
@@ -51,6 +56,8 @@ class ParameterLayout {
   static ParameterLayout for_events(const EventModelConfig& config);
   // The classifier (core/classify/classifier_model.hpp). Throws std::invalid_argument for a bad config.
   static ParameterLayout for_classifier(const ClassifierConfig& config);
+  // The Decision Transformer (core/rl/decision_transformer.hpp). Throws std::invalid_argument for a bad config.
+  static ParameterLayout for_decision(const rl::DecisionConfig& config);
 
   const std::vector<ParameterEntry>& entries() const { return entries_; }
   std::size_t total() const { return total_; }
@@ -64,6 +71,11 @@ class ParameterLayout {
   std::size_t head_w = kNone, head_b = kNone;
   // Events: the time head (3 K, d_model), (3 K); with marks the mark head (marks, d_model), (marks).
   std::size_t time_head_w = kNone, time_head_b = kNone, mark_head_w = kNone, mark_head_b = kNone;
+  // Decision Transformer: embed_w/embed_b embed the state and head_w/head_b predict the action;
+  // the return-to-go (d_model, 1), the action (d_model, A), the timestep table (max_timestep,
+  // d_model) and the LayerNorm of every embedded token (d_model).
+  std::size_t return_embed_w = kNone, return_embed_b = kNone, action_embed_w = kNone, action_embed_b = kNone;
+  std::size_t timestep_embed = kNone, embed_ln_w = kNone, embed_ln_b = kNone;
 
  private:
   ParameterLayout() = default;
