@@ -11,6 +11,9 @@
 #include "app/commands.hpp"
 #include "core/io/atomic_file.hpp"
 #include "core/io/matrix_csv.hpp"
+#include "app/train_cli.hpp"
+#include "core/rl/decision_evaluation.hpp"
+#include "core/rl/decision_run.hpp"
 #include "core/rl/environment.hpp"
 #include "core/rl/offline_dataset.hpp"
 #include "core/rl/reference_returns.hpp"
@@ -40,10 +43,28 @@ Writes an offline data set of --steps steps in D4RL's layout (observations,
 actions, rewards, terminals, timeouts) as safetensors, from episodes of --policy
 (docs/DESIGN.md section 11); prints its episodes and their normalized scores.)";
 
+const char* const kEvaluateText = R"(let a trained Decision Transformer act
+
+Loads a run of `aaren train --task rl` (each model of a side-by-side run) and
+lets it act for --episodes episodes, episode e starting from the environment's
+start drawn with seed --seed + e. The return-to-go starts at --target-return and
+falls by each reward. Prints each model's mean return and its normalized score,
+100 (R - R_random) / (R_expert - R_random) as D4RL's, as a line "normalized
+score: MEAN ± SD" (over the episodes), with the median time per step and the
+bytes the actor keeps. --out writes one row per episode, --steps-out one row per
+step with its time and the state kept.)";
+
 const char* const kEnvHelp = "pendulum | cartpole | cartpole-swingup";
 
 struct ReplayOptions {
   std::string env, start, actions, out;
+};
+
+struct EvaluateOptions {
+  std::string run, act, out, steps_out;
+  int episodes = 10;
+  unsigned seed = 1;
+  double target_return = std::numeric_limits<double>::quiet_NaN();
 };
 
 struct GenerateOptions {
@@ -159,6 +180,45 @@ int generate(const GenerateOptions& o) {
   return 0;
 }
 
+int evaluate(const EvaluateOptions& o) {
+  const std::vector<std::string> folders = run_model_folders(o.run);
+  if (folders.empty()) throw std::runtime_error(o.run + ": not a run folder (no config.json, nor a model's run in aaren/, transformer/ or linear/)");
+  std::string episodes_csv = "model,episode,seed,return,normalized_score,steps,terminal\n";
+  std::string steps_csv = "model,episode,step,seconds,state_bytes\n";
+  for (const std::string& folder : folders) {
+    const rl::LoadedDecisionRun run = rl::load_decision_run(folder);
+    rl::EvaluationSettings settings;
+    settings.episodes = o.episodes;
+    settings.first_seed = o.seed;
+    settings.mode = o.act.empty() ? run.config.act_mode : *rl::act_mode_from_string(o.act);
+    settings.target_return =
+        std::isnan(o.target_return) ? rl::default_target_return(run.config.data.environment) : o.target_return;
+    const rl::DecisionEvaluation evaluation = rl::evaluate_decision(run.config.model, run.config.data, run.params, settings);
+    const std::string name(to_string(run.config.model.backbone.kind));
+    std::size_t largest_state = 0;
+    for (std::size_t e = 0; e < evaluation.episodes.size(); ++e) {
+      const rl::EpisodeOutcome& episode = evaluation.episodes[e];
+      episodes_csv += name + "," + std::to_string(e) + "," + std::to_string(episode.seed) + "," +
+                      format_number(episode.total_reward) + "," + format_number(episode.normalized_score) + "," +
+                      std::to_string(episode.steps) + (episode.terminal ? ",1\n" : ",0\n");
+      for (std::size_t t = 0; t < episode.step_seconds.size(); ++t) {
+        steps_csv += name + "," + std::to_string(e) + "," + std::to_string(t) + "," +
+                     format_number(episode.step_seconds[t]) + "," + std::to_string(episode.state_bytes[t]) + "\n";
+        largest_state = std::max(largest_state, episode.state_bytes[t]);
+      }
+    }
+    std::printf("%s (%s mode, %s, target return %.1f, %zu episodes): mean return %.1f\n", name.c_str(),
+                std::string(to_string(settings.mode)).c_str(), run.config.data.environment.c_str(),
+                settings.target_return, evaluation.episodes.size(), evaluation.return_mean);
+    std::printf("normalized score: %.1f ± %.1f\n", evaluation.score_mean, evaluation.score_sd);
+    std::printf("median time per step %.1f us; state kept at most %zu B\n", evaluation.median_step_seconds * 1e6,
+                largest_state);
+  }
+  if (!o.out.empty()) write_file_atomically(o.out, episodes_csv);
+  if (!o.steps_out.empty()) write_file_atomically(o.steps_out, steps_csv);
+  return 0;
+}
+
 }  // namespace
 
 void add_rl_commands(CommandLine& cli) {
@@ -186,6 +246,21 @@ void add_rl_commands(CommandLine& cli) {
       ->group(kOptionsGroup);
   add_text(generate_app, "--out", g->out, "FILE", "the data set's file (written whole or not at all)")
       ->required()->group(kOptionsGroup);
+
+  auto e = std::make_shared<EvaluateOptions>();
+  CLI::App* evaluate_app = cli.add_command(rl, "evaluate", kEvaluateText, [e] { return evaluate(*e); });
+  add_text(evaluate_app, "--run", e->run, "DIR", "a run of aaren train --task rl")->required()->group(kOptionsGroup);
+  add_whole(evaluate_app, "--episodes", e->episodes, 1, 100000, "N", "episodes per model")->group(kOptionsGroup);
+  add_whole(evaluate_app, "--seed", e->seed, 0, std::numeric_limits<int>::max(), "S", "the first episode's seed")
+      ->group(kOptionsGroup);
+  add_real(evaluate_app, "--target-return", e->target_return, {}, "R",
+           "the return asked for (default: the environment's expert reference return)")
+      ->group(kOptionsGroup);
+  add_choice(evaluate_app, "--act", e->act, {"window", "stream"}, "how the model acts (default: as it was trained)")
+      ->group(kOptionsGroup);
+  add_text(evaluate_app, "--out", e->out, "FILE.csv", "one row per episode")->group(kOptionsGroup);
+  add_text(evaluate_app, "--steps-out", e->steps_out, "FILE.csv", "one row per step: its time and the state kept")
+      ->group(kOptionsGroup);
 }
 
 }  // namespace aaren::cli

@@ -25,6 +25,7 @@ const TaskCommands kTasks[] = {
     {"forecast", "a CSV time series, the default", add_forecasting_commands},
     {"events", "an event log", add_event_commands},
     {"classify", "labelled series", add_classify_commands},
+    {"rl", "an offline reinforcement-learning data set", add_rl_task_commands},
 };
 
 // --task's value in the words after `train` or `forecast` (forecast when absent).

@@ -24,6 +24,10 @@ ContinueCheck check_continuable(const RunEntry* run, LoadedData loaded,
     check.refusal = ContinueRefusal::classifier_model;
     return check;
   }
+  if (!run->models.front().forecast()) {
+    check.refusal = ContinueRefusal::decision_model;
+    return check;
+  }
   const ForecastRunConfig& config = run->models.front().forecast()->config;
   const std::vector<std::string>& trained = config.channels;
   // Features S read the target alone from whatever channels the series has.

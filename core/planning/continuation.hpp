@@ -18,6 +18,7 @@ enum class ContinueRefusal {
   event_model,      // the run holds event models, which are never continued
   classifier_data,  // labelled series are loaded: classifiers always start from fresh weights
   classifier_model, // the run holds classifiers, which are never continued
+  decision_model,   // the run holds Decision Transformers, which are never continued
   channels_differ,  // the loaded series has other channels than the run was trained on
 };
 

@@ -56,6 +56,7 @@ const RunTask& task_of_config(std::string_view text, const std::string& source) 
   const std::string name = json_string_or(root, "task", source, std::string(kForecastingRuns.name));
   if (name == kEventModelRuns.name) return kEventModelRuns;
   if (name == kClassifierRuns.name) return kClassifierRuns;
+  if (name == kDecisionRuns.name) return kDecisionRuns;
   return kForecastingRuns;
 }
 
@@ -81,6 +82,8 @@ ModelRunEntry read_model_entry(const fs::path& dir) {
     model.files = read_model_files(dir, text, &parse_event_run_config, &parse_event_run_metrics);
   else if (task == kClassifierRuns.name)
     model.files = read_model_files(dir, text, &parse_classify_run_config, &parse_classify_run_metrics);
+  else if (task == kDecisionRuns.name)
+    model.files = read_model_files(dir, text, &rl::parse_decision_run_config, &rl::parse_decision_run_metrics);
   else
     model.files = read_model_files(dir, text, &parse_run_config, &parse_run_metrics);
   return model;
@@ -100,6 +103,7 @@ RunEntry entry_of(const fs::path& dir) {
 const RunTask& ModelRunEntry::task() const {
   if (events()) return kEventModelRuns;
   if (classify()) return kClassifierRuns;
+  if (decision()) return kDecisionRuns;
   return kForecastingRuns;
 }
 
@@ -210,6 +214,7 @@ std::vector<RunEntry> list_runs(const std::string& folder) {
 OpenedModel open_run(const ModelRunEntry& model) {
   if (model.events()) return load_event_run(model.dir);
   if (model.classify()) return load_classify_run(model.dir);
+  if (model.decision()) return rl::load_decision_run(model.dir);
   return load_forecast_run(model.dir);
 }
 
@@ -223,6 +228,7 @@ OpenedModel open_run(const std::string& model_dir) {
   const RunTask* task = is_run_folder(model_dir) ? run_task(model_dir) : nullptr;
   if (task && task->name == kEventModelRuns.name) return load_event_run(model_dir);
   if (task && task->name == kClassifierRuns.name) return load_classify_run(model_dir);
+  if (task && task->name == kDecisionRuns.name) return rl::load_decision_run(model_dir);
   return load_forecast_run(model_dir);
 }
 

@@ -7,7 +7,7 @@
 //   a side-by-side run      aaren/ and transformer/, each a single model's run, trained on the same
 //                           data with the same seed
 // config.json's "task" tells a forecasting model ("forecast", or no field) from an event model
-// ("events") and a classifier ("classify"). Listing reads config.json and metrics.json only, so a folder of many large models is
+// ("events"), a classifier ("classify") and a Decision Transformer ("rl"). Listing reads config.json and metrics.json only, so a folder of many large models is
 // listed quickly; the weights are loaded by open_run when a model is used.
 #include <chrono>
 #include <optional>
@@ -18,6 +18,7 @@
 #include "core/classify/classify_run_folder.hpp"
 #include "core/events/event_run_folder.hpp"
 #include "core/forecast/forecast_run_folder.hpp"
+#include "core/rl/decision_run_folder.hpp"
 
 namespace aaren {
 
@@ -30,17 +31,19 @@ struct ModelRunFiles {
 using ForecastModelFiles = ModelRunFiles<ForecastRunConfig, ForecastRunMetrics>;
 using EventModelFiles = ModelRunFiles<EventRunConfig, EventRunMetrics>;
 using ClassifyModelFiles = ModelRunFiles<ClassifyRunConfig, ClassifyRunMetrics>;
+using DecisionModelFiles = ModelRunFiles<rl::DecisionRunConfig, rl::DecisionRunMetrics>;
 
 // One model of a run, as read from its folder's config.json and metrics.json.
 struct ModelRunEntry {
   std::string dir;  // the folder holding the model's files
-  std::variant<ForecastModelFiles, EventModelFiles, ClassifyModelFiles> files;
+  std::variant<ForecastModelFiles, EventModelFiles, ClassifyModelFiles, DecisionModelFiles> files;
 
   const RunTask& task() const;
   ModelKind kind() const;
   const ForecastModelFiles* forecast() const { return std::get_if<ForecastModelFiles>(&files); }
   const EventModelFiles* events() const { return std::get_if<EventModelFiles>(&files); }
   const ClassifyModelFiles* classify() const { return std::get_if<ClassifyModelFiles>(&files); }
+  const DecisionModelFiles* decision() const { return std::get_if<DecisionModelFiles>(&files); }
   bool has_metrics() const;
   const TrainSettings& train_settings() const;
   const std::vector<EpochRecord>& epochs() const;  // as metrics.json records them; empty without it
@@ -82,7 +85,7 @@ std::vector<RunEntry> list_runs(const std::string& folder);
 // A model with its weights, loaded when it is needed. The folder, the configuration and the
 // checkpoint are checked against each other (load_forecast_run, load_event_run): std::runtime_error names
 // the file and what is wrong.
-using OpenedModel = std::variant<LoadedForecastRun, LoadedEventRun, LoadedClassifyRun>;
+using OpenedModel = std::variant<LoadedForecastRun, LoadedEventRun, LoadedClassifyRun, rl::LoadedDecisionRun>;
 OpenedModel open_run(const ModelRunEntry& model);
 OpenedModel open_run(const std::string& model_dir);  // by its config.json's task
 // Where one task is wanted: a model of the other task is refused, saying which it is.

@@ -10,6 +10,8 @@ std::string cpu_only_reason(TrainingTaskKind task, ForecastFeatures features) {
       return "event models train on the CPU only";
     case TrainingTaskKind::classify:
       return "classifiers train on the CPU only";
+    case TrainingTaskKind::rl:
+      return "Decision Transformers train and act on the CPU only";
     case TrainingTaskKind::forecast:
       if (features == ForecastFeatures::MS)
         return "a model of features MS (every channel in, the target alone forecast) trains and forecasts on the CPU "

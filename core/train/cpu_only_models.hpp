@@ -3,6 +3,7 @@
 // with this reason, and the command line and the pages show the same words.
 //   event models   their heads and the time features have no GPU kernels
 //   classifiers    likewise
+//   rl             Decision Transformers: their token embeddings and action head likewise
 //   forecasting    features MS (every channel in, the target alone forecast): the GPU model
 //                  forecasts every channel
 //   linear         the linear Transformer, of any task: its kernels (gpu/linear_attention.hpp) are
@@ -15,7 +16,7 @@
 
 namespace aaren {
 
-enum class TrainingTaskKind { forecast, events, classify };
+enum class TrainingTaskKind { forecast, events, classify, rl };
 
 // Why a model of this task (for forecasting, of these features) trains on the CPU only; empty when
 // a GPU can train it.

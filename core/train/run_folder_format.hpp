@@ -57,7 +57,8 @@ inline constexpr RunTask kForecastingRuns{"forecast", "a forecasting run", "fore
 // Event runs began with run format version 2 (checksummed checkpoints carrying their config).
 inline constexpr RunTask kEventModelRuns{"events", "an event-model run", "event-model runs", 2};
 inline constexpr RunTask kClassifierRuns{"classify", "a classification run", "classification runs", 2};
-inline constexpr RunTask kRunTasks[] = {kForecastingRuns, kEventModelRuns, kClassifierRuns};
+inline constexpr RunTask kDecisionRuns{"rl", "a reinforcement-learning run", "reinforcement-learning runs", 2};
+inline constexpr RunTask kRunTasks[] = {kForecastingRuns, kEventModelRuns, kClassifierRuns, kDecisionRuns};
 
 // dir/name.
 std::string run_file(const std::string& dir, const char* name);

@@ -286,7 +286,7 @@ class TestCliClassify : public QObject {
                                           "--d-model", "16", "--heads", "3"}
                            << QStringLiteral("does not divide");
     QTest::newRow("task") << QStringList{"train", "--task", "sorting", "--data", "train.ts", "--out", "never"}
-                          << QStringLiteral("--task must be forecast, events or classify");
+                          << QStringLiteral("--task must be forecast, events, classify or rl");
   }
 
   void badOptionsAreUsageErrors() {

@@ -157,7 +157,7 @@ class TestCliEvents : public QObject {
     QTest::addColumn<QString>("expected");
     const QString coal = bundled("coal_mining_disasters.csv");
     QTest::newRow("task") << QStringList{"train", "--task", "stories", "--data", coal, "--out", "x"}
-                          << QStringLiteral("--task must be forecast, events or classify");
+                          << QStringLiteral("--task must be forecast, events, classify or rl");
     QTest::newRow("model") << QStringList{"train", "--task", "events", "--data", coal, "--out", "x", "--model", "rnn"}
                            << QStringLiteral("--model must be aaren, transformer, linear, both or all");
     QTest::newRow("mark-use") << QStringList{"train", "--task", "events", "--data", coal, "--out", "x",

@@ -262,6 +262,13 @@ void ForecastPage::browseRun() {
 void ForecastPage::openRun(const QString& runDir) {
   if (runDir.isEmpty()) return;
   const RunTask* task = run_task(QDir::toNativeSeparators(runDir).toStdString());
+  if (task && task->name == kDecisionRuns.name) {
+    messageBar_->showMessage(MessageBar::Level::information,
+                             tr("%1 is a reinforcement-learning run: aaren rl evaluate --run %1 lets it act and prints "
+                                "its scores")
+                                 .arg(QDir::toNativeSeparators(runDir)));
+    return;
+  }
   for (const TaskRunView& taskView : taskViews_) {
     if (!task || task->name != taskView.task) continue;
     loader_->cancel();

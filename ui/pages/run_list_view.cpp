@@ -70,6 +70,22 @@ void fillClassifyColumns(QTreeWidgetItem* item, const ClassifyModelFiles& model)
   item->setToolTip(kTestOther, QObject::tr("test macro F1 (the mean of the classes' F1)"));
 }
 
+void fillDecisionColumns(QTreeWidgetItem* item, const DecisionModelFiles& model) {
+  const std::string& data = model.config.data.data_file;
+  const rl::DecisionRunMetrics* metrics = model.metrics ? &*model.metrics : nullptr;
+  const QString described = QObject::tr("%1 (%2, %3)")
+                                .arg(QString::fromStdString(data), QString::fromStdString(model.config.data.policy),
+                                     QString::fromStdString(model.config.data.environment));
+  if (!fillHistoryColumns(item, data, described, metrics)) return;
+  item->setText(kValidation, named(QObject::tr("MSE"), metrics->validation_mse));
+  item->setToolTip(kValidation, QObject::tr("validation mean squared error of the actions"));
+  if (!metrics->evaluation) return;
+  item->setText(kTest, QObject::tr("score %1").arg(metrics->evaluation->score_mean, 0, 'f', 1));
+  item->setToolTip(kTest, QObject::tr("normalized score of the episodes it acted for (0 random, 100 expert)"));
+  item->setText(kTestOther, QObject::tr("return %1").arg(metrics->evaluation->return_mean, 0, 'f', 1));
+  item->setToolTip(kTestOther, QObject::tr("mean return of the episodes it acted for"));
+}
+
 void fillForecastColumns(QTreeWidgetItem* item, const ForecastModelFiles& model) {
   const std::string& data = model.config.data_file;
   const ForecastRunMetrics* metrics = model.metrics ? &*model.metrics : nullptr;
@@ -89,6 +105,7 @@ void fillModelColumns(QTreeWidgetItem* item, const ModelRunEntry& model) {
   item->setToolTip(kEpochs, QObject::tr("best epoch of the epochs trained"));
   if (const EventModelFiles* events = model.events()) fillEventColumns(item, *events);
   else if (const ClassifyModelFiles* classify = model.classify()) fillClassifyColumns(item, *classify);
+  else if (const DecisionModelFiles* decision = model.decision()) fillDecisionColumns(item, *decision);
   else fillForecastColumns(item, *model.forecast());
 }
 

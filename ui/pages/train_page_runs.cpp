@@ -42,6 +42,7 @@ void TrainPage::showRun(const QString& dir) {
     choice.models.push_back(model.kind());
     choice.model = model.events()     ? model.events()->config.model.backbone
                    : model.classify() ? model.classify()->config.model.backbone
+                   : model.decision() ? model.decision()->config.model.backbone
                                       : model.forecast()->config.model;
     choice.train = model.train_settings();
   }

@@ -131,6 +131,11 @@ RunOnDisk readRunOnDisk(const QString& runDir, const QString& preferredData) {
                                          "export from the Forecast page (Export\u2026 above each chart)")
                                  .arg(runDir)
                                  .toStdString());
+  if (run.entry.models.front().decision())
+    throw std::runtime_error(QObject::tr("%1 is a reinforcement-learning run: the report and the lecture pack do not "
+                                         "draw it yet; `aaren rl evaluate --run %1` lets it act and prints its scores")
+                                 .arg(runDir)
+                                 .toStdString());
   for (const ModelRunEntry& model : run.entry.models)
     if (!model.has_metrics())
       throw std::runtime_error(
