@@ -9,10 +9,13 @@
 #include "app/device_choice.hpp"
 #include "app/stream_figure.hpp"
 #include "core/bench/attention_bench.hpp"
+#include "core/bench/decision_act_bench.hpp"
 #include "core/bench/memory_bandwidth.hpp"
 #include "core/bench/stream_bench.hpp"
 #include "core/bench/train_bench.hpp"
 #include "core/io/atomic_file.hpp"
+#include "core/io/matrix_csv.hpp"
+#include "core/rl/decision_run.hpp"
 #include "gpu/forecast_device.hpp"
 
 namespace aaren::cli {
@@ -310,6 +313,56 @@ void add_bench_stream(CommandLine& cli, CLI::App* bench) {
   add_device_option(app, o->device, "cuda: stream on the GPU; auto: the GPU where one can be used, else the CPU");
 }
 
+const char* const kActText = R"(what one step of a Decision Transformer acting costs, by act mode
+
+Times a Decision Transformer of each --model acting for an episode of --steps
+steps on random weights and inputs (one state of --state-dim values and one
+action a step): as a stream (each token taken once, the state carried over the
+whole episode) and with a window of K steps for every K of --contexts (the last
+K steps re-run at every step). Prints the median time of a step over the first
+and the last 100 steps and the bytes kept after the first and the last step.
+--out writes every step's time.)";
+
+struct ActOptions {
+  bench::ActBenchOptions bench;
+  std::string model = "all", out;
+};
+
+int bench_act(ActOptions& o) {
+  o.bench.kinds = model_kinds(o.model);
+  validate_architecture(o.bench.model.backbone);
+  const std::vector<bench::ActBenchRow> rows = bench::bench_decision_act(o.bench);
+  std::printf("%-12s %-7s %5s %14s %14s %7s %12s %12s\n", "model", "mode", "K", "first us/step", "last us/step",
+              "last/1st", "bytes first", "bytes last");
+  std::string csv = "model,mode,context,step,seconds\n";
+  for (const bench::ActBenchRow& r : rows) {
+    const std::string name(to_string(r.kind)), mode(to_string(r.mode));
+    std::printf("%-12s %-7s %5s %14.1f %14.1f %7.2f %12zu %12zu\n", name.c_str(), mode.c_str(),
+                r.context > 0 ? std::to_string(r.context).c_str() : "-", r.first_seconds * 1e6, r.last_seconds * 1e6,
+                r.last_seconds / r.first_seconds, r.first_bytes, r.last_bytes);
+    for (std::size_t t = 0; t < r.step_seconds.size(); ++t)
+      csv += name + "," + mode + "," + std::to_string(r.context) + "," + std::to_string(t) + "," +
+             format_number(r.step_seconds[t]) + "\n";
+  }
+  if (!o.out.empty()) write_file_atomically(o.out, csv);
+  return 0;
+}
+
+void add_bench_act(CommandLine& cli, CLI::App* bench) {
+  auto o = std::make_shared<ActOptions>();
+  CLI::App* app = cli.add_command(bench, "act", kActText, [o] { return bench_act(*o); });
+  bench::ActBenchOptions& b = o->bench;
+  b.model = rl::decision_default_model();
+  b.model.state_dim = 4;
+  add_whole(app, "--steps", b.steps, 200, 1L << 20, "N", "the episode's length")->group(kOptionsGroup);
+  add_whole_list(app, "--contexts", b.contexts, 1, 1 << 14, "K,K,...", "the windows to time")->group(kOptionsGroup);
+  add_whole(app, "--state-dim", b.model.state_dim, 1, 4096, "S", "state values a step")->group(kOptionsGroup);
+  add_whole(app, "--seed", b.seed, 0, 4294967295L, "S", "")->group(kOptionsGroup);
+  add_text(app, "--out", o->out, "FILE.csv", "every step's time")->group(kOptionsGroup);
+  add_model_choice(app, o->model, true);
+  add_architecture_options(app, b.model.backbone, {.seq_len = false, .horizon = false});
+}
+
 }  // namespace
 
 void add_bench_commands(CommandLine& cli) {
@@ -317,6 +370,7 @@ void add_bench_commands(CommandLine& cli) {
   add_bench_attention(cli, bench);
   add_bench_train(cli, bench);
   add_bench_stream(cli, bench);
+  add_bench_act(cli, bench);
 }
 
 }  // namespace aaren::cli
