@@ -175,7 +175,8 @@ def backbone_layout(config: BackboneConfig):
 
 def init_parameters_(model, seed):
     """Initial values by the rules of core/model/parameter_init.cpp (not its random stream): LayerNorm
-    1 and 0, q0 and the mark table N(0, 1), a weight (out, in) and its bias U(-1/sqrt(in), 1/sqrt(in))."""
+    1 and 0, q0, the mark table and the timestep table N(0, 1), a weight (out, in) and its bias
+    U(-1/sqrt(in), 1/sqrt(in))."""
     generator = torch.Generator().manual_seed(seed)
     fan_in = {}
     with torch.no_grad():
@@ -183,9 +184,9 @@ def init_parameters_(model, seed):
             p = model.get_parameter(name)
             leaf = name.rsplit(".", 1)[-1]
             owner = name.rsplit(".", 1)[0]
-            if owner.endswith(("ln1", "ln2", "ln_f")):
+            if owner.endswith(("ln1", "ln2", "ln_f", "embed_ln")):
                 p.fill_(1.0 if leaf == "weight" else 0.0)
-            elif leaf == "q0" or name == "mark_embed.weight":
+            elif leaf == "q0" or name in ("mark_embed.weight", "embed_timestep.weight"):
                 p.copy_(torch.randn(shape, generator=generator, dtype=torch.float64))
             else:
                 if leaf == "weight":

@@ -22,7 +22,18 @@
 //                                        ParameterLayout::for_classifier's names, "x" (n, C), "label" (1)
 //                                        and optionally "missing" (n, C): 1 where x is to be NaN
 //                                        OUT: "logits" (K), "probs" (K), "loss" (1), grad.*
+//   twin_probe decision - IN OUT         the Decision Transformer on weights and a segment given in IN,
+//                                        which names the model in its metadata (as text: kind,
+//                                        d_model, heads, layers, d_ff, state_dim, action_dim, context,
+//                                        max_timestep, return_scale) and holds every parameter by
+//                                        ParameterLayout::for_decision's names, "returns_to_go" (n),
+//                                        "states" (n, S), "actions" (n, A) and "timesteps" (n)
+//                                        OUT: "predicted" (n, A), "loss" (1), grad.*
+//                                        loss: the mean squared error over the n steps and A values
+//                                        (decision_squared_error over n A, the training task's)
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <exception>
 #include <limits>
@@ -34,6 +45,7 @@
 #include "core/events/event_run_folder.hpp"
 #include "core/io/safetensors.hpp"
 #include "core/model/forecast_model.hpp"
+#include "core/rl/decision_transformer.hpp"
 #include "core/train/adamw.hpp"
 #include "core/forecast/forecast_run_folder.hpp"
 
@@ -51,9 +63,9 @@ std::vector<float> to_float(const double* values, std::size_t n) { return std::v
 
 // The outputs, then the gradients by the layout's names; the float buffers outlive the views.
 void write_outputs(const std::string& path, std::vector<Tensor> outputs, const ParameterLayout& layout,
-                   const std::vector<double>& grads, const std::vector<float>& stepped = {}) {
+                   const double* grads, const std::vector<float>& stepped = {}) {
   for (const ParameterEntry& e : layout.entries())
-    outputs.push_back({"grad." + e.name, e.shape, to_float(grads.data() + e.offset, e.size)});
+    outputs.push_back({"grad." + e.name, e.shape, to_float(grads + e.offset, e.size)});
   for (const ParameterEntry& e : layout.entries())
     if (!stepped.empty())
       outputs.push_back({"step." + e.name, e.shape,
@@ -99,7 +111,7 @@ void probe_forecast(const std::string& run_dir, const SafetensorsContent& in, co
   write_outputs(out,
                 {{"y", {batch, m.horizon, m.outputs()}, to_float(y_all.data(), y_all.size())},
                  {"loss", {1}, {float(loss)}}},
-                layout, grads, stepped);
+                layout, grads.data(), stepped);
 }
 
 void probe_events(const std::string& run_dir, const SafetensorsContent& in, const std::string& out) {
@@ -127,7 +139,7 @@ void probe_events(const std::string& run_dir, const SafetensorsContent& in, cons
                               {"loss", {1}, {float(metrics.loss)}}};
   if (c.marks > 0)
     outputs.push_back({"mark_out", {n, c.marks}, to_float(state.mark_out.data(), std::size_t(n * c.marks))});
-  write_outputs(out, std::move(outputs), layout, grads);
+  write_outputs(out, std::move(outputs), layout, grads.data());
 }
 
 const std::string& metadata_field(const SafetensorsContent& content, const std::string& key) {
@@ -185,7 +197,69 @@ void probe_classify(const SafetensorsContent& in, const std::string& out) {
                 {{"logits", {c.classes}, to_float(state.logits.data(), std::size_t(c.classes))},
                  {"probs", {c.classes}, to_float(state.probs.data(), std::size_t(c.classes))},
                  {"loss", {1}, {float(loss)}}},
-                layout, grads);
+                layout, grads.data());
+}
+
+rl::DecisionConfig decision_config_of(const SafetensorsContent& in) {
+  const auto whole = [&](const char* key) { return std::stoi(metadata_field(in, key)); };
+  rl::DecisionConfig c;
+  const auto kind = model_kind_from_string(metadata_field(in, "kind"));
+  if (!kind) throw std::runtime_error("unknown kind '" + metadata_field(in, "kind") + "'");
+  c.backbone.kind = *kind;
+  c.backbone.d_model = whole("d_model");
+  c.backbone.heads = whole("heads");
+  c.backbone.layers = whole("layers");
+  c.backbone.d_ff = whole("d_ff");
+  c.state_dim = whole("state_dim");
+  c.action_dim = whole("action_dim");
+  c.context = whole("context");
+  c.max_timestep = whole("max_timestep");
+  c.return_scale = std::stod(metadata_field(in, "return_scale"));
+  c.backbone.seq_len = c.tokens(c.context);
+  c.backbone.channels = c.state_dim;
+  c.backbone.horizon = 1;
+  c.validate();
+  return c;
+}
+
+void probe_decision(const SafetensorsContent& in, const std::string& out) {
+  const rl::DecisionConfig c = decision_config_of(in);
+  const ParameterLayout layout = ParameterLayout::for_decision(c);
+  AlignedVector<double> params(layout.total());
+  for (const ParameterEntry& e : layout.entries()) {
+    const Tensor& t = input(in, e.name);
+    if (t.shape != e.shape) throw std::runtime_error("tensor '" + e.name + "' has another shape than the layout's");
+    std::copy(t.data.begin(), t.data.end(), params.begin() + long(e.offset));
+  }
+  const Tensor& returns_in = input(in, "returns_to_go");
+  if (returns_in.shape.size() != 1) throw std::runtime_error("'returns_to_go' must be (n)");
+  const int n = int(returns_in.shape[0]);
+  const auto rows_of = [&](const char* name, int width) {
+    const Tensor& t = input(in, name);
+    if (t.shape != std::vector<std::int64_t>{n, width})
+      throw std::runtime_error("'" + std::string(name) + "' must be (n, " + std::to_string(width) + ")");
+    return std::vector<double>(t.data.begin(), t.data.end());
+  };
+  const std::vector<double> returns(returns_in.data.begin(), returns_in.data.end());
+  const std::vector<double> states = rows_of("states", c.state_dim), actions = rows_of("actions", c.action_dim);
+  const Tensor& timesteps_in = input(in, "timesteps");
+  if (timesteps_in.data.size() != std::size_t(n)) throw std::runtime_error("'timesteps' must be (n)");
+  const std::vector<int> timesteps(timesteps_in.data.begin(), timesteps_in.data.end());
+  const rl::DecisionInputs<double> inputs{returns.data(), states.data(), actions.data(), timesteps.data()};
+
+  rl::DecisionState<double> state(c);
+  rl::DecisionScratch<double> scratch(c);
+  rl::decision_forward(state, params.data(), layout, c, inputs, n);
+  const double terms = double(n) * c.action_dim;
+  const double loss =
+      rl::decision_squared_error(scratch.dpredicted.data(), state, c, actions.data(), 1.0 / terms) / terms;
+  AlignedVector<double> grads(layout.total(), 0.0);
+  rl::decision_backward(grads.data(), scratch, state, params.data(), layout, c, inputs);
+  const std::size_t predicted = std::size_t(n) * std::size_t(c.action_dim);
+  write_outputs(out,
+                {{"predicted", {n, c.action_dim}, to_float(state.predicted.data(), predicted)},
+                 {"loss", {1}, {float(loss)}}},
+                layout, grads.data());
 }
 
 }  // namespace
@@ -193,7 +267,7 @@ void probe_classify(const SafetensorsContent& in, const std::string& out) {
 int main(int argc, char** argv) {
   if (argc != 5) {
     std::fprintf(stderr, "usage: twin_probe forecast|events RUN_DIR IN.safetensors OUT.safetensors\n"
-                 "       twin_probe classify - IN.safetensors OUT.safetensors\n");
+                 "       twin_probe classify|decision - IN.safetensors OUT.safetensors\n");
     return 2;
   }
   try {
@@ -205,6 +279,8 @@ int main(int argc, char** argv) {
       probe_events(argv[2], in, argv[4]);
     else if (task == "classify")
       probe_classify(in, argv[4]);
+    else if (task == "decision")
+      probe_decision(in, argv[4]);
     else
       throw std::runtime_error("unknown task '" + task + "'");
   } catch (const std::exception& error) {
