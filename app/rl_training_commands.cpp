@@ -27,8 +27,8 @@ const char* const kTrainRlText = R"(Trains a Decision Transformer (Chen et al. 2
 before it. A share of the episodes (--val-fraction) is held out for the
 validation loss, the mean squared error of the actions. --act window trains on
 segments of --context steps and acts on the last --context steps; --act stream
-trains on whole episodes and acts as an RNN, carrying its state over the whole
-episode. Once trained, the best weights act for --episodes seeded episodes aiming
+trains on whole episodes (4 a batch and 20 epochs, unless --batch and --epochs
+say otherwise) and acts as an RNN, carrying its state over the whole episode. Once trained, the best weights act for --episodes seeded episodes aiming
 at --target-return (the environment's expert reference return unless given), and
 their normalized score is reported as D4RL's: 100 (R - R_random) / (R_expert -
 R_random). Writes a run folder: DIR/config.json, DIR/model.safetensors,
@@ -40,6 +40,7 @@ adds DIR/linear, the linear Transformer). Decision Transformers train on the CPU
 struct TrainRlOptions {
   rl::DecisionRunRequest request;
   std::string out, model = "aaren", act = "window", schedule, device = "cpu";
+  const CLI::App* app = nullptr;
 };
 
 void print_data_summary(const rl::DecisionRunData& data) {
@@ -56,6 +57,12 @@ int train_rl(TrainRlOptions& o) {
   rl::DecisionRunRequest& request = o.request;
   const std::vector<ModelKind> kinds = model_kinds(o.model);
   request.act_mode = *rl::act_mode_from_string(o.act);
+  if (request.act_mode == rl::ActMode::stream) {
+    // Whole episodes make few batches of 64: a stream's own defaults, unless given.
+    const TrainSettings stream = rl::decision_stream_train_settings();
+    if (!given(o.app, "--batch")) request.train.batch = stream.batch;
+    if (!given(o.app, "--epochs")) request.train.epochs = stream.epochs;
+  }
   validate_architecture(request.model.backbone);
   request.train.schedule = schedule_from(o.schedule);
 
@@ -133,6 +140,7 @@ void add_rl_forecast_command(CommandLine& cli) {
 void add_rl_train_command(CommandLine& cli) {
   auto o = std::make_shared<TrainRlOptions>();
   CLI::App* app = cli.add_command(cli.root(), "train", train_description(kTrainRlText), [o] { return train_rl(*o); });
+  o->app = app;
   rl::DecisionRunRequest& r = o->request;
   add_task_option(app, cli.task());
   add_text(app, "--data", r.data_path, "FILE", "an offline data set (aaren rl generate)")->required()->group(kDataGroup);

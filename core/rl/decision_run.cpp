@@ -25,6 +25,13 @@ TrainSettings decision_train_settings() {
   return settings;
 }
 
+TrainSettings decision_stream_train_settings() {
+  TrainSettings settings = decision_train_settings();
+  settings.epochs = 20;
+  settings.batch = 4;
+  return settings;
+}
+
 DecisionConfig decision_default_model() {
   DecisionConfig c;
   c.backbone.d_model = 64;

@@ -46,6 +46,9 @@ struct DecisionRunOutcome {
 
 // What trains in a few minutes on two cores: 10 epochs of at most 400 batches of 64 segments.
 TrainSettings decision_train_settings();
+// The same for whole episodes (act mode stream): an episode is a few hundred steps, so batches of
+// 4 and 20 epochs give about as many updates as the windows' settings.
+TrainSettings decision_stream_train_settings();
 // d_model 64, 4 heads, 2 layers, d_ff 128, context 20.
 DecisionConfig decision_default_model();
 

@@ -38,6 +38,24 @@ class TestCliRlTraining : public QObject {
     }
   }
 
+  void aStreamTakesItsOwnBatchUnlessGiven() {
+    const QString data = path(QStringLiteral("data.safetensors"));
+    const CliResult r = run_cli({"train", "--task", "rl", "--data", data, "--out", path(QStringLiteral("stream")), "--act",
+                                 "stream", "--d-model", "16", "--d-ff", "32", "--epochs", "1", "--steps-per-epoch", "3",
+                                 "--episodes", "1"});
+    QVERIFY2(r.exited_with(0), qPrintable(r.describe()));
+    const aaren::rl::LoadedDecisionRun stream = aaren::rl::load_decision_run(path(QStringLiteral("stream")).toStdString());
+    QCOMPARE(stream.config.train.batch, aaren::rl::decision_stream_train_settings().batch);
+    QCOMPARE(stream.config.train.epochs, 1);
+    QCOMPARE(stream.config.model.context, 500);  // whole episodes
+    QVERIFY(stream.config.act_mode == aaren::rl::ActMode::stream);
+    const CliResult given = run_cli({"train", "--task", "rl", "--data", data, "--out", path(QStringLiteral("stream8")),
+                                     "--act", "stream", "--d-model", "16", "--d-ff", "32", "--epochs", "1",
+                                     "--steps-per-epoch", "3", "--episodes", "1", "--batch", "8"});
+    QVERIFY2(given.exited_with(0), qPrintable(given.describe()));
+    QCOMPARE(aaren::rl::load_decision_run(path(QStringLiteral("stream8")).toStdString()).config.train.batch, 8);
+  }
+
   void evaluatePrintsTheCoresScores() {
     const QString run = path(QStringLiteral("run"));
     const CliResult r = run_cli({"rl", "evaluate", "--run", run, "--episodes", "3", "--seed", "11", "--out",

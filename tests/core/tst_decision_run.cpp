@@ -4,7 +4,7 @@
 // segments of both act modes; the split of episodes; config.json, the checkpoint and metrics.json
 // round trips, and a checkpoint of another run refused; a small training run scores far above the
 // random policy, reproduces itself from its seed, and a stream's state stays the same size over
-// a whole episode while a window's stops growing at K steps.
+// a whole episode while a window's stops growing at K steps; the catalog lists and opens the run.
 #include <QtTest>
 
 #include <cmath>
@@ -15,6 +15,7 @@
 #include "core/rl/decision_run.hpp"
 #include "core/rl/decision_task.hpp"
 #include "core/rl/reference_returns.hpp"
+#include "core/runs/run_catalog.hpp"
 #include "support/error_message.hpp"
 
 using namespace aaren;
@@ -156,6 +157,15 @@ class TestDecisionRun : public QObject {
     QCOMPARE(run.metrics.validation_mse, outcome.metrics.validation_mse);
     QCOMPARE(parse_decision_run_config(decision_run_config_json(run.config), "again").model.return_scale,
              run.config.model.return_scale);
+
+    // The catalog lists it as a run of task rl and opens it as one.
+    const RunEntry entry = read_run_entry(out);
+    QCOMPARE(entry.models.size(), std::size_t(1));
+    QVERIFY(entry.models.front().decision() != nullptr);
+    QCOMPARE(entry.models.front().task().name, kDecisionRuns.name);
+    QCOMPARE(entry.models.front().kind(), ModelKind::aaren);
+    QCOMPARE(entry.models.front().decision()->metrics->evaluation->score_mean, e.score_mean);
+    QVERIFY(std::holds_alternative<LoadedDecisionRun>(open_run(out)));
 
     // The same seed, the same weights and scores.
     request.out_dir = path("again");
