@@ -1,7 +1,5 @@
 // aaren train --task classify / aaren forecast --task classify: classifiers on labelled series.
 
-#include <unistd.h>
-
 #include <atomic>
 #include <cmath>
 #include <cstdio>
@@ -108,11 +106,10 @@ int train_classifier(TrainClassifierOptions& o) {
   }
   request.train.schedule = schedule_from(o.schedule);
 
-  std::atomic<bool>& interrupted = install_interrupt_handler();
-  const bool terminal = ::isatty(STDOUT_FILENO);
-  TrainCallbacks callbacks;
-  callbacks.cancel = &interrupted;
-  callbacks.progress = [terminal](const TrainProgress& p) { print_train_progress(p, terminal); };
+  TerminalTraining training = start_terminal_training();
+  std::atomic<bool>& interrupted = training.interrupted;
+  const bool terminal = training.terminal;
+  const TrainCallbacks& callbacks = training.callbacks;
 
   bool summary_printed = false;
   const auto outcomes = train_side_by_side(kinds, o.out, interrupted, [&](ModelKind kind, const std::string& dir) {

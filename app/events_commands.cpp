@@ -1,7 +1,5 @@
 // aaren train --task events / aaren forecast --task events: the event-model workflow on a CSV log.
 
-#include <unistd.h>
-
 #include <atomic>
 #include <cmath>
 #include <cstdio>
@@ -174,11 +172,10 @@ int train_events(TrainEventsOptions& o) {
   }
   request.train.schedule = schedule_from(o.schedule);
 
-  std::atomic<bool>& interrupted = install_interrupt_handler();
-  const bool terminal = ::isatty(STDOUT_FILENO);
-  TrainCallbacks callbacks;
-  callbacks.cancel = &interrupted;
-  callbacks.progress = [terminal](const TrainProgress& p) { print_train_progress(p, terminal); };
+  TerminalTraining training = start_terminal_training();
+  std::atomic<bool>& interrupted = training.interrupted;
+  const bool terminal = training.terminal;
+  const TrainCallbacks& callbacks = training.callbacks;
 
   bool summary_printed = false;
   const auto outcomes = train_side_by_side(kinds, o.out, interrupted, [&](ModelKind kind, const std::string& dir) {

@@ -1,5 +1,7 @@
 #include "app/train_cli.hpp"
 
+#include <unistd.h>
+
 #include <cmath>
 #include <csignal>
 #include <cstdio>
@@ -19,6 +21,13 @@ std::atomic<bool>& install_interrupt_handler() {
   std::signal(SIGINT, on_interrupt);
   std::signal(SIGTERM, on_interrupt);
   return g_interrupted;
+}
+
+TerminalTraining start_terminal_training() {
+  TerminalTraining t{install_interrupt_handler(), ::isatty(STDOUT_FILENO) != 0, {}};
+  t.callbacks.cancel = &t.interrupted;
+  t.callbacks.progress = [terminal = t.terminal](const TrainProgress& p) { print_train_progress(p, terminal); };
+  return t;
 }
 
 void print_run_folders(const std::string& out, const std::vector<ModelKind>& kinds, std::size_t trained) {

@@ -18,6 +18,15 @@ namespace aaren::cli {
 // the best weights. One handler for every training command.
 std::atomic<bool>& install_interrupt_handler();
 
+// What a training command's loop starts with: the interrupt handler installed, whether standard
+// output is a terminal, and the trainer's callbacks that stop at the interrupt and print progress.
+struct TerminalTraining {
+  std::atomic<bool>& interrupted;
+  bool terminal;
+  TrainCallbacks callbacks;
+};
+TerminalTraining start_terminal_training();
+
 // Trains each model of `kinds` one after the other on the same data, split and seed, into `out`
 // (into its model folders when there are several; docs/DESIGN.md section 9, "Side by side"), and
 // stops after the model that Ctrl+C interrupted. `train_one(kind, folder)` returns its outcome.

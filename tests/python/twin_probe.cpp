@@ -148,16 +148,36 @@ const std::string& metadata_field(const SafetensorsContent& content, const std::
   return found->second;
 }
 
-ClassifierConfig classifier_config_of(const SafetensorsContent& in) {
-  const auto whole = [&](const char* key) { return std::stoi(metadata_field(in, key)); };
-  ClassifierConfig c;
+int whole_field(const SafetensorsContent& in, const char* key) { return std::stoi(metadata_field(in, key)); }
+
+// The blocks' fields every model names in IN's metadata: kind, d_model, heads, layers, d_ff.
+ModelConfig backbone_of(const SafetensorsContent& in) {
+  ModelConfig b;
   const auto kind = model_kind_from_string(metadata_field(in, "kind"));
   if (!kind) throw std::runtime_error("unknown kind '" + metadata_field(in, "kind") + "'");
-  c.backbone.kind = *kind;
-  c.backbone.d_model = whole("d_model");
-  c.backbone.heads = whole("heads");
-  c.backbone.layers = whole("layers");
-  c.backbone.d_ff = whole("d_ff");
+  b.kind = *kind;
+  b.d_model = whole_field(in, "d_model");
+  b.heads = whole_field(in, "heads");
+  b.layers = whole_field(in, "layers");
+  b.d_ff = whole_field(in, "d_ff");
+  return b;
+}
+
+// Every parameter by the layout's names, in an aligned buffer like the trainer's.
+AlignedVector<double> parameters_of(const SafetensorsContent& in, const ParameterLayout& layout) {
+  AlignedVector<double> params(layout.total());
+  for (const ParameterEntry& e : layout.entries()) {
+    const Tensor& t = input(in, e.name);
+    if (t.shape != e.shape) throw std::runtime_error("tensor '" + e.name + "' has another shape than the layout's");
+    std::copy(t.data.begin(), t.data.end(), params.begin() + long(e.offset));
+  }
+  return params;
+}
+
+ClassifierConfig classifier_config_of(const SafetensorsContent& in) {
+  const auto whole = [&](const char* key) { return whole_field(in, key); };
+  ClassifierConfig c;
+  c.backbone = backbone_of(in);
   c.backbone.seq_len = whole("seq_len");
   c.backbone.channels = whole("channels");
   c.classes = whole("classes");
@@ -173,12 +193,7 @@ ClassifierConfig classifier_config_of(const SafetensorsContent& in) {
 void probe_classify(const SafetensorsContent& in, const std::string& out) {
   const ClassifierConfig c = classifier_config_of(in);
   const ParameterLayout layout = ParameterLayout::for_classifier(c);
-  std::vector<double> params(layout.total());
-  for (const ParameterEntry& e : layout.entries()) {
-    const Tensor& t = input(in, e.name);
-    if (t.shape != e.shape) throw std::runtime_error("tensor '" + e.name + "' has another shape than the layout's");
-    std::copy(t.data.begin(), t.data.end(), params.begin() + long(e.offset));
-  }
+  const AlignedVector<double> params = parameters_of(in, layout);
   const Tensor& x_in = input(in, "x");
   const int channels = c.backbone.channels, n = int(x_in.shape.at(0));
   if (x_in.shape.size() != 2 || x_in.shape[1] != channels)
@@ -201,15 +216,9 @@ void probe_classify(const SafetensorsContent& in, const std::string& out) {
 }
 
 rl::DecisionConfig decision_config_of(const SafetensorsContent& in) {
-  const auto whole = [&](const char* key) { return std::stoi(metadata_field(in, key)); };
+  const auto whole = [&](const char* key) { return whole_field(in, key); };
   rl::DecisionConfig c;
-  const auto kind = model_kind_from_string(metadata_field(in, "kind"));
-  if (!kind) throw std::runtime_error("unknown kind '" + metadata_field(in, "kind") + "'");
-  c.backbone.kind = *kind;
-  c.backbone.d_model = whole("d_model");
-  c.backbone.heads = whole("heads");
-  c.backbone.layers = whole("layers");
-  c.backbone.d_ff = whole("d_ff");
+  c.backbone = backbone_of(in);
   c.state_dim = whole("state_dim");
   c.action_dim = whole("action_dim");
   c.context = whole("context");
@@ -225,12 +234,7 @@ rl::DecisionConfig decision_config_of(const SafetensorsContent& in) {
 void probe_decision(const SafetensorsContent& in, const std::string& out) {
   const rl::DecisionConfig c = decision_config_of(in);
   const ParameterLayout layout = ParameterLayout::for_decision(c);
-  AlignedVector<double> params(layout.total());
-  for (const ParameterEntry& e : layout.entries()) {
-    const Tensor& t = input(in, e.name);
-    if (t.shape != e.shape) throw std::runtime_error("tensor '" + e.name + "' has another shape than the layout's");
-    std::copy(t.data.begin(), t.data.end(), params.begin() + long(e.offset));
-  }
+  const AlignedVector<double> params = parameters_of(in, layout);
   const Tensor& returns_in = input(in, "returns_to_go");
   if (returns_in.shape.size() != 1) throw std::runtime_error("'returns_to_go' must be (n)");
   const int n = int(returns_in.shape[0]);
