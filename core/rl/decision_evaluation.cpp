@@ -24,8 +24,7 @@ std::pair<double, double> mean_and_deviation(const std::vector<double>& values) 
 }
 
 DecisionEvaluation evaluate_decision(const DecisionConfig& config, const DecisionDataPreparation& preparation,
-                                     const std::vector<float>& params, const EvaluationSettings& settings,
-                                     const EvaluationStepObserver& observer) {
+                                     const std::vector<float>& params, const EvaluationSettings& settings) {
   if (settings.episodes < 1)
     throw std::invalid_argument("the evaluation needs at least 1 episode, got " + std::to_string(settings.episodes));
   if (!std::isfinite(settings.target_return)) throw std::invalid_argument("the target return must be a number");
@@ -38,8 +37,7 @@ DecisionEvaluation evaluate_decision(const DecisionConfig& config, const Decisio
 
   DecisionEvaluation evaluation;
   std::vector<double> scores, returns, all_steps;
-  bool stopped = false;
-  for (int e = 0; e < settings.episodes && !stopped; ++e) {
+  for (int e = 0; e < settings.episodes; ++e) {
     EpisodeOutcome outcome;
     outcome.seed = settings.first_seed + std::uint64_t(e);
     std::vector<double> observation = environment->reset(outcome.seed);
@@ -59,8 +57,7 @@ DecisionEvaluation evaluate_decision(const DecisionConfig& config, const Decisio
       outcome.total_reward += result.reward;
       to_go -= result.reward;
       ++outcome.steps;
-      if (observer && !observer(e, t, observation)) stopped = true;
-      if (result.terminal || result.timeout || stopped || t + 1 >= limit) {
+      if (result.terminal || result.timeout) {
         outcome.terminal = result.terminal;
         break;
       }

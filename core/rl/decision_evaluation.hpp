@@ -6,7 +6,6 @@
 // action chosen and the taken action recorded) and the bytes the actor keeps are measured.
 #include <cstddef>
 #include <cstdint>
-#include <functional>
 #include <vector>
 
 #include "core/rl/decision_actor.hpp"
@@ -38,14 +37,9 @@ struct DecisionEvaluation {
   double median_step_seconds = 0;       // over every step of every episode
 };
 
-// Called after every step of an episode with its index (0-based), the step's index and the
-// environment's state after it; returns false to stop the evaluation after that step.
-using EvaluationStepObserver = std::function<bool(int episode, int step, const std::vector<double>& observation)>;
-
 // Throws std::invalid_argument for fewer than 1 episode or a target return that is not finite.
 DecisionEvaluation evaluate_decision(const DecisionConfig& config, const DecisionDataPreparation& preparation,
-                                     const std::vector<float>& params, const EvaluationSettings& settings,
-                                     const EvaluationStepObserver& observer = {});
+                                     const std::vector<float>& params, const EvaluationSettings& settings);
 
 // The mean and the sample deviation (0 for fewer than two values).
 std::pair<double, double> mean_and_deviation(const std::vector<double>& values);
