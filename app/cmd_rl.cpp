@@ -11,12 +11,12 @@
 #include "app/commands.hpp"
 #include "core/io/atomic_file.hpp"
 #include "core/io/matrix_csv.hpp"
-#include "app/train_cli.hpp"
 #include "core/rl/decision_evaluation.hpp"
 #include "core/rl/decision_run.hpp"
 #include "core/rl/environment.hpp"
 #include "core/rl/offline_dataset.hpp"
 #include "core/rl/reference_returns.hpp"
+#include "core/runs/run_catalog.hpp"
 
 namespace aaren::cli {
 
