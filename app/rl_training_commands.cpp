@@ -93,7 +93,12 @@ int train_rl(TrainRlOptions& o) {
   std::printf("\n");
   const auto row = [&](const char* label, auto cell) {
     std::printf("  %-26s", label);
-    for (const rl::DecisionRunOutcome& outcome : outcomes) std::printf("%16s", cell(outcome.metrics).c_str());
+    for (const rl::DecisionRunOutcome& outcome : outcomes) {
+      const std::string text = cell(outcome.metrics);
+      // Right-aligned by characters, not bytes: "±" takes two bytes.
+      const long characters = std::count_if(text.begin(), text.end(), [](char c) { return (c & 0xC0) != 0x80; });
+      std::printf("%*s%s", int(std::max(0L, 16 - characters)), "", text.c_str());
+    }
     std::printf("\n");
   };
   const auto fixed = [](double value, int decimals) {
@@ -102,8 +107,7 @@ int train_rl(TrainRlOptions& o) {
     return std::string(text);
   };
   row("validation action MSE", [](const rl::DecisionRunMetrics& m) { return table_cell(m.validation_mse); });
-  const auto evaluated = [](const rl::DecisionRunMetrics& m) { return m.evaluation.has_value(); };
-  if (std::all_of(outcomes.begin(), outcomes.end(), [&](const auto& x) { return evaluated(x.metrics); })) {
+  if (std::all_of(outcomes.begin(), outcomes.end(), [](const auto& x) { return x.metrics.evaluation.has_value(); })) {
     const rl::DecisionEvaluationSummary& first = *outcomes.front().metrics.evaluation;
     std::printf("acting for %zu episodes (%s mode), target return %.1f:\n", first.episodes.size(),
                 std::string(to_string(first.act_mode)).c_str(), first.target_return);
