@@ -192,7 +192,7 @@ int evaluate(const EvaluateOptions& o) {
     settings.first_seed = o.seed;
     settings.mode = o.act.empty() ? run.config.act_mode : *rl::act_mode_from_string(o.act);
     settings.target_return =
-        std::isnan(o.target_return) ? rl::default_target_return(run.config.data.environment) : o.target_return;
+        rl::chosen_target_return(run.config.data.environment, o.target_return);
     const rl::DecisionEvaluation evaluation = rl::evaluate_decision(run.config.model, run.config.data, run.params, settings);
     const std::string name(to_string(run.config.model.backbone.kind));
     std::size_t largest_state = 0;

@@ -167,8 +167,6 @@ std::vector<T> stream_predictions(const DecisionConfig& config, const ParameterL
   return predicted;
 }
 
-template std::vector<float> stream_predictions<float>(const DecisionConfig&, const ParameterLayout&, const float*,
-                                                      const float*, const float*, const float*, const int*, int);
 template std::vector<double> stream_predictions<double>(const DecisionConfig&, const ParameterLayout&, const double*,
                                                         const double*, const double*, const double*, const int*, int);
 

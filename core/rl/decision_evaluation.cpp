@@ -12,6 +12,9 @@
 
 namespace aaren::rl {
 
+namespace {
+
+// The mean and the sample deviation (0 for fewer than two values).
 std::pair<double, double> mean_and_deviation(const std::vector<double>& values) {
   if (values.empty()) return {0, 0};
   double mean = 0;
@@ -22,6 +25,8 @@ std::pair<double, double> mean_and_deviation(const std::vector<double>& values) 
   for (double v : values) squares += (v - mean) * (v - mean);
   return {mean, std::sqrt(squares / double(values.size() - 1))};
 }
+
+}  // namespace
 
 DecisionEvaluation evaluate_decision(const DecisionConfig& config, const DecisionDataPreparation& preparation,
                                      const std::vector<float>& params, const EvaluationSettings& settings) {

@@ -41,7 +41,4 @@ struct DecisionEvaluation {
 DecisionEvaluation evaluate_decision(const DecisionConfig& config, const DecisionDataPreparation& preparation,
                                      const std::vector<float>& params, const EvaluationSettings& settings);
 
-// The mean and the sample deviation (0 for fewer than two values).
-std::pair<double, double> mean_and_deviation(const std::vector<double>& values);
-
 }  // namespace aaren::rl

@@ -44,6 +44,10 @@ DecisionConfig decision_default_model() {
 
 double default_target_return(const std::string& environment) { return reference_returns(environment).expert; }
 
+double chosen_target_return(const std::string& environment, double given) {
+  return std::isnan(given) ? default_target_return(environment) : given;
+}
+
 void split_episodes(DecisionRunData& data, double fraction, unsigned seed, const std::string& source) {
   const long count = long(data.steps.episodes.size());
   if (count < 2)
@@ -86,7 +90,6 @@ DecisionRunOutcome train_decision_run(const DecisionRunRequest& request, const T
   DecisionRunConfig& config = outcome.config;
   DecisionRunMetrics& metrics = outcome.metrics;
   std::optional<DecisionRunData> data;
-  const double target = std::isnan(request.target_return) ? 0.0 : request.target_return;
   const RunSteps steps{
       [&] {
         data = read_run_data(request, config);
@@ -133,8 +136,7 @@ DecisionRunOutcome train_decision_run(const DecisionRunRequest& request, const T
               EvaluationSettings settings;
               settings.episodes = request.evaluation_episodes;
               settings.mode = config.act_mode;
-              settings.target_return =
-                  std::isnan(request.target_return) ? default_target_return(config.data.environment) : target;
+              settings.target_return = chosen_target_return(config.data.environment, request.target_return);
               metrics.evaluation = DecisionEvaluationSummary::of(
                   evaluate_decision(config.model, config.data, params, settings), settings.target_return,
                   settings.mode);

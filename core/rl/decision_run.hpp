@@ -54,6 +54,8 @@ DecisionConfig decision_default_model();
 
 // The target return an evaluation aims at unless told otherwise: the expert's reference return.
 double default_target_return(const std::string& environment);
+// `given`, or the default where it is NaN (not given).
+double chosen_target_return(const std::string& environment, double given);
 
 // Episodes split by a seeded shuffle: round(fraction * count) to validation, at least one and never
 // all of them. Throws std::runtime_error naming the file when it has fewer than two episodes.

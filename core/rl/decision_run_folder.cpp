@@ -95,12 +95,8 @@ DecisionEvaluationSummary DecisionEvaluationSummary::of(const DecisionEvaluation
   DecisionEvaluationSummary s;
   s.target_return = target_return;
   s.act_mode = mode;
-  for (const EpisodeOutcome& e : evaluation.episodes) {
-    EpisodeOutcome kept = e;
-    kept.step_seconds.clear();
-    kept.state_bytes.clear();
-    s.episodes.push_back(kept);
-  }
+  for (const EpisodeOutcome& e : evaluation.episodes)
+    s.episodes.push_back({e.seed, e.total_reward, e.normalized_score, e.steps, e.terminal, {}, {}});
   s.score_mean = evaluation.score_mean;
   s.score_sd = evaluation.score_sd;
   s.return_mean = evaluation.return_mean;
