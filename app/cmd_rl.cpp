@@ -52,7 +52,8 @@ falls by each reward. Prints each model's mean return and its normalized score,
 100 (R - R_random) / (R_expert - R_random) as D4RL's, as a line "normalized
 score: MEAN ± SD" (over the episodes), with the median time per step and the
 bytes the actor keeps. --out writes one row per episode, --steps-out one row per
-step with its time and the state kept.)";
+step (the observation acted on, the action applied, its reward, the return-to-go
+asked for, the time and the state kept).)";
 
 const char* const kEnvHelp = "pendulum | cartpole | cartpole-swingup";
 
@@ -180,13 +181,24 @@ int generate(const GenerateOptions& o) {
   return 0;
 }
 
+// One row per step: the observation acted on, the action applied, its reward, the return-to-go
+// asked for, the actor's time and the state it kept (so that an episode can be replayed).
+std::string steps_header(int observation_dim, int action_dim) {
+  std::string header = "model,episode,step";
+  for (int j = 0; j < observation_dim; ++j) header += ",obs_" + std::to_string(j);
+  for (int j = 0; j < action_dim; ++j) header += ",action_" + std::to_string(j);
+  return header + ",reward,return_to_go,seconds,state_bytes\n";
+}
+
 int evaluate(const EvaluateOptions& o) {
   const std::vector<std::string> folders = run_model_folders(o.run);
   if (folders.empty()) throw std::runtime_error(o.run + ": not a run folder (no config.json, nor a model's run in aaren/, transformer/ or linear/)");
   std::string episodes_csv = "model,episode,seed,return,normalized_score,steps,terminal\n";
-  std::string steps_csv = "model,episode,step,seconds,state_bytes\n";
+  std::string steps_csv;
   for (const std::string& folder : folders) {
     const rl::LoadedDecisionRun run = rl::load_decision_run(folder);
+    const int S = run.config.model.state_dim, A = run.config.model.action_dim;
+    if (steps_csv.empty()) steps_csv = steps_header(S, A);
     rl::EvaluationSettings settings;
     settings.episodes = o.episodes;
     settings.first_seed = o.seed;
@@ -202,7 +214,10 @@ int evaluate(const EvaluateOptions& o) {
                       format_number(episode.total_reward) + "," + format_number(episode.normalized_score) + "," +
                       std::to_string(episode.steps) + (episode.terminal ? ",1\n" : ",0\n");
       for (std::size_t t = 0; t < episode.step_seconds.size(); ++t) {
-        steps_csv += name + "," + std::to_string(e) + "," + std::to_string(t) + "," +
+        steps_csv += name + "," + std::to_string(e) + "," + std::to_string(t);
+        for (int j = 0; j < S; ++j) steps_csv += "," + format_number(episode.observations[t * std::size_t(S) + std::size_t(j)]);
+        for (int j = 0; j < A; ++j) steps_csv += "," + format_number(episode.actions[t * std::size_t(A) + std::size_t(j)]);
+        steps_csv += "," + format_number(episode.rewards[t]) + "," + format_number(episode.returns_to_go[t]) + "," +
                      format_number(episode.step_seconds[t]) + "," + std::to_string(episode.state_bytes[t]) + "\n";
         largest_state = std::max(largest_state, episode.state_bytes[t]);
       }
@@ -259,7 +274,7 @@ void add_rl_commands(CommandLine& cli) {
   add_choice(evaluate_app, "--act", e->act, {"window", "stream"}, "how the model acts (default: as it was trained)")
       ->group(kOptionsGroup);
   add_text(evaluate_app, "--out", e->out, "FILE.csv", "one row per episode")->group(kOptionsGroup);
-  add_text(evaluate_app, "--steps-out", e->steps_out, "FILE.csv", "one row per step: its time and the state kept")
+  add_text(evaluate_app, "--steps-out", e->steps_out, "FILE.csv", "one row per step: the observation, action, reward, return-to-go, time and state kept")
       ->group(kOptionsGroup);
 }
 

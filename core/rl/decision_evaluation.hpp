@@ -28,6 +28,12 @@ struct EpisodeOutcome {
   bool terminal = false;
   std::vector<double> step_seconds;      // (steps) the actor's time for each step
   std::vector<std::size_t> state_bytes;  // (steps) what the actor keeps after each step
+  // The trajectory, so that it can be replayed and drawn: the observation each step acted on, the
+  // action applied (in the environment's units), its reward, and the return-to-go asked for.
+  std::vector<double> observations;      // (steps, observation_dim)
+  std::vector<double> actions;           // (steps, action_dim)
+  std::vector<double> rewards;           // (steps)
+  std::vector<double> returns_to_go;     // (steps)
 };
 
 struct DecisionEvaluation {

@@ -9,8 +9,12 @@
 //             Riccati equation of the environment's own step, linearized about upright by central
 //             differences, so they follow its equations exactly.
 //   random    actions uniform over the range.
-//   noisy     the expert's action, replaced by a random one with probability `noise` at each step:
-//             0 is the expert, 1 the random policy.
+//   noisy     the expert's action plus Gaussian noise of deviation `jitter` times the action bound,
+//             replaced by a random one with probability `noise` at each step: noise 0 is the
+//             expert with its jitter, 1 the random policy. The data sets are generated with jitter
+//             kBehaviourJitter, as D4RL's were sampled from stochastic policies: without it the
+//             expert's data never leave its path, and a model that clones them never saw how to
+//             come back to it (docs/DESIGN.md section 11).
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -42,17 +46,20 @@ class RandomPolicy : public Policy {
   SeededUniform uniform_;
 };
 
+// The deviation of the data sets' behaviour noise, as a share of the action bound.
+inline constexpr double kBehaviourJitter = 0.1;
+
 class NoisyExpert : public Policy {
  public:
-  // Throws std::invalid_argument for a noise outside [0, 1].
-  NoisyExpert(std::string_view environment, double noise, std::uint64_t seed);
+  // Throws std::invalid_argument for a noise outside [0, 1] or a jitter below 0.
+  NoisyExpert(std::string_view environment, double noise, std::uint64_t seed, double jitter = kBehaviourJitter);
   std::vector<double> act(const Environment& environment) override;
 
  private:
   std::unique_ptr<Policy> expert_;
   RandomPolicy random_;
-  double noise_;
-  SeededUniform coin_;
+  double noise_, jitter_;
+  SeededUniform coin_, gauss_;
 };
 
 struct EpisodeSummary {

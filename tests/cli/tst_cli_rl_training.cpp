@@ -88,7 +88,12 @@ class TestCliRlTraining : public QObject {
     QVERIFY(episodes[1].startsWith(QStringLiteral("aaren,0,11,")));
     QVERIFY(episodes[4].startsWith(QStringLiteral("transformer,0,11,")));
     const QString steps = QString::fromStdString(aaren::read_text_file(path(QStringLiteral("steps.csv")).toStdString()));
-    QVERIFY(steps.startsWith(QStringLiteral("model,episode,step,seconds,state_bytes\naaren,0,0,")));
+    // cartpole: four observation values and one action per row.
+    const QStringList rows = steps.split('\n', Qt::SkipEmptyParts);
+    QCOMPARE(rows.front(), QStringLiteral("model,episode,step,obs_0,obs_1,obs_2,obs_3,action_0,reward,return_to_go,"
+                                          "seconds,state_bytes"));
+    QVERIFY(rows[1].startsWith(QStringLiteral("aaren,0,0,")));
+    for (const QString& row : rows) QCOMPARE(row.count(','), 11);
   }
 
   void badInputIsRefused_data() {

@@ -58,6 +58,7 @@ class TestRlDatasets : public QObject {
   void damagedFilesAreRefused_data();
   void damagedFilesAreRefused();
   void badRequestsAreRefused();
+  void theExpertsJitterIsGaussian();
 
  private:
   QTemporaryDir dir_;
@@ -209,6 +210,30 @@ void TestRlDatasets::badRequestsAreRefused() {
   QVERIFY_THROWS_EXCEPTION(std::invalid_argument, generate_dataset("mountaincar", DatasetPolicy::random, 10, 1));
   QVERIFY(!dataset_policy_from_string("novice"));
   QVERIFY_THROWS_EXCEPTION(std::invalid_argument, NoisyExpert("cartpole", 1.5, 1));
+  QVERIFY_THROWS_EXCEPTION(std::invalid_argument, NoisyExpert("cartpole", 0.5, 1, -0.1));
+}
+
+// The behaviour's jitter: none gives the expert's action exactly; kBehaviourJitter adds noise of
+// mean 0 and deviation 0.1 times the bound (pendulum: 0.2), drawn afresh at each step.
+void TestRlDatasets::theExpertsJitterIsGaussian() {
+  const auto environment = make_environment("pendulum");
+  environment->reset(3);
+  const double expert = make_expert("pendulum")->act(*environment)[0];
+  NoisyExpert clean("pendulum", 0.0, 5, 0.0);
+  QCOMPARE(clean.act(*environment)[0], expert);
+  NoisyExpert behaviour("pendulum", 0.0, 5);
+  const int draws = 20000;
+  double sum = 0, squares = 0, beyond = 0;
+  for (int i = 0; i < draws; ++i) {
+    const double d = behaviour.act(*environment)[0] - expert;
+    sum += d;
+    squares += d * d;
+    beyond += std::abs(d) > 2 * 0.2;  // two deviations: 4.6% of a normal's draws
+  }
+  const double mean = sum / draws, deviation = std::sqrt(squares / draws - mean * mean);
+  QVERIFY2(std::abs(mean) < 0.01, qPrintable(QString::number(mean)));
+  QVERIFY2(std::abs(deviation - 0.2) < 0.005, qPrintable(QString::number(deviation)));
+  QVERIFY2(std::abs(beyond / draws - 0.0455) < 0.006, qPrintable(QString::number(beyond / draws)));
 }
 
 QTEST_MAIN(TestRlDatasets)
