@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 #include <stdexcept>
 
 #include "core/rl/environment.hpp"
@@ -49,15 +48,6 @@ DecisionDataPreparation fit_decision_preparation(const OfflineDataset& dataset,
       }
   // A state value that never varies is standardized to 0 rather than divided by 0.
   for (double& s : p.state_std) s = std::max(std::sqrt(s / double(rows)), 1e-6);
-  for (const EpisodeRows& e : training) {
-    if (p.highest_return_to_go.size() < std::size_t(e.length))
-      p.highest_return_to_go.resize(std::size_t(e.length), -std::numeric_limits<double>::infinity());
-    double to_go = 0;
-    for (int t = e.length - 1; t >= 0; --t) {
-      to_go += dataset.rewards[std::size_t(e.begin + t)];
-      p.highest_return_to_go[std::size_t(t)] = std::max(p.highest_return_to_go[std::size_t(t)], to_go);
-    }
-  }
   p.action_scale = make_environment(dataset.environment)->spec().action_high;
   p.return_scale = return_scale_of(dataset.environment);
   return p;

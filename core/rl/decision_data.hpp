@@ -5,7 +5,6 @@
 // step to its episode's end) divided by the return scale, states standardized with the training
 // episodes' mean and deviation, actions divided by the environment's action bound so that they lie
 // in [-1, 1] like the tanh head's, and each step's index in its episode.
-#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -26,18 +25,8 @@ struct DecisionDataPreparation {
   double action_scale = 1;                    // the environment's action bound
   double return_scale = 1;                    // returns-to-go are divided by it
   double val_fraction = 0.1;                  // of the episodes, held out for the validation loss
-  // (longest training episode) the highest return-to-go any training episode had at each step.
-  std::vector<double> highest_return_to_go;
 
   float scaled_state(double value, int j) const { return float((value - state_mean[std::size_t(j)]) / state_std[std::size_t(j)]); }
-  // The return-to-go asked of the model at step t: what is left of the target, but never more than
-  // any training episode still gained from step t on. The start decides what a pendulum can earn,
-  // so a fixed target overshoots on a hard start; unclamped, what is left climbs past every
-  // return-to-go the model was trained on, and the model, asked for the impossible, drops the pole
-  // (docs/DESIGN.md section 11).
-  double asked_return(double left, int t) const {
-    return std::size_t(t) < highest_return_to_go.size() ? std::min(left, highest_return_to_go[std::size_t(t)]) : left;
-  }
 };
 
 struct DecisionSteps {
@@ -56,7 +45,7 @@ std::vector<EpisodeRows> dataset_episodes(const OfflineDataset& dataset);
 // returns (core/rl/reference_returns.hpp), so that scaled returns-to-go lie within about [-1, 1].
 double return_scale_of(const std::string& environment);
 
-// The training episodes' state statistics, highest returns-to-go and the environment's scales. Throws std::invalid_argument
+// The training episodes' state statistics and the environment's scales. Throws std::invalid_argument
 // when `training` is empty.
 DecisionDataPreparation fit_decision_preparation(const OfflineDataset& dataset,
                                                  const std::vector<EpisodeRows>& training);

@@ -51,8 +51,7 @@ DecisionEvaluation evaluate_decision(const DecisionConfig& config, const Decisio
     for (int t = 0;; ++t) {
       for (int j = 0; j < S; ++j) state[std::size_t(j)] = preparation.scaled_state(observation[std::size_t(j)], j);
       const auto start = std::chrono::steady_clock::now();
-      const double asked = preparation.asked_return(to_go, t);
-      const float* chosen = actor->act(float(asked / preparation.return_scale), state.data(), t);
+      const float* chosen = actor->act(float(to_go / preparation.return_scale), state.data(), t);
       std::copy(chosen, chosen + A, action.begin());
       actor->record_action(action.data());
       outcome.step_seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
@@ -60,7 +59,7 @@ DecisionEvaluation evaluate_decision(const DecisionConfig& config, const Decisio
       for (int j = 0; j < A; ++j) applied[std::size_t(j)] = double(action[std::size_t(j)]) * preparation.action_scale;
       outcome.observations.insert(outcome.observations.end(), observation.begin(), observation.end());
       outcome.actions.insert(outcome.actions.end(), applied.begin(), applied.end());
-      outcome.returns_to_go.push_back(asked);
+      outcome.returns_to_go.push_back(to_go);
       const StepResult result = environment->step(applied);
       outcome.rewards.push_back(result.reward);
       observation = result.observation;

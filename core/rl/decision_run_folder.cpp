@@ -81,14 +81,6 @@ void read_decision_data(const json& d, const std::string& ds, DecisionRunConfig&
   data.action_scale = json_number(d, "action_scale", ds, 1e-300, kHuge);
   data.return_scale = c.model.return_scale;
   data.val_fraction = json_number(d, "val_fraction", ds, 0, 0.9);
-  // Absent in runs written before the evaluation clamped the return-to-go: those act unclamped.
-  if (d.contains("highest_return_to_go")) {
-    const json& highest = d["highest_return_to_go"];
-    const std::size_t steps = highest.is_array() ? highest.size() : 0;
-    if (steps < 1 || steps > std::size_t(c.model.max_timestep))
-      fail(ds, "field 'highest_return_to_go' must be a list of 1 to " + std::to_string(c.model.max_timestep) + " numbers");
-    data.highest_return_to_go = json_number_list(d, "highest_return_to_go", ds, steps);
-  }
 }
 
 json episode_json(const EpisodeOutcome& e) {
@@ -123,7 +115,7 @@ std::string decision_run_config_json(const DecisionRunConfig& c) {
                 {"act_mode", std::string(to_string(c.act_mode))}});
   const json data = {{"file", d.data_file},         {"environment", d.environment}, {"policy", d.policy},
                      {"state_mean", d.state_mean},   {"state_std", d.state_std},     {"action_scale", d.action_scale},
-                     {"val_fraction", d.val_fraction}, {"highest_return_to_go", d.highest_return_to_go}};
+                     {"val_fraction", d.val_fraction}};
   return run_config_text(kDecisionRuns, model, data, c.train);
 }
 

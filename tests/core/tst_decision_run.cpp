@@ -11,8 +11,6 @@
 #include <numeric>
 #include <stdexcept>
 
-#include <nlohmann/json.hpp>
-
 #include "core/io/text_file.hpp"
 #include "core/rl/decision_run.hpp"
 #include "core/rl/decision_task.hpp"
@@ -88,15 +86,6 @@ class TestDecisionRun : public QObject {
     QVERIFY(std::abs(p.state_std[1] - std::sqrt(2.0 / 9)) < 1e-12);
     QCOMPARE(p.action_scale, 2.0);
     QCOMPARE(p.return_scale, std::abs(reference_returns("pendulum").random));
-    // Highest returns-to-go per step: the first episode alone, then the step-wise larger of both.
-    QCOMPARE(p.highest_return_to_go, (std::vector<double>{-6, -5, -3}));
-    QCOMPARE(fit_decision_preparation(d, episodes).highest_return_to_go, (std::vector<double>{-6, -5, -3}));
-    const DecisionDataPreparation second = fit_decision_preparation(d, {episodes[1]});
-    QCOMPARE(second.highest_return_to_go, (std::vector<double>{-9, -5}));
-    // What is asked: the rest of the target, held to the step's highest; past the longest episode, the rest.
-    QCOMPARE(second.asked_return(-2, 0), -9.0);
-    QCOMPARE(second.asked_return(-7, 1), -7.0);
-    QCOMPARE(second.asked_return(4, 2), 4.0);
     const DecisionSteps s = prepare_decision_steps(d, p);
     // Returns-to-go within each episode: -6, -5, -3 and -9, -5, over the scale.
     const double expected[] = {-6, -5, -3, -9, -5};
@@ -169,17 +158,6 @@ class TestDecisionRun : public QObject {
     QCOMPARE(run.metrics.validation_mse, outcome.metrics.validation_mse);
     QCOMPARE(parse_decision_run_config(decision_run_config_json(run.config), "again").model.return_scale,
              run.config.model.return_scale);
-    // The highest returns-to-go: kept, absent in older runs (acting unclamped), refused when damaged.
-    QCOMPARE(run.config.data.highest_return_to_go.size(), std::size_t(500));
-    nlohmann::json config = nlohmann::json::parse(decision_run_config_json(run.config));
-    config["data"].erase("highest_return_to_go");
-    QVERIFY(parse_decision_run_config(config.dump(), "older").data.highest_return_to_go.empty());
-    config["data"]["highest_return_to_go"] = std::vector<double>(501, 1.0);
-    QCOMPARE(error_of([&] { parse_decision_run_config(config.dump(), "config.json"); }),
-             QStringLiteral("config.json (data): field 'highest_return_to_go' must be a list of 1 to 500 numbers"));
-    config["data"]["highest_return_to_go"] = {1.0, "two"};
-    QCOMPARE(error_of([&] { parse_decision_run_config(config.dump(), "config.json"); }),
-             QStringLiteral("config.json (data): field 'highest_return_to_go' must hold numbers only"));
 
     // The catalog lists it as a run of task rl and opens it as one.
     const RunEntry entry = read_run_entry(out);
@@ -220,16 +198,13 @@ class TestDecisionRun : public QObject {
     settings.target_return = 500;
     settings.mode = ActMode::stream;
     const DecisionEvaluation streamed = evaluate_decision(run.config.model, run.config.data, run.params, settings);
-    QCOMPARE(run.config.data.highest_return_to_go, outcome.config.data.highest_return_to_go);
-    QVERIFY(!run.config.data.highest_return_to_go.empty());
     const std::vector<std::size_t>& bytes = streamed.episodes[0].state_bytes;
     QVERIFY(bytes.size() > 20);
     QVERIFY(std::all_of(bytes.begin(), bytes.end(), [&](std::size_t b) { return b == bytes.front(); }));
     QCOMPARE(streamed.episodes[0].step_seconds.size(), bytes.size());
 
     // The recorded trajectory replays: the environment stepped through the actions from the
-    // episode's start meets every observation and reward, and the return-to-go asked is what is
-    // left of the target, held to the training data's highest (the run kept them).
+    // episode's start meets every observation and reward, and the return-to-go falls by each reward.
     const EpisodeOutcome& episode = streamed.episodes[0];
     const std::size_t steps = std::size_t(episode.steps), S = 4;
     QCOMPARE(episode.observations.size(), steps * S);
@@ -240,7 +215,7 @@ class TestDecisionRun : public QObject {
     double total = 0, left = 500;
     for (std::size_t t = 0; t < steps; ++t) {
       for (std::size_t j = 0; j < S; ++j) QCOMPARE(episode.observations[t * S + j], observation[j]);
-      QCOMPARE(episode.returns_to_go[t], run.config.data.asked_return(left, int(t)));
+      QCOMPARE(episode.returns_to_go[t], left);
       const StepResult result = environment->step(std::span<const double>(&episode.actions[t], 1));
       QCOMPARE(episode.rewards[t], result.reward);
       total += result.reward;
