@@ -274,7 +274,8 @@ void add_rl_commands(CommandLine& cli) {
   add_choice(evaluate_app, "--act", e->act, {"window", "stream"}, "how the model acts (default: as it was trained)")
       ->group(kOptionsGroup);
   add_text(evaluate_app, "--out", e->out, "FILE.csv", "one row per episode")->group(kOptionsGroup);
-  add_text(evaluate_app, "--steps-out", e->steps_out, "FILE.csv", "one row per step: the observation, action, reward, return-to-go, time and state kept")
+  add_text(evaluate_app, "--steps-out", e->steps_out, "FILE.csv",
+           "one row per step: the observation, action, reward, return-to-go, time and state kept")
       ->group(kOptionsGroup);
 }
 
