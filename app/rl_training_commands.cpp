@@ -11,6 +11,7 @@
 #include "app/commands.hpp"
 #include "app/device_choice.hpp"
 #include "app/train_cli.hpp"
+#include "core/io/text_content.hpp"
 #include "core/rl/decision_run.hpp"
 #include "core/rl/reference_returns.hpp"
 #include "core/train/cpu_only_models.hpp"
@@ -96,8 +97,7 @@ int train_rl(TrainRlOptions& o) {
     for (const rl::DecisionRunOutcome& outcome : outcomes) {
       const std::string text = cell(outcome.metrics);
       // Right-aligned by characters, not bytes: "±" takes two bytes.
-      const long characters = std::count_if(text.begin(), text.end(), [](char c) { return (c & 0xC0) != 0x80; });
-      std::printf("%*s%s", int(std::max(0L, 16 - characters)), "", text.c_str());
+      std::printf("%*s%s", std::max(0, 16 - int(utf8_characters(text))), "", text.c_str());
     }
     std::printf("\n");
   };

@@ -1,16 +1,16 @@
 #include "core/classify/series_reader_errors.hpp"
 
+#include <algorithm>
+
 #include "core/data/csv_cells.hpp"
 #include "core/io/file_line_error.hpp"
+#include "core/io/text_content.hpp"
 #include "core/io/text_file.hpp"
 
 namespace aaren {
 
 int character_column(std::string_view line, std::size_t byte_offset) {
-  int column = 1;
-  for (std::size_t i = 0; i < byte_offset && i < line.size(); ++i)
-    if ((static_cast<unsigned char>(line[i]) & 0xC0) != 0x80) ++column;  // not a continuation byte
-  return column;
+  return 1 + int(utf8_characters(line.substr(0, std::min(byte_offset, line.size()))));
 }
 
 FilePosition end_of_text(std::string_view text) {

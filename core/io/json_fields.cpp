@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "core/io/matrix_csv.hpp"
+#include "core/io/text_content.hpp"
 #include "core/io/text_file.hpp"
 
 namespace aaren {
@@ -16,8 +17,6 @@ struct TextPosition {
   std::size_t line = 1;
   std::size_t column = 1;
 };
-
-bool is_utf8_continuation_byte(char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; }
 
 // nlohmann reports the 1-based index of the last byte it read (size + 1 at the end of the input).
 // Columns count characters, not bytes, as editors do.

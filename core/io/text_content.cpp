@@ -127,6 +127,10 @@ std::optional<std::string> describe_non_text(std::string_view head) {
   return std::nullopt;
 }
 
+std::size_t utf8_characters(std::string_view text) {
+  return std::size_t(std::count_if(text.begin(), text.end(), [](char c) { return !is_utf8_continuation_byte(c); }));
+}
+
 bool is_valid_utf8(std::string_view text) {
   for (std::size_t i = 0; i < text.size();) {
     const std::size_t length = utf8_sequence_length(text, i, false);

@@ -20,6 +20,10 @@ std::optional<std::string> describe_non_text(std::string_view head);
 
 bool is_valid_utf8(std::string_view text);
 
+inline bool is_utf8_continuation_byte(char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; }
+// The characters of UTF-8 text, as a reader counts them ("±" is one, though two bytes).
+std::size_t utf8_characters(std::string_view text);
+
 // Text in Windows-1252 (Latin-1 with printable characters in 0x80-0x9F), as Excel writes CSV in
 // Western European settings, re-encoded as UTF-8: "Temp\xe9rature" becomes "Température".
 std::string utf8_from_windows_1252(std::string_view text);

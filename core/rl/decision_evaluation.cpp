@@ -28,6 +28,16 @@ std::pair<double, double> mean_and_deviation(const std::vector<double>& values) 
 
 }  // namespace
 
+void EpisodeOutcome::reserve(int steps, int observation_dim, int action_dim) {
+  const std::size_t n = std::size_t(steps);
+  step_seconds.reserve(n);
+  state_bytes.reserve(n);
+  observations.reserve(n * std::size_t(observation_dim));
+  actions.reserve(n * std::size_t(action_dim));
+  rewards.reserve(n);
+  returns_to_go.reserve(n);
+}
+
 DecisionEvaluation evaluate_decision(const DecisionConfig& config, const DecisionDataPreparation& preparation,
                                      const std::vector<float>& params, const EvaluationSettings& settings) {
   if (settings.episodes < 1)
@@ -45,6 +55,7 @@ DecisionEvaluation evaluate_decision(const DecisionConfig& config, const Decisio
   for (int e = 0; e < settings.episodes; ++e) {
     EpisodeOutcome outcome;
     outcome.seed = settings.first_seed + std::uint64_t(e);
+    outcome.reserve(limit, S, A);
     std::vector<double> observation = environment->reset(outcome.seed);
     actor->reset();
     double to_go = settings.target_return;

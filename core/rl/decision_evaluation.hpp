@@ -34,6 +34,9 @@ struct EpisodeOutcome {
   std::vector<double> actions;           // (steps, action_dim)
   std::vector<double> rewards;           // (steps)
   std::vector<double> returns_to_go;     // (steps)
+
+  // Room for an episode of `steps` steps, so that acting allocates nothing as it goes.
+  void reserve(int steps, int observation_dim, int action_dim);
 };
 
 struct DecisionEvaluation {

@@ -95,8 +95,14 @@ DecisionEvaluationSummary DecisionEvaluationSummary::of(const DecisionEvaluation
   DecisionEvaluationSummary s;
   s.target_return = target_return;
   s.act_mode = mode;
-  for (const EpisodeOutcome& e : evaluation.episodes)
-    s.episodes.push_back({e.seed, e.total_reward, e.normalized_score, e.steps, e.terminal, {}, {}});
+  for (const EpisodeOutcome& e : evaluation.episodes) {
+    EpisodeOutcome& kept = s.episodes.emplace_back();  // without the per-step measurements
+    kept.seed = e.seed;
+    kept.total_reward = e.total_reward;
+    kept.normalized_score = e.normalized_score;
+    kept.steps = e.steps;
+    kept.terminal = e.terminal;
+  }
   s.score_mean = evaluation.score_mean;
   s.score_sd = evaluation.score_sd;
   s.return_mean = evaluation.return_mean;
