@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "app/baseline_table.hpp"
 #include "app/commands.hpp"
 #include "app/device_choice.hpp"
 #include "app/train_cli.hpp"
@@ -77,9 +78,16 @@ std::string predictions_csv(const std::vector<CasePrediction>& predictions, cons
   for (const std::string& name : names) csv += "," + csv_field("p_" + name);
   csv += "\n";
   for (const CasePrediction& p : predictions) {
-    csv += csv_field(p.case_id) + "," + (p.label >= 0 ? csv_field(names[std::size_t(p.label)]) : "") + "," +
-           csv_field(names[std::size_t(p.predicted)]);
-    for (double probability : p.probabilities) csv += "," + format_number(probability);
+    // Appended piece by piece: GCC 12 warns falsely about `"," + text` once this is inlined.
+    csv += csv_field(p.case_id);
+    csv += ',';
+    if (p.label >= 0) csv += csv_field(names[std::size_t(p.label)]);
+    csv += ',';
+    csv += csv_field(names[std::size_t(p.predicted)]);
+    for (double probability : p.probabilities) {
+      csv += ',';
+      csv += format_number(probability);
+    }
     csv += "\n";
   }
   return csv;
@@ -149,6 +157,8 @@ int train_classifier(TrainClassifierOptions& o) {
       const std::string one_class = one_class_warning(*outcomes[i].metrics.test);
       if (!one_class.empty()) std::printf("warning: the %s classifier %s\n", names[i].c_str(), one_class.c_str());
     }
+    if (const auto& baselines = outcomes.front().metrics.test_baselines)
+      print_baseline_table(*baselines, outcomes.front().config.data.class_names);
   }
   print_run_folders(o.out, kinds, outcomes.size());
   return exit_code_of(outcomes);
@@ -228,6 +238,7 @@ void add_classify_command(CommandLine& cli) {
 void add_classify_commands(CommandLine& cli) {
   add_train_classifier_command(cli);
   add_classify_command(cli);
+  add_classify_baseline_command(cli);
 }
 
 }  // namespace aaren::cli

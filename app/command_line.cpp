@@ -28,10 +28,10 @@ const TaskCommands kTasks[] = {
     {"rl", "an offline reinforcement-learning data set", add_rl_task_commands},
 };
 
-// --task's value in the words after `train` or `forecast` (forecast when absent).
+// --task's value in the words after `train`, `forecast` or `baseline` (forecast when absent).
 std::string task_in(const Arguments& args) {
   std::string task = "forecast";
-  if (args.empty() || (args[0] != "train" && args[0] != "forecast")) return task;
+  if (args.empty() || (args[0] != "train" && args[0] != "forecast" && args[0] != "baseline")) return task;
   for (std::size_t i = 1; i < args.size(); ++i) {
     if (args[i] == "--task" && i + 1 < args.size()) task = args[i + 1];
     if (args[i].rfind("--task=", 0) == 0) task = args[i].substr(7);
@@ -48,7 +48,6 @@ std::string usage_message(const CLI::ParseError& error) {
     return "option --" + what.substr(0, what.find(' ')) + " takes no value";
   if (dynamic_cast<const CLI::ArgumentMismatch*>(&error) && what.find("At Most 1") != std::string::npos)
     return what.substr(0, what.find(':')) + " is given more than once; give it once";
-  return what;
   return what;
 }
 
@@ -130,6 +129,17 @@ CommandLine::CommandLine(const Arguments& args) : root_(kDescription, "aaren"), 
   add_device_command(*this);
   add_params_command(*this);
   task->add(*this);
+  if (root_.get_subcommands([](CLI::App* c) { return c->get_name() == "baseline"; }).empty()) {
+    // Only classification has one; the options it takes are accepted here so that the reason is what
+    // the user reads, not "unknown option".
+    CLI::App* baseline = add_command(&root_, "baseline", "the yardsticks of a task (--task classify)", []() -> int {
+      throw UsageError("baseline takes --task classify; forecasting and event models print their baselines when "
+                       "they are trained (aaren train)");
+    });
+    add_task_option(baseline, task_);
+    static std::string ignored;
+    for (const char* name : {"--data", "--test", "--scaling"}) baseline->add_option(name, ignored)->group("");
+  }
   add_rl_commands(*this);
   add_command(&root_, "completion", "bash completion for aaren: 'source <(aaren completion)'", [] {
     std::cout << bash_completion();
@@ -189,7 +199,7 @@ std::string CommandLine::help_hint() const {
   const std::vector<const CLI::App*> chain = chosen_chain(&root_);
   std::string hint = path_of(chain);
   const std::string& last = chain.back()->get_name();
-  if ((last == "train" || last == "forecast") && task_ != "forecast") hint += " --task " + task_;
+  if ((last == "train" || last == "forecast" || last == "baseline") && task_ != "forecast") hint += " --task " + task_;
   return hint + " --help";
 }
 

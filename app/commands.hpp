@@ -17,6 +17,7 @@ void add_rl_commands(CommandLine& cli);
 void add_forecasting_commands(CommandLine& cli);
 void add_event_commands(CommandLine& cli);
 void add_classify_commands(CommandLine& cli);
+void add_classify_baseline_command(CommandLine& cli);  // aaren baseline --task classify
 void add_rl_task_commands(CommandLine& cli);
 
 }  // namespace aaren::cli

@@ -111,6 +111,7 @@ ClassifyRunData read_run_data(const ClassifyRunRequest& request, ClassifyRunConf
     data.test_file = read_labelled_series(request.test_path);
     require_channels(*data.test_file, train.dims);
     renumber_classes(*data.test_file, train.class_names);
+    if (data.test_file->has_labels()) data.test_baselines = neighbour_baselines(train, *data.test_file);
   }
 
   ClassifyDataPreparation& d = config.data;
@@ -210,9 +211,11 @@ ClassifyRunOutcome train_classify_run(const ClassifyRunRequest& request, const T
             [&](const EpochRecord&) { metrics.validation = last_validation; },
             [&] {
               metrics.validation = classify_metrics(trainer, val_task);
-              if (data->test_file)
+              if (data->test_file) {
                 metrics.test = classification_report(predict(config.model, params, *data->test_file),
-                                                     config.data.class_names);
+                                                      config.data.class_names);
+                metrics.test_baselines = data->test_baselines;
+              }
             }};
         train_with_checkpoints(trainer, params, train_task, val_task, run, scored);
       }};

@@ -24,6 +24,9 @@ struct ClassifyRunData {
   LabelledSeriesSet train_file;
   std::vector<long> train, validation;  // indices into train_file.series
   std::optional<LabelledSeriesSet> test_file;
+  // With a test file: the yardsticks' accuracies on it, from the files as read (before
+  // standardizing, which would weigh the channels of a multivariate case differently).
+  std::optional<NeighbourBaselines> test_baselines;
 };
 
 struct ClassifyRunRequest {

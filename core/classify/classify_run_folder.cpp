@@ -1,5 +1,6 @@
 #include "core/classify/classify_run_folder.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <nlohmann/json.hpp>
@@ -54,6 +55,37 @@ json report_json(const ClassificationReport& r) {
     confusion.push_back(std::vector<long>(r.confusion.begin() + long(row * k), r.confusion.begin() + long((row + 1) * k)));
   out["confusion"] = confusion;
   return out;
+}
+
+json baselines_json(const NeighbourBaselines& b, const std::vector<std::string>& class_names) {
+  json out = {{"majority_class", class_names.at(std::size_t(b.majority_class))},
+              {"window", b.window.window},
+              {"window_percent", b.window.percent},
+              {"z_normalised", b.z_normalised}};
+  json_put_measured(out, "majority", b.majority);
+  json_put_measured(out, "euclidean", b.euclidean);
+  json_put_measured(out, "dtw_full", b.dtw_full);
+  json_put_measured(out, "dtw_window", b.dtw_window);
+  json_put_measured(out, "window_loo_accuracy", b.window.loo_accuracy);
+  return out;
+}
+
+NeighbourBaselines parse_baselines(const json& obj, const std::string& source, const std::vector<std::string>& class_names,
+                                   long test_cases) {
+  NeighbourBaselines b;
+  const std::string majority = json_string(obj, "majority_class", source);
+  const auto found = std::find(class_names.begin(), class_names.end(), majority);
+  if (found == class_names.end()) fail(source, "field 'majority_class' names no class of the run: '" + majority + "'");
+  b.majority_class = int(found - class_names.begin());
+  b.majority = json_number(obj, "majority", source, 0, 1);
+  b.euclidean = json_number(obj, "euclidean", source, 0, 1);
+  b.dtw_full = json_number(obj, "dtw_full", source, 0, 1);
+  b.dtw_window = json_number(obj, "dtw_window", source, 0, 1);
+  b.window = {json_int(obj, "window", source, 0, std::numeric_limits<int>::max()),
+              json_number(obj, "window_percent", source, 0, 100), json_number(obj, "window_loo_accuracy", source, 0, 1)};
+  b.z_normalised = json_bool(obj, "z_normalised", source);
+  b.test_cases = test_cases;
+  return b;
 }
 
 ClassificationReport parse_report(const json& obj, const std::string& source) {
@@ -215,6 +247,11 @@ void write_classify_run_metrics(const std::string& dir, const ClassifyRunMetrics
   });
   out.update({{"task", kClassifyRunTask}, {"validation", eval_json(m.validation)}});
   if (m.test) out["test"] = report_json(*m.test);
+  if (m.test && m.test_baselines) {
+    std::vector<std::string> names;
+    for (const ClassReport& c : m.test->classes) names.push_back(c.name);
+    out["test"]["baselines"] = baselines_json(*m.test_baselines, names);
+  }
   write_run_metrics_files(dir, out, m.epochs);
 }
 
@@ -226,7 +263,16 @@ ClassifyRunMetrics parse_classify_run_metrics(std::string_view text, const std::
     m.val_accuracy.push_back(json_number_or(epoch, "val_accuracy", source, 0, 1, kNaN));
   }
   m.validation = parse_eval(json_section(root, "validation", source), source + " (validation)");
-  if (root.contains("test")) m.test = parse_report(json_section(root, "test", source), source + " (test)");
+  if (root.contains("test")) {
+    const json& test = json_section(root, "test", source);
+    m.test = parse_report(test, source + " (test)");
+    if (test.contains("baselines")) {
+      std::vector<std::string> names;
+      for (const ClassReport& c : m.test->classes) names.push_back(c.name);
+      m.test_baselines = parse_baselines(json_section(test, "baselines", source + " (test)"), source + " (test baselines)",
+                                         names, m.test->overall.cases);
+    }
+  }
   return m;
 }
 

@@ -12,7 +12,10 @@
 //   metrics.json       per-epoch losses with train_accuracy and val_accuracy; validation
 //                      {accuracy, nll, cases}; test (when a test file was given) {accuracy, nll,
 //                      cases, macro_f1, classes [{name, precision, recall, f1, support}],
-//                      confusion (rows: true class, columns: predicted)}
+//                      confusion (rows: true class, columns: predicted), baselines {majority,
+//                      majority_class, euclidean, dtw_full, dtw_window, window, window_percent,
+//                      window_loo_accuracy, z_normalised}: the yardsticks' test accuracies
+//                      (core/classify/nearest_neighbour.hpp; absent in runs written before them)}
 //   loss.csv           epoch, train_loss, val_loss
 // The best epoch is the one with the highest validation accuracy, the validation loss breaking ties.
 #include <optional>
@@ -22,6 +25,7 @@
 
 #include "core/classify/classifier_config.hpp"
 #include "core/classify/classify_task.hpp"
+#include "core/classify/nearest_neighbour.hpp"
 #include "core/train/run_folder_format.hpp"
 #include "core/train/trainer.hpp"
 
@@ -63,6 +67,7 @@ struct ClassifyRunMetrics : TrainingHistory {
   std::vector<double> train_accuracy, val_accuracy;  // per epoch, in epochs' order
   ClassifyEvalMetrics validation;                    // of the best weights
   std::optional<ClassificationReport> test;          // when a test file was given
+  std::optional<NeighbourBaselines> test_baselines;  // with test: the yardsticks on the same cases
 };
 
 std::string classify_run_config_json(const ClassifyRunConfig& config);

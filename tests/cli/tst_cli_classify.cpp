@@ -1,7 +1,8 @@
 // `aaren train --task classify` and `aaren forecast --task classify` run as real processes on small
 // synthetic .ts files with tiny models: both models side by side, each folder's four files and
 // metrics, the printed summary and accuracy table; the predictions CSV (one row per case,
-// probabilities summing to 1) and the accuracy it prints, which is the one training reported; an
+// probabilities summing to 1) and the accuracy it prints, which is the one training reported; the
+// yardsticks (metrics.json's test.baselines, the table, `aaren baseline` printing the same); an
 // unlabelled wide CSV classified without a score; and the errors: a malformed file names its line
 // and column and runs of other tasks are refused (exit 1), bad options are usage errors (exit 2).
 #include <QtTest>
@@ -167,6 +168,52 @@ class TestCliClassify : public QObject {
     };
     QCOMPARE(table.captured(1), QString::asprintf("%.4f", test_accuracy("aaren")));
     QCOMPARE(table.captured(2), QString::asprintf("%.4f", test_accuracy("transformer")));
+    // The yardsticks on the same test cases, printed as metrics.json has them.
+    const QJsonObject baselines =
+        read_json(run_ + "/aaren/metrics.json").value("test").toObject().value("baselines").toObject();
+    QCOMPARE(baselines.value("majority_class").toString(), QStringLiteral("low"));
+    QCOMPARE(baselines.value("z_normalised").toBool(false), true);
+    for (const char* field : {"majority", "euclidean", "dtw_full", "dtw_window", "window_loo_accuracy"}) {
+      const double value = baselines.value(field).toDouble(-1);
+      QVERIFY2(value >= 0 && value <= 1, field);
+    }
+    QCOMPARE(baselines.value("majority").toDouble(), 8.0 / 24.0);  // 8 "low" of 24; the classes tie in TRAIN
+    QVERIFY2(r.out.contains(QRegularExpression(QStringLiteral("1-NN DTW, full window +") +
+                                               QString::asprintf("%.4f", baselines.value("dtw_full").toDouble()))),
+             qPrintable(r.describe()));
+    QCOMPARE(read_json(run_ + "/transformer/metrics.json").value("test").toObject().value("baselines").toObject(),
+             baselines);
+    baselines_ = baselines;
+  }
+
+  void baselineCommandPrintsTheYardsticks() {
+    const CliResult r = run_cli({"baseline", "--task", "classify", "--data", train_, "--test", test_});
+    QVERIFY2(r.exited_with(0), qPrintable(r.describe()));
+    QVERIFY2(r.out.contains("Levels: 48 training cases, 24 test cases, 3 classes"), qPrintable(r.describe()));
+    QVERIFY2(r.out.contains("test accuracy of the yardsticks (cases z-normalised):"), qPrintable(r.describe()));
+    const auto printed = [&](const QString& label) {
+      const QRegularExpressionMatch m =
+          QRegularExpression(QRegularExpression::escape(label) + QStringLiteral("[^\\n]*? ([0-9]\\.[0-9]{4})\\n"))
+              .match(r.out);
+      return m.hasMatch() ? m.captured(1) : QString();
+    };
+    // The same numbers training wrote into metrics.json.
+    QVERIFY(!baselines_.isEmpty());
+    QCOMPARE(printed("majority class ('low')"), QString::asprintf("%.4f", baselines_.value("majority").toDouble()));
+    QCOMPARE(printed("1-NN Euclidean"), QString::asprintf("%.4f", baselines_.value("euclidean").toDouble()));
+    QCOMPARE(printed("1-NN DTW, full window"), QString::asprintf("%.4f", baselines_.value("dtw_full").toDouble()));
+    QCOMPARE(printed(QStringLiteral("1-NN DTW, window %1 steps").arg(baselines_.value("window").toInt())),
+             QString::asprintf("%.4f", baselines_.value("dtw_window").toDouble()));
+    // Level is what tells the classes apart, so z-normalising each case loses it; as given it wins.
+    const CliResult raw =
+        run_cli({"baseline", "--task", "classify", "--data", train_, "--test", test_, "--scaling", "none"});
+    QVERIFY2(raw.exited_with(0) && raw.out.contains("(cases as given)"), qPrintable(raw.describe()));
+    const QRegularExpressionMatch euclidean =
+        QRegularExpression(QStringLiteral("1-NN Euclidean +([0-9]\\.[0-9]{4})")).match(raw.out);
+    QVERIFY2(euclidean.captured(1).toDouble() > 0.9, qPrintable(raw.describe()));
+
+    const CliResult missing = run_cli({"baseline", "--task", "classify", "--data", train_, "--test", "absent.ts"});
+    QVERIFY2(missing.exited_with(1) && missing.err.contains("absent.ts"), qPrintable(missing.describe()));
   }
 
   void classifiesTheTestFile() {
@@ -287,6 +334,15 @@ class TestCliClassify : public QObject {
                            << QStringLiteral("does not divide");
     QTest::newRow("task") << QStringList{"train", "--task", "sorting", "--data", "train.ts", "--out", "never"}
                           << QStringLiteral("--task must be forecast, events, classify or rl");
+    QTest::newRow("baseline without --test")
+        << QStringList{"baseline", "--task", "classify", "--data", "train.ts"} << QStringLiteral("--test is required");
+    QTest::newRow("baseline scaling") << QStringList{"baseline", "--task", "classify", "--data", "train.ts", "--test",
+                                                     "test.ts", "--scaling", "zscore"}
+                                      << QStringLiteral("--scaling must be auto, per-series or none");
+    QTest::newRow("baseline of another task")
+        << QStringList{"baseline", "--task", "events", "--data", "a.csv"} << QStringLiteral("baseline takes --task classify");
+    QTest::newRow("baseline of forecasting")
+        << QStringList{"baseline", "--data", "a.csv"} << QStringLiteral("baseline takes --task classify");
   }
 
   void badOptionsAreUsageErrors() {
@@ -314,6 +370,7 @@ class TestCliClassify : public QObject {
  private:
   QTemporaryDir dir_;
   QString train_, test_, run_;
+  QJsonObject baselines_;  // metrics.json's, from trainsBothModelsSideBySide
 };
 
 }  // namespace aaren
