@@ -41,10 +41,12 @@ constexpr int kLength = 12;
 
 // Class "up" rises, "down" falls, "flat" stays level, each with a wobble that differs per case.
 std::string rampsTs(int perClass, int seed) {
+  // Appended piece by piece: GCC 12 warns falsely about one long concatenation.
   std::string text =
       "# Three shapes of series\n@problemName Ramps\n@timeStamps false\n@missing false\n@univariate true\n"
-      "@equalLength true\n@seriesLength " +
-      std::to_string(kLength) + "\n@classLabel true up down flat\n@data\n";
+      "@equalLength true\n@seriesLength ";
+  text += std::to_string(kLength);
+  text += "\n@classLabel true up down flat\n@data\n";
   const char* names[] = {"up", "down", "flat"};
   for (int i = 0; i < perClass; ++i)
     for (int k = 0; k < 3; ++k) {
@@ -315,6 +317,18 @@ void TestClassifyResults::resultsViewShowsWhatTheCoreComputes() {
     QCOMPARE(total, 15L);
     QCOMPARE(xLabels(*confusion), (QStringList{"up", "down", "flat"}));
     QVERIFY(view->summary().contains(QStringLiteral("%1%").arg(100.0 * report.overall.accuracy, 0, 'f', 1)));
+    // The yardsticks beside it: the core's, on the same test cases.
+    const LabelledSeriesSet trainSet = read_labelled_series(trainFile_.toStdString()),
+                            testSet = read_labelled_series(testFile_.toStdString());
+    const NeighbourBaselines b = neighbour_baselines(trainSet, testSet);
+    const auto pct = [](double f) { return QStringLiteral("%1%").arg(100.0 * f, 0, 'f', 1); };
+    const QString yardsticks = QStringLiteral(
+                                   "Yardsticks on the same cases: majority class %1, 1-NN Euclidean %2, 1-NN DTW %3, "
+                                   "1-NN DTW within %4 steps")
+                                   .arg(pct(b.majority), pct(b.euclidean), pct(b.dtw_full))
+                                   .arg(b.window.window);
+    QVERIFY2(view->summary().contains(yardsticks), qPrintable(view->summary() + "\n" + yardsticks));
+    QVERIFY2(view->summary().endsWith(pct(b.dtw_window)), qPrintable(view->summary()));
 
     // Per-class accuracy: the report's recall of each class, for this model's group of bars.
     const QList<QList<qreal>> heights = view->accuracyChart()->barHeights();

@@ -193,11 +193,20 @@ void ClassifyResultsView::showModel(int model) {
   }
   const ClassifyModelResults& shown = results_->models[std::size_t(model)];
   const ClassificationReport& report = shown.report;
-  summary_->setText(tr("%1 on %2 (%3 cases, %4): accuracy %5, macro F1 %6")
+  QString summary = tr("%1 on %2 (%3 cases, %4): accuracy %5, macro F1 %6")
                         .arg(shown.name, QFileInfo(results_->casesFile).fileName())
                         .arg(report.overall.cases)
                         .arg(results_->casesAreTest ? tr("the test file") : tr("the training file: the run has no test file"))
-                        .arg(percent(report.overall.accuracy), percent(report.macro_f1)));
+                        .arg(percent(report.overall.accuracy), percent(report.macro_f1));
+  if (const std::optional<NeighbourBaselines>& b = shown.run.metrics.test_baselines; b && results_->casesAreTest)
+    summary += QLatin1Char('\n') +
+               tr("Yardsticks on the same cases: majority class %1, 1-NN Euclidean %2, 1-NN DTW %3, "
+                  "1-NN DTW within %4 steps (%5% of the length, chosen on the training file) %6")
+                   .arg(percent(b->majority), percent(b->euclidean), percent(b->dtw_full))
+                   .arg(b->window.window)
+                   .arg(b->window.percent)
+                   .arg(percent(b->dtw_window));
+  summary_->setText(summary);
   confusion_->setTitle(tr("Confusion matrix (%1)").arg(shown.name));
   confusion_->setMatrix(results_->classNames, report.confusion);
   {
