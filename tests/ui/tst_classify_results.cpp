@@ -3,7 +3,8 @@
 // and leaves the loaded data alone; both classifiers train side by side on the Train page with loss
 // and accuracy curves; the run catalog lists the classify run; the Forecast page's results view
 // shows the confusion matrix, per-class accuracy, a misclassified case and the streaming class
-// probabilities exactly as the core computes them; its charts export as PNG.
+// probabilities exactly as the core computes them, with the yardsticks beside the accuracy; its
+// charts export as PNG; the report and the lecture pack show the same numbers and matrices.
 #include <QtTest>
 
 #include <QCategoryAxis>
@@ -28,7 +29,9 @@
 #include "ui/pages/message_bar.hpp"
 #include "ui/pages/model_settings_form.hpp"
 #include "ui/pages/train_page.hpp"
+#include "ui/pages/run_chart_export.hpp"
 #include "ui/report/run_figures.hpp"
+#include "ui/report/run_report.hpp"
 #include "ui/state/current_dataset.hpp"
 
 using namespace aaren;
@@ -115,7 +118,7 @@ class TestClassifyResults : public QObject {
   void runCatalogListsTheClassifyRun();
   void resultsViewShowsWhatTheCoreComputes();
   void confusionMatrixExportsAsPng();
-  void reportAndPackSayWhereAClassifierExports();
+  void reportAndPackShowWhatTheCoreComputes();
 
  private:
   QTemporaryDir folder_;
@@ -396,17 +399,61 @@ void TestClassifyResults::confusionMatrixExportsAsPng() {
   }
 }
 
-// The report and the lecture pack draw forecasting and event runs; a classifier's run is refused
-// with the way to its charts, before anything is written.
-void TestClassifyResults::reportAndPackSayWhereAClassifierExports() {
-  try {
-    readRunOnDisk(runDir_);
-    QFAIL("a classification run was read for a report");
-  } catch (const std::runtime_error& error) {
-    const QString message = QString::fromUtf8(error.what());
-    QVERIFY2(message.contains(QStringLiteral("is a classification run")) && message.contains(QStringLiteral("Forecast page")),
-             qPrintable(message));
+// A classifier's run in the report and the lecture pack: the metrics table is the core's report
+// of each model and the yardsticks on the same cases, the confusion matrices are the core's, and
+// every table cell of the PDF holds its text.
+void TestClassifyResults::reportAndPackShowWhatTheCoreComputes() {
+  const RunOnDisk run = readRunOnDisk(runDir_);
+  QVERIFY(run.classifies());
+  QCOMPARE(QFileInfo(run.dataPath).fileName(), QStringLiteral("Ramps_TRAIN.ts"));
+  QVERIFY2(runSummary(run).contains(QStringLiteral("classifiers Aaren + Transformer")), qPrintable(runSummary(run)));
+
+  const TextTable table = metricsTable(run);
+  QCOMPARE(table.header.value(1), QStringLiteral("Accuracy"));
+  QCOMPARE(int(table.rows.size()), 2 + 4);
+  const NeighbourBaselines b =
+      neighbour_baselines(read_labelled_series(trainFile_.toStdString()), read_labelled_series(testFile_.toStdString()));
+  const auto shown = [](double value) { return QString::number(value, 'g', 4); };
+  for (int m = 0; m < 2; ++m) {
+    const LoadedClassifyRun model =
+        load_classify_run(side_by_side_model_dir(runDir_.toStdString(), m == 0 ? ModelKind::aaren : ModelKind::transformer));
+    const ClassificationReport report = classification_report(
+        classify_cases(model, prepare_classify_cases(model.config, testFile_.toStdString())), model.config.data.class_names);
+    QCOMPARE(table.rows[std::size_t(m)].value(1), shown(report.overall.accuracy));
+    QCOMPARE(table.rows[std::size_t(m)].value(2), shown(report.macro_f1));
+    // The confusion chart's cells are the report's counts.
+    auto confusion = confusionChart(run, m);
+    auto* matrix = qobject_cast<ConfusionMatrixChart*>(confusion.get());
+    QVERIFY(matrix);
+    for (int row = 0; row < 3; ++row)
+      for (int column = 0; column < 3; ++column)
+        QCOMPARE(matrix->cellCount(row, column), report.confusion[std::size_t(row * 3 + column)]);
   }
+  const double yardsticks[] = {b.majority, b.euclidean, b.dtw_full, b.dtw_window};
+  for (int i = 0; i < 4; ++i) {
+    QCOMPARE(table.rows[std::size_t(2 + i)].value(1), shown(yardsticks[i]));
+    QCOMPARE(table.rows[std::size_t(2 + i)].value(4), QStringLiteral("15"));
+  }
+  QVERIFY(table.rows[2].value(0).startsWith(QStringLiteral("Majority class")));
+  QCOMPARE(table.rows[5].value(0), QStringLiteral("1-NN DTW, window %1 steps (%2%)").arg(b.window.window).arg(b.window.percent));
+
+  const QString pdf = folder_.filePath(QStringLiteral("ramps-report.pdf"));
+  const WrittenReport written = writeRunReport(run, pdf);
+  QVERIFY(QFileInfo(pdf).size() > 0);
+  QVERIFY(written.pages >= 2);
+  QVERIFY2(written.cellsThatDidNotFit.isEmpty(), qPrintable(written.cellsThatDidNotFit.join('\n')));
+  QVERIFY(written.futureCsvPath.isEmpty());  // a classifier forecasts nothing after the data
+
+  const QString packFolder = folder_.filePath(QStringLiteral("ramps-pack"));
+  const LecturePack pack = exportRunCharts(runDir_, packFolder, {QSize(640, 400), 96});
+  for (const char* name : {"train/loss.png", "forecast/confusion-aaren.csv", "forecast/confusion-transformer.png",
+                           "forecast/test-metrics.csv"})
+    QVERIFY2(QFileInfo::exists(packFolder + QLatin1Char('/') + QLatin1String(name)), name);
+  QFile metrics(packFolder + QStringLiteral("/forecast/test-metrics.csv"));
+  QVERIFY(metrics.open(QIODevice::ReadOnly));
+  const QStringList lines = QString::fromUtf8(metrics.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+  QCOMPARE(lines.size(), 1 + 6);
+  QVERIFY2(lines[4].startsWith(QStringLiteral("1-NN Euclidean,") + shown(b.euclidean)), qPrintable(lines[4]));
 }
 
 QTEST_MAIN(TestClassifyResults)

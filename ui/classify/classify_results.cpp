@@ -67,6 +67,7 @@ ClassifyResults loadClassifyResults(const QString& runDir) {
   };
   const std::string trainFile = locate(config.data.data_file);
   const std::string testFile = locate(config.data.test_file);
+  results.trainFile = QString::fromStdString(trainFile);
   results.casesAreTest = !testFile.empty();
   const std::string casesFile = results.casesAreTest ? testFile : trainFile;
   results.casesFile = QString::fromStdString(casesFile);

@@ -32,6 +32,7 @@ struct TypicalSeries {
 
 struct ClassifyResults {
   QString runDir;
+  QString trainFile;       // the training file, found as casesFile is
   QString casesFile;       // the file the predictions are of
   bool casesAreTest = true;  // false: the training file, since the run has no test file
   QStringList classNames;

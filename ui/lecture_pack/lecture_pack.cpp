@@ -202,7 +202,14 @@ void addRunCharts(PackWriter& writer, const LecturePackSources& sources) {
   auto loss = lossChart(run);
   writer.addChart(kTrainFolder, *loss, QObject::tr("Training and validation loss per epoch, read from the run %1.").arg(summary),
                   QStringLiteral("loss"));
-  if (!run.events()) {
+  if (run.classifies()) {
+    for (int m = 0; m < int(run.classification->models.size()); ++m) {
+      auto confusion = confusionChart(run, m);
+      writer.addChart(kForecastFolder, *confusion,
+                      QObject::tr("Rows are the true classes, columns the predicted ones (%1).").arg(summary),
+                      QStringLiteral("confusion-") + run.classification->models[std::size_t(m)].name.toLower().replace(QLatin1Char(' '), QLatin1Char('-')));
+    }
+  } else if (!run.events()) {
     auto window = testWindowChart(run, -1);
     writer.addChart(kForecastFolder, *window,
                     QObject::tr("The last test window: the look-back, the truth and each model's forecast, from %1.").arg(summary),
@@ -213,10 +220,13 @@ void addRunCharts(PackWriter& writer, const LecturePackSources& sources) {
                     QStringLiteral("after-the-data"));
   }
   writer.addTable(kForecastFolder, QObject::tr("Test metrics"), metricsTable(run),
-                  run.events() ? QObject::tr("Per event on the test part; the Poisson process is fitted to the training part.")
-                               : QObject::tr("Over every test window, in the data's own units and scaled (as the "
-                                             "literature reports them), beside two forecasts that need no model."));
-  if (!run.events() && run.forecasts->models.front().data->table.channel_names.size() > 1)
+                  run.classifies()
+                      ? QObject::tr("Each classifier on the test cases, beside the yardsticks on the same cases: the "
+                                    "majority class and the 1-nearest-neighbour classifiers.")
+                  : run.events() ? QObject::tr("Per event on the test part; the Poisson process is fitted to the training part.")
+                                 : QObject::tr("Over every test window, in the data's own units and scaled (as the "
+                                               "literature reports them), beside two forecasts that need no model."));
+  if (!run.events() && !run.classifies() && run.forecasts->models.front().data->table.channel_names.size() > 1)
     writer.addTable(kForecastFolder, QObject::tr("Test metrics per channel"), channelMetricsTable(run),
                     QObject::tr("Each channel's errors in its own units."));
 }

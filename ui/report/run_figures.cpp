@@ -17,6 +17,7 @@
 #include "core/data/date_parse.hpp"
 #include "core/forecast/forecast_run.hpp"
 #include "ui/chart_panel.hpp"
+#include "ui/classify/class_charts.hpp"
 #include "ui/charts/loss_curves.hpp"
 #include "ui/charts/model_colors.hpp"
 #include "ui/charts/row_axis.hpp"
@@ -125,12 +126,6 @@ RunOnDisk readRunOnDisk(const QString& runDir, const QString& preferredData) {
   if (!run.entry.problem.empty()) throw std::runtime_error(run.entry.problem);
   if (run.entry.models.empty())
     throw std::runtime_error(QObject::tr("%1: the run holds no model").arg(runDir).toStdString());
-  if (run.entry.models.front().classify())
-    throw std::runtime_error(QObject::tr("%1 is a classification run: the report and the lecture pack draw forecasting "
-                                         "and event runs; its confusion matrix, accuracy and probability charts "
-                                         "export from the Forecast page (Export\u2026 above each chart)")
-                                 .arg(runDir)
-                                 .toStdString());
   if (run.entry.models.front().decision())
     throw std::runtime_error(QObject::tr("%1 is a reinforcement-learning run: the report and the lecture pack do not "
                                          "draw it yet; `aaren rl evaluate --run %1` lets it act and prints its scores")
@@ -149,6 +144,11 @@ RunOnDisk readRunOnDisk(const QString& runDir, const QString& preferredData) {
     run.eventData = std::make_shared<const EventRunData>(prepare_event_run_data(config, run.dataPath.toStdString()));
     return run;
   }
+  if (run.entry.models.front().classify()) {
+    run.classification = std::make_shared<const ClassifyResults>(loadClassifyResults(runDir));
+    run.dataPath = run.classification->trainFile;
+    return run;
+  }
   run.forecasts = std::make_shared<const RunForecastSet>(loadRunForecastSet(runDir, preferredData));
   run.dataPath = run.forecasts->dataPath;
   for (const ModelForecastSource& model : run.forecasts->models)
@@ -161,6 +161,7 @@ std::unique_ptr<ChartPanel> lossChart(const RunOnDisk& run) {
   QStringList names;
   for (const ModelRunEntry& model : run.entry.models) names << modelName(model);
   chart->reset(names, run.events());
+  if (run.classifies()) chart->setAxisTitles(QObject::tr("epoch"), QObject::tr("cross-entropy per case"));  // as the Train page
   for (std::size_t i = 0; i < run.entry.models.size(); ++i) chart->showEpochs(int(i), run.entry.models[i].epochs());
   return chart;
 }
@@ -179,6 +180,16 @@ std::unique_ptr<ChartPanel> futureChart(const RunOnDisk& run) {
   return forecastChart(run, QObject::tr("Forecast after the data (%1)").arg(run.name()), -1);
 }
 
+std::unique_ptr<ChartPanel> confusionChart(const RunOnDisk& run, int model) {
+  if (!run.classifies()) throw std::runtime_error(QObject::tr("%1 is not a classification run").arg(run.name()).toStdString());
+  const ClassifyResults& results = *run.classification;
+  const ClassifyModelResults& shown = results.models.at(std::size_t(model));
+  auto chart = std::make_unique<ConfusionMatrixChart>();
+  chart->setTitle(QObject::tr("Confusion matrix of %1 on %2").arg(shown.name, QFileInfo(results.casesFile).fileName()));
+  chart->setMatrix(results.classNames, shown.report.confusion);
+  return chart;
+}
+
 std::vector<int> sampleTestWindows(const RunOnDisk& run, int count) {
   const int windows = run.forecasts ? run.forecasts->testWindows : 0;
   std::vector<int> chosen;
@@ -189,7 +200,36 @@ std::vector<int> sampleTestWindows(const RunOnDisk& run, int count) {
   return chosen;
 }
 
+namespace {
+
+TextTable classificationMetricsTable(const ClassifyResults& results) {
+  TextTable table;
+  table.header = {QObject::tr("Classifier"), QObject::tr("Accuracy"), QObject::tr("Macro F1"), QObject::tr("NLL per case"),
+                  QObject::tr("Cases")};
+  for (const ClassifyModelResults& model : results.models) {
+    const ClassificationReport& r = model.report;
+    table.rows.push_back({model.name, number(r.overall.accuracy), number(r.macro_f1), number(r.overall.nll),
+                          QString::number(r.overall.cases)});
+  }
+  // The yardsticks were measured on the test file when the run was trained; every model's run
+  // holds the same ones.
+  const std::optional<NeighbourBaselines>& b = results.models.front().run.metrics.test_baselines;
+  if (!b || !results.casesAreTest) return table;
+  const QString cases = QString::number(b->test_cases);
+  const auto yardstick = [&](const QString& name, double accuracy) {
+    table.rows.push_back({name, number(accuracy), QString(), QString(), cases});
+  };
+  yardstick(QObject::tr("Majority class ('%1')").arg(results.classNames.value(b->majority_class)), b->majority);
+  yardstick(QObject::tr("1-NN Euclidean"), b->euclidean);
+  yardstick(QObject::tr("1-NN DTW, full window"), b->dtw_full);
+  yardstick(QObject::tr("1-NN DTW, window %1 steps (%2%)").arg(b->window.window).arg(b->window.percent), b->dtw_window);
+  return table;
+}
+
+}  // namespace
+
 TextTable metricsTable(const RunOnDisk& run) {
+  if (run.classifies()) return classificationMetricsTable(*run.classification);
   TextTable table;
   if (run.events()) {
     table.header = {QObject::tr("Forecaster"), QObject::tr("NLL per event"), QObject::tr("Time NLL"), QObject::tr("RMSE"),
@@ -341,6 +381,10 @@ QString runSummary(const RunOnDisk& run) {
   if (run.events())
     return QObject::tr("%1: event model%2 %3").arg(run.name(), names.size() > 1 ? QStringLiteral("s") : QString(),
                                                    names.join(QStringLiteral(" + ")));
+  if (run.classifies())
+    return QObject::tr("%1: classifier%2 %3, data %4")
+        .arg(run.name(), names.size() > 1 ? QStringLiteral("s") : QString(), names.join(QStringLiteral(" + ")),
+             QFileInfo(run.dataPath).fileName());
   const ModelConfig& model = run.forecasts->models.front().run.config.model;
   return QObject::tr("%1: %2, look-back %3, horizon %4, data %5")
       .arg(run.name(), names.join(QStringLiteral(" + ")))

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/events/event_run.hpp"
+#include "ui/classify/classify_results.hpp"
 #include "core/runs/run_catalog.hpp"
 #include "core/forecast/forecast_evaluation.hpp"
 #include "ui/workers/run_forecast_loader.hpp"
@@ -32,7 +33,10 @@ struct RunOnDisk {
   // anew on the same test windows (forecasts' order).
   std::vector<TestComparison> comparisons;
   std::shared_ptr<const EventRunData> eventData;  // event runs only: the log as the run splits it
+  // Classification runs only: each model's predictions of the test file (else the training file).
+  std::shared_ptr<const ClassifyResults> classification;
   bool events() const { return !entry.models.empty() && entry.models.front().events(); }
+  bool classifies() const { return classification != nullptr; }
   QString name() const { return QString::fromStdString(entry.name); }
 };
 
@@ -49,6 +53,9 @@ std::unique_ptr<ChartPanel> testWindowChart(const RunOnDisk& run, int window);
 // The last look-back of the data and every model's forecast of the horizon after it.
 std::unique_ptr<ChartPanel> futureChart(const RunOnDisk& run);
 
+// Classification runs: model `model`'s confusion matrix on the test file (else the training file).
+std::unique_ptr<ChartPanel> confusionChart(const RunOnDisk& run, int model);
+
 // The test windows worth showing: the first, the middle and the last (fewer when there are fewer).
 std::vector<int> sampleTestWindows(const RunOnDisk& run, int count = 3);
 
@@ -56,7 +63,9 @@ std::vector<int> sampleTestWindows(const RunOnDisk& run, int count = 3);
 // and the seasonal naive forecast on the same windows: with one channel its MSE and MAE in the data's
 // units and scaled; with several, the target's (when one is chosen) in both, then the mean over every
 // channel on the scaled data only, since channels in different units do not add up. For events NLL
-// per event, RMSE and accuracy beside the Poisson process fitted to the training part.
+// per event, RMSE and accuracy beside the Poisson process fitted to the training part. For
+// classification each model's accuracy, macro F1 and NLL per case beside the yardsticks' accuracies
+// on the same cases (metrics.json's test.baselines).
 TextTable metricsTable(const RunOnDisk& run);
 // Forecasting only: a row per channel (the target first) with each forecaster's test MSE and MAE in
 // the channel's own units.

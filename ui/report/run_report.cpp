@@ -35,6 +35,7 @@ constexpr int kSampledFutureRows = 12;
 constexpr int kReportDpi = 300;
 // Charts are drawn twice as wide as high, at a size whose text reads well on a page.
 const ImageOptions kWideChart{QSize(1600, 720), 200};
+const ImageOptions kSquareChart{QSize(900, 900), 200};
 constexpr qreal kWideAspect = 720.0 / 1600.0;
 
 QString number(double value) { return QString::number(value, 'g', 5); }
@@ -52,6 +53,14 @@ QString modelNames(const RunOnDisk& run) {
   for (const ModelRunEntry& model : run.entry.models) names << modelName(model);
   const QString last = names.isEmpty() ? QString() : names.takeLast();
   return names.isEmpty() ? last : names.join(QStringLiteral(", ")) + QObject::tr(" and ") + last;
+}
+
+// "forecasting model", "event models", "classifiers" for the title's line.
+QString kindOfModels(const RunOnDisk& run) {
+  const bool one = run.entry.models.size() == 1;
+  if (run.events()) return one ? QObject::tr("event model") : QObject::tr("event models");
+  if (run.classifies()) return one ? QObject::tr("classifier") : QObject::tr("classifiers");
+  return one ? QObject::tr("forecasting model") : QObject::tr("forecasting models");
 }
 
 void forecastingData(ReportLayout& layout, const RunOnDisk& run) {
@@ -148,6 +157,39 @@ void eventData(ReportLayout& layout, const RunOnDisk& run) {
                           .arg(text(std::string(to_string(data.split.method))), number(data.split.train_mean_gap), unit));
 }
 
+void classificationData(ReportLayout& layout, const RunOnDisk& run) {
+  const ClassifyResults& results = *run.classification;
+  const ClassifyRunConfig& config = results.models.front().run.config;
+  const ClassifyRunMetrics& metrics = results.models.front().run.metrics;
+  const int dims = results.dims;
+  const QString cases = dims == 1 ? QObject::tr("univariate cases") : QObject::tr("cases of %1 dimensions each").arg(dims);
+  layout.paragraph(QObject::tr("%1: %2, read from %3; the test cases from %4. Each dimension is standardized with the "
+                               "training part's mean and deviation.")
+                       .arg(text(config.data.problem_name), cases, QFileInfo(results.trainFile).fileName(),
+                            results.casesAreTest ? QFileInfo(results.casesFile).fileName() : QObject::tr("none (no test file)")));
+  // Cases per class in each part: the training file's split, and the file the models were tested on.
+  const long validation = metrics.validation.cases;
+  std::vector<long> tested(std::size_t(results.classNames.size()), 0);
+  for (const LabelledSeries& c : results.cases.series)
+    if (c.label >= 0) ++tested[std::size_t(c.label)];
+  TextTable classes;
+  classes.header = {QObject::tr("Class"), results.casesAreTest ? QObject::tr("Test cases") : QObject::tr("Training cases")};
+  for (int k = 0; k < int(results.classNames.size()); ++k)
+    classes.rows.push_back({results.classNames[k], QString::number(tested[std::size_t(k)])});
+  int shortest = 0, longest = 0;
+  for (const LabelledSeries& c : results.cases.series) {
+    shortest = shortest == 0 ? c.length : std::min(shortest, c.length);
+    longest = std::max(longest, c.length);
+  }
+  const QString lengths = shortest == longest ? QObject::tr("%1 steps long").arg(longest)
+                                              : QObject::tr("%1 to %2 steps long").arg(shortest).arg(longest);
+  layout.table(classes, QObject::tr("%1 classes; %2 of the training file's cases were held out for validation "
+                                    "(stratified by class); the tested cases are %3:")
+                            .arg(results.classNames.size())
+                            .arg(validation)
+                            .arg(lengths));
+}
+
 void training(ReportLayout& layout, const RunOnDisk& run) {
   layout.heading(QObject::tr("Training"), layout.pictureHeightPoints(kWideAspect));
   auto loss = lossChart(run);
@@ -165,6 +207,19 @@ void training(ReportLayout& layout, const RunOnDisk& run) {
     double seconds = 0;
     for (const EpochRecord& epoch : epochs) seconds += epoch.seconds;
     if (best == epochs.end()) continue;
+    if (const ClassifyModelFiles* classifier = model.classify()) {
+      // A classifier keeps the epoch of the best validation accuracy, the loss breaking ties.
+      const ClassifyRunMetrics& m = *classifier->metrics;
+      layout.paragraph(QObject::tr("%1: %2 epochs in %3 s; the best validation accuracy, %4% of %5 cases, came at "
+                                   "epoch %6, and those weights are the ones evaluated.")
+                           .arg(modelName(model))
+                           .arg(epochs.size())
+                           .arg(seconds, 0, 'f', 1)
+                           .arg(100.0 * m.validation.accuracy, 0, 'f', 1)
+                           .arg(m.validation.cases)
+                           .arg(m.best_epoch));
+      continue;
+    }
     layout.paragraph(QObject::tr("%1: %n epoch(s) in %2 s; the best validation loss, %3, came at epoch %4, and "
                                  "those weights are the ones evaluated.", nullptr, int(epochs.size()))
                          .arg(modelName(model))
@@ -222,8 +277,36 @@ void forecasts(ReportLayout& layout, const RunOnDisk& run, const QString& future
                                 .arg(futureCsvName));
 }
 
+void classificationMetrics(ReportLayout& layout, const RunOnDisk& run) {
+  const ClassifyResults& results = *run.classification;
+  layout.table(metricsTable(run),
+               results.casesAreTest
+                   ? QObject::tr("Each classifier on the test cases (NLL is the negative log-likelihood of the true "
+                                 "class, lower is better), beside the yardsticks on the same cases: the training "
+                                 "file's most common class, and the 1-nearest-neighbour classifier by Euclidean "
+                                 "distance and by dynamic time warping, over the full window and over the window "
+                                 "chosen by leave-one-out on the training file.")
+                   : QObject::tr("The run has no test file: each classifier on its own training file, which says "
+                                 "little about new cases."));
+  QList<QImage> images;
+  for (int m = 0; m < int(results.models.size()); ++m) {
+    auto chart = confusionChart(run, m);
+    chart->setFixedTheme(Theme::light);
+    images << renderChartImage(*chart, kSquareChart);
+  }
+  // Two matrices side by side read well; a third goes below.
+  for (int first = 0; first < images.size(); first += 2) {
+    const QList<QImage> row = images.mid(first, 2);
+    QList<QString> captions;
+    for (int m = first; m < first + int(row.size()); ++m)
+      captions << QObject::tr("%1: rows are the true classes, columns the predicted ones.").arg(results.models[std::size_t(m)].name);
+    layout.pictures(row, captions, 1.0);
+  }
+}
+
 void metrics(ReportLayout& layout, const RunOnDisk& run) {
   layout.heading(QObject::tr("Test metrics"));
+  if (run.classifies()) return classificationMetrics(layout, run);
   if (run.events()) {
     const EventRunData& data = *run.eventData;
     layout.table(metricsTable(run),
@@ -264,7 +347,8 @@ QString futureCsvPathFor(const QString& pdfPath) {
 
 WrittenReport writeRunReport(const RunOnDisk& run, const QString& pdfPath) {
   WrittenReport written;
-  if (!run.events()) written.futureCsvPath = futureCsvPathFor(pdfPath);
+  const bool forecasting = !run.events() && !run.classifies();
+  if (forecasting) written.futureCsvPath = futureCsvPathFor(pdfPath);
   writeFileAtomically(pdfPath, [&](QIODevice& file) {
     QPdfWriter writer(&file);
     writer.setResolution(kReportDpi);
@@ -275,25 +359,23 @@ WrittenReport writeRunReport(const RunOnDisk& run, const QString& pdfPath) {
     ReportLayout layout(writer);
     layout.title(QObject::tr("Run report: %1").arg(run.name()),
                  QObject::tr("%1 %2 trained on %3. Written %4 by Aaren Studio %5.")
-                     .arg(modelNames(run),
-                          run.entry.models.size() == 1
-                              ? (run.events() ? QObject::tr("event model") : QObject::tr("forecasting model"))
-                              : (run.events() ? QObject::tr("event models") : QObject::tr("forecasting models")),
+                     .arg(modelNames(run), kindOfModels(run),
                           QFileInfo(run.dataPath).fileName(),
                           QDateTime::currentDateTime().toString(QStringLiteral("yyyy-MM-dd HH:mm")), applicationVersion()));
     layout.heading(QObject::tr("Data"));
     if (run.events()) eventData(layout, run);
+    else if (run.classifies()) classificationData(layout, run);
     else forecastingData(layout, run);
     layout.heading(QObject::tr("Configuration"));
     layout.table(configurationTable(run));
     training(layout, run);
-    if (!run.events()) forecasts(layout, run, QFileInfo(written.futureCsvPath).fileName());
+    if (forecasting) forecasts(layout, run, QFileInfo(written.futureCsvPath).fileName());
     metrics(layout, run);
     written.pages = layout.pageCount();
     written.cellsThatDidNotFit = layout.cellsThatDidNotFit();
     written.smallestTablePoints = layout.smallestTablePoints();
   });
-  if (!run.events()) exportFutureForecastCsv(run.forecasts.get(), written.futureCsvPath);
+  if (forecasting) exportFutureForecastCsv(run.forecasts.get(), written.futureCsvPath);
   return written;
 }
 

@@ -2,7 +2,9 @@
 // A run in one PDF to hand in (File > Export Report…, aaren-studio --export-report): the data (the
 // first rows, the split, the scaling), the configuration of each model side by side, the loss
 // curves, forecasts of a few test windows and of the horizon after the data, and the test metrics
-// beside the baselines in the data's own units; for event runs NLL, RMSE and the Poisson process.
+// beside the baselines in the data's own units; for event runs NLL, RMSE and the Poisson process; for
+// classification runs the classes, each classifier's accuracy beside the yardsticks and its
+// confusion matrix.
 // Everything is read from the run folder and its data file, never from what a page shows.
 #include <QString>
 #include <QStringList>
