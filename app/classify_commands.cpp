@@ -48,7 +48,11 @@ void print_data_summary(const ClassifyRunData& data) {
   std::printf("read %zu cases of %s: %d dimension%s, %d to %d steps, %zu classes\n", train.series.size(),
               train.source.c_str(), train.dims, train.dims == 1 ? "" : "s", shortest, train.max_length(),
               train.class_names.size());
-  std::printf("split: %zu training / %zu validation cases (stratified)", data.train.size(), data.validation.size());
+  if (data.validation.empty())
+    std::printf("cross-validation: %d folds of the %zu training cases (stratified), then all of them", data.cv_folds,
+                data.train.size());
+  else
+    std::printf("split: %zu training / %zu validation cases (stratified)", data.train.size(), data.validation.size());
   if (data.test_file) std::printf("; test: %zu cases of %s", data.test_file->series.size(), data.test_file->source.c_str());
   std::printf("\n");
   std::fflush(stdout);
@@ -97,6 +101,7 @@ std::string predictions_csv(const std::vector<CasePrediction>& predictions, cons
 struct TrainClassifierOptions {
   ClassifyRunRequest request;
   std::string out, model = "aaren", pooling = "mean", schedule, device = "cpu";
+  CLI::Option* val_fraction = nullptr;  // to tell it given from its default
 };
 
 int train_classifier(TrainClassifierOptions& o) {
@@ -104,6 +109,9 @@ int train_classifier(TrainClassifierOptions& o) {
   ClassifyRunRequest& request = o.request;
   const std::vector<ModelKind> kinds = model_kinds(o.model);
   request.model.pooling = *classifier_pooling_from_string(o.pooling);
+  if (request.cv_folds == 1) throw UsageError("--cv-folds must be 0 (a held-out part) or at least 2, got 1");
+  if (request.cv_folds > 0 && o.val_fraction->count() > 0)
+    throw UsageError("--val-fraction does not apply with --cv-folds: every training case is held out once, in its fold");
   // The architecture's own rules (heads dividing d_model) as a usage error; the data sets the rest.
   ClassifierConfig sized = request.model;
   sized.backbone.seq_len = sized.backbone.horizon = sized.backbone.channels = 1;
@@ -203,7 +211,12 @@ void add_train_classifier_command(CommandLine& cli) {
       ->group(kDataGroup);
   add_text(app, "--out", o->out, "DIR", "the run folder")->required()->group(kDataGroup);
   r.val_fraction = 0.2;
-  add_real(app, "--val-fraction", r.val_fraction, {0, false, 0.9, true}, "F", "of TRAIN, stratified by class")
+  o->val_fraction =
+      add_real(app, "--val-fraction", r.val_fraction, {0, false, 0.9, true}, "F", "of TRAIN, stratified by class")
+          ->group(kDataGroup);
+  add_whole(app, "--cv-folds", r.cv_folds, 0, 100, "K",
+            "choose the epoch count by K-fold cross-validation on TRAIN, then train on all of it (0: hold out "
+            "--val-fraction instead)")
       ->group(kDataGroup);
   add_model_choice(app, o->model, true);
   const char* const from_the_data = "does not apply to a classifier: the series' own lengths set its seq_len";

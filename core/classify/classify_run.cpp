@@ -9,6 +9,7 @@
 
 #include "core/classify/classifier_stream.hpp"
 #include "core/classify/classify_task.hpp"
+#include "core/classify/cross_validation.hpp"
 #include "core/data/label_numbers.hpp"
 #include "core/data/scaler.hpp"
 #include "core/model/parameter_init.hpp"
@@ -99,14 +100,24 @@ ClassifyRunData read_run_data(const ClassifyRunRequest& request, ClassifyRunConf
   if (present < 2)
     throw std::runtime_error(train.source + ": a classifier needs cases of at least two classes; the file's cases have " +
                              std::to_string(present));
-  if (!(request.val_fraction > 0 && request.val_fraction <= 0.9))
-    throw std::invalid_argument("the validation fraction must be above 0 and at most 0.9, got " +
-                                std::to_string(request.val_fraction));
-  const StratifiedSplit split = stratified_split(train, request.val_fraction, request.train.seed);
-  if (split.validation.empty())
-    throw std::runtime_error(train.source + ": no class has two cases, so there is nothing to validate on");
-  data.train = split.train;
-  data.validation = split.validation;
+  if (request.cv_folds > 0) {
+    if (request.cv_folds < 2 || request.cv_folds > long(train.series.size()))
+      throw std::invalid_argument(train.source + ": cross-validation needs from 2 folds to as many as the " +
+                                  std::to_string(train.series.size()) + " training cases, got " +
+                                  std::to_string(request.cv_folds));
+    data.train.resize(train.series.size());
+    std::iota(data.train.begin(), data.train.end(), 0L);
+    data.cv_folds = request.cv_folds;
+  } else {
+    if (!(request.val_fraction > 0 && request.val_fraction <= 0.9))
+      throw std::invalid_argument("the validation fraction must be above 0 and at most 0.9, got " +
+                                  std::to_string(request.val_fraction));
+    const StratifiedSplit split = stratified_split(train, request.val_fraction, request.train.seed);
+    if (split.validation.empty())
+      throw std::runtime_error(train.source + ": no class has two cases, so there is nothing to validate on");
+    data.train = split.train;
+    data.validation = split.validation;
+  }
   if (!request.test_path.empty()) {
     data.test_file = read_labelled_series(request.test_path);
     require_channels(*data.test_file, train.dims);
@@ -120,6 +131,7 @@ ClassifyRunData read_run_data(const ClassifyRunRequest& request, ClassifyRunConf
   d.problem_name = train.problem_name;
   d.class_names = train.class_names;
   d.val_fraction = request.val_fraction;
+  d.cv_folds = request.cv_folds;
   fit_channel_scaling(train, data.train, d);
   standardize(train, d);
   if (data.test_file) standardize(*data.test_file, d);
@@ -189,19 +201,47 @@ ClassifyRunOutcome train_classify_run(const ClassifyRunRequest& request, const T
         std::vector<float> params;
         std::mt19937 rng(request.train.seed);
         init_parameters(params, layout, rng);
+        TrainSettings settings = request.train;
+        std::optional<CrossValidation> cv;
+        if (request.cv_folds > 0) {
+          cv = cross_validate_epochs(config.model, data->train_file, data->train, request.cv_folds, request.train,
+                                     callbacks);
+          metrics.cross_validation = cv;
+          if (cv->chosen_epoch == 0 && callbacks.cancel && callbacks.cancel->load()) {
+            metrics.stop = to_string(TrainStop::cancelled);
+            metrics.message = "cancelled during cross-validation: no model was trained on all of TRAIN";
+            write_classify_run_metrics(request.out_dir, metrics);
+            return;
+          }
+          if (cv->chosen_epoch == 0)
+            throw std::runtime_error("cross-validation stopped after " + std::to_string(cv->accuracy.size()) + " of " +
+                                     std::to_string(settings.epochs) +
+                                     " epochs on a fold (the loss was not finite); try a lower --lr");
+          // Every training case, for the chosen number of epochs; the last epoch's weights are kept.
+          settings.epochs = cv->chosen_epoch;
+          settings.patience = 0;
+        }
+        // Under cross-validation there is no held-out part: the trainer's validation set is the
+        // training set, and the validation numbers reported are the folds' pooled ones.
         const ClassifyTask train_task(config.model, data->train_file, data->train),
-            val_task(config.model, data->train_file, data->validation);
+            val_task(config.model, data->train_file, cv ? data->train : data->validation);
 
         metrics.validation = {kNaN, kNaN, long(data->validation.size())};
-        Trainer trainer(layout, params, request.train);
+        Trainer trainer(layout, params, settings);
         // Each epoch's accuracies; the validation one chooses the best epoch.
         ClassifyEvalMetrics last_validation;
         TrainCallbacks scored = callbacks;
         scored.validation_score_name = "validation accuracy";
         scored.validation_score = [&] {
+          const int epoch = int(metrics.train_accuracy.size());
+          metrics.train_accuracy.push_back(classify_metrics(trainer, train_task).accuracy);
+          if (cv) {
+            last_validation = {cv->accuracy[std::size_t(epoch)], cv->loss[std::size_t(epoch)], cv->cases};
+            metrics.val_accuracy.push_back(last_validation.accuracy);
+            return double(epoch);  // rising, so that the last epoch is the one kept
+          }
           last_validation = classify_metrics(trainer, val_task);
           metrics.val_accuracy.push_back(last_validation.accuracy);
-          metrics.train_accuracy.push_back(classify_metrics(trainer, train_task).accuracy);
           return last_validation.accuracy;
         };
         const CheckpointedRun run{
@@ -210,7 +250,12 @@ ClassifyRunOutcome train_classify_run(const ClassifyRunRequest& request, const T
             [&] { write_classify_run_metrics(request.out_dir, metrics); },
             [&](const EpochRecord&) { metrics.validation = last_validation; },
             [&] {
-              metrics.validation = classify_metrics(trainer, val_task);
+              if (cv) {
+                metrics.validation = last_validation;
+                for (EpochRecord& e : metrics.epochs) e.val_loss = cv->loss.at(std::size_t(e.epoch - 1));
+              } else {
+                metrics.validation = classify_metrics(trainer, val_task);
+              }
               if (data->test_file) {
                 metrics.test = classification_report(predict(config.model, params, *data->test_file),
                                                       config.data.class_names);

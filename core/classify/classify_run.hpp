@@ -22,7 +22,10 @@ namespace aaren {
 // with the run's statistics (NaN kept where missing).
 struct ClassifyRunData {
   LabelledSeriesSet train_file;
-  std::vector<long> train, validation;  // indices into train_file.series
+  // Indices into train_file.series. With cross-validation every case is in train and none in
+  // validation: the folds are drawn from train.
+  std::vector<long> train, validation;
+  int cv_folds = 0;
   std::optional<LabelledSeriesSet> test_file;
   // With a test file: the yardsticks' accuracies on it, from the files as read (before
   // standardizing, which would weigh the channels of a multivariate case differently).
@@ -33,6 +36,10 @@ struct ClassifyRunRequest {
   std::string data_path;   // TRAIN
   std::string test_path;   // TEST; "" for none
   double val_fraction = 0.2;
+  // 2 or more: the epoch count is chosen by this many folds of cross-validation on TRAIN and the
+  // model then trains on all of it (core/classify/cross_validation.hpp); val_fraction is unused.
+  // 0: a stratified val_fraction of TRAIN is held out and chooses the best epoch.
+  int cv_folds = 0;
   // The architecture: backbone kind, d_model, heads, layers, d_ff; pooling, instance_norm,
   // label_smoothing. channels, classes and seq_len (the longest series of either file) come from
   // the data.

@@ -189,6 +189,7 @@ void read_classify_data(const json& d, const std::string& ds, ClassifyRunConfig&
   for (double s : data.channel_std)
     if (!(s > 0) || !std::isfinite(s)) fail(ds, "field 'channel_std' must hold positive numbers");
   data.val_fraction = json_number(d, "val_fraction", ds, 0, 0.9);
+  data.cv_folds = json_int_or(d, "cv_folds", ds, 0, 1000000, 0);
 }
 
 }  // namespace
@@ -203,7 +204,7 @@ std::string classify_run_config_json(const ClassifyRunConfig& c) {
   const json data = {{"file", d.data_file},         {"test_file", d.test_file},
                      {"problem_name", d.problem_name}, {"class_names", d.class_names},
                      {"channel_mean", d.channel_mean}, {"channel_std", d.channel_std},
-                     {"val_fraction", d.val_fraction}};
+                     {"val_fraction", d.val_fraction}, {"cv_folds", d.cv_folds}};
   return run_config_text(kClassifierRuns, model, data, c.train);
 }
 
@@ -247,6 +248,11 @@ void write_classify_run_metrics(const std::string& dir, const ClassifyRunMetrics
   });
   out.update({{"task", kClassifyRunTask}, {"validation", eval_json(m.validation)}});
   if (m.test) out["test"] = report_json(*m.test);
+  if (m.cross_validation) {
+    const CrossValidation& cv = *m.cross_validation;
+    out["cross_validation"] = {{"folds", cv.folds}, {"cases", cv.cases}, {"chosen_epoch", cv.chosen_epoch},
+                               {"accuracy", cv.accuracy}, {"loss", cv.loss}};
+  }
   if (m.test && m.test_baselines) {
     std::vector<std::string> names;
     for (const ClassReport& c : m.test->classes) names.push_back(c.name);
@@ -263,6 +269,19 @@ ClassifyRunMetrics parse_classify_run_metrics(std::string_view text, const std::
     m.val_accuracy.push_back(json_number_or(epoch, "val_accuracy", source, 0, 1, kNaN));
   }
   m.validation = parse_eval(json_section(root, "validation", source), source + " (validation)");
+  if (root.contains("cross_validation")) {
+    const json& c = json_section(root, "cross_validation", source);
+    const std::string cs = source + " (cross_validation)";
+    CrossValidation cv;
+    cv.folds = json_int(c, "folds", cs, 2, 1000000);
+    cv.cases = json_int(c, "cases", cs, 0, std::numeric_limits<int>::max());
+    const auto accuracy = c.find("accuracy");
+    const std::size_t epochs = accuracy != c.end() && accuracy->is_array() ? accuracy->size() : 0;
+    cv.accuracy = json_number_list(c, "accuracy", cs, epochs);
+    cv.loss = json_number_list(c, "loss", cs, epochs);
+    cv.chosen_epoch = json_int(c, "chosen_epoch", cs, 0, int(cv.accuracy.size()));
+    m.cross_validation = cv;
+  }
   if (root.contains("test")) {
     const json& test = json_section(root, "test", source);
     m.test = parse_report(test, source + " (test)");

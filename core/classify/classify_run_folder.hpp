@@ -6,7 +6,8 @@
 //                      longest series it takes), channels, classes, pooling, instance_norm,
 //                      label_smoothing; data: file, test_file, problem_name, class_names (index =
 //                      the model's class), channel_mean and channel_std (of the training part's
-//                      present values: the model reads (x - mean) / std), val_fraction; training
+//                      present values: the model reads (x - mean) / std), val_fraction, cv_folds
+//                      (0, and absent in runs written before it: a held-out part); training
 //   model.safetensors  the best weights by ParameterLayout::for_classifier's names, with the
 //                      metadata every run carries and "task": "classify"
 //   metrics.json       per-epoch losses with train_accuracy and val_accuracy; validation
@@ -15,7 +16,10 @@
 //                      confusion (rows: true class, columns: predicted), baselines {majority,
 //                      majority_class, euclidean, dtw_full, dtw_window, window, window_percent,
 //                      window_loo_accuracy, z_normalised}: the yardsticks' test accuracies
-//                      (core/classify/nearest_neighbour.hpp; absent in runs written before them)}
+//                      (core/classify/nearest_neighbour.hpp; absent in runs written before them)};
+//                      cross_validation (with cv_folds) {folds, cases, chosen_epoch, accuracy and loss
+//                      per epoch, pooled over the held-out folds}: then validation and each epoch's
+//                      val_loss and val_accuracy are the pooled ones
 //   loss.csv           epoch, train_loss, val_loss
 // The best epoch is the one with the highest validation accuracy, the validation loss breaking ties.
 #include <optional>
@@ -25,6 +29,7 @@
 
 #include "core/classify/classifier_config.hpp"
 #include "core/classify/classify_task.hpp"
+#include "core/classify/cross_validation.hpp"
 #include "core/classify/nearest_neighbour.hpp"
 #include "core/train/run_folder_format.hpp"
 #include "core/train/trainer.hpp"
@@ -40,6 +45,7 @@ struct ClassifyDataPreparation {
   std::vector<std::string> class_names;   // index = the model's class
   std::vector<double> channel_mean, channel_std;  // (channels)
   double val_fraction = 0.2;              // of TRAIN, stratified by class
+  int cv_folds = 0;                       // >= 2: the epochs chosen by cross-validation (val_fraction unused)
 };
 
 struct ClassifyRunConfig {
@@ -68,6 +74,7 @@ struct ClassifyRunMetrics : TrainingHistory {
   ClassifyEvalMetrics validation;                    // of the best weights
   std::optional<ClassificationReport> test;          // when a test file was given
   std::optional<NeighbourBaselines> test_baselines;  // with test: the yardsticks on the same cases
+  std::optional<CrossValidation> cross_validation;   // with cv_folds: how the epoch count was chosen
 };
 
 std::string classify_run_config_json(const ClassifyRunConfig& config);

@@ -216,6 +216,25 @@ class TestCliClassify : public QObject {
     QVERIFY2(missing.exited_with(1) && missing.err.contains("absent.ts"), qPrintable(missing.describe()));
   }
 
+  void crossValidationChoosesTheEpochs() {
+    const QString dir = dir_.path() + "/levels-cv";
+    QStringList args = QStringList{"train", "--task", "classify", "--data", train_, "--test", test_, "--cv-folds", "3",
+                                   "--out", dir} +
+                       tiny_model();
+    const CliResult r = run_cli(args);
+    QVERIFY2(r.exited_with(0), qPrintable(r.describe()));
+    QVERIFY2(r.out.contains("cross-validation: 3 folds of the 48 training cases (stratified), then all of them"),
+             qPrintable(r.describe()));
+    const QJsonObject metrics = read_json(dir + "/metrics.json");
+    const QJsonObject cv = metrics.value("cross_validation").toObject();
+    QCOMPARE(cv.value("folds").toInt(), 3);
+    QCOMPARE(cv.value("accuracy").toArray().size(), 5);  // tiny_model's 5 epochs on every fold
+    const int chosen = cv.value("chosen_epoch").toInt();
+    QVERIFY(chosen >= 1 && chosen <= 5);
+    QCOMPARE(metrics.value("epochs").toArray().size(), chosen);
+    QCOMPARE(read_json(dir + "/config.json").value("data").toObject().value("cv_folds").toInt(), 3);
+  }
+
   void classifiesTheTestFile() {
     const QString csv = dir_.path() + "/predictions.csv";
     const CliResult r =
@@ -334,6 +353,10 @@ class TestCliClassify : public QObject {
                            << QStringLiteral("does not divide");
     QTest::newRow("task") << QStringList{"train", "--task", "sorting", "--data", "train.ts", "--out", "never"}
                           << QStringLiteral("--task must be forecast, events, classify or rl");
+    QTest::newRow("cv-folds 1") << train + QStringList{"--cv-folds", "1"}
+                                << QStringLiteral("--cv-folds must be 0 (a held-out part) or at least 2, got 1");
+    QTest::newRow("cv-folds with val-fraction") << train + QStringList{"--cv-folds", "3", "--val-fraction", "0.3"}
+                                                << QStringLiteral("--val-fraction does not apply with --cv-folds");
     QTest::newRow("baseline without --test")
         << QStringList{"baseline", "--task", "classify", "--data", "train.ts"} << QStringLiteral("--test is required");
     QTest::newRow("baseline scaling") << QStringList{"baseline", "--task", "classify", "--data", "train.ts", "--test",

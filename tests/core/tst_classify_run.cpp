@@ -4,7 +4,9 @@
 // another configuration and bad fields by name; a small separable problem trains to a high test
 // accuracy that the loaded run reproduces case by case, and its streamed probabilities end where
 // the parallel model's are; files that do not fit a run, and data that cannot train one, are
-// refused with messages that name the problem, before anything is written.
+// refused with messages that name the problem, before anything is written. With cross-validation the
+// folds are stratified and follow the seed, the chosen epoch is the pooled curves' best, and the
+// run trains on every case for that many epochs and reports the pooled numbers as validation.
 #include <QtTest>
 
 #include <QFile>
@@ -22,6 +24,7 @@
 #include <vector>
 
 #include "core/classify/classify_run.hpp"
+#include "core/classify/cross_validation.hpp"
 #include "core/events/event_run_folder.hpp"
 #include "core/io/atomic_file.hpp"
 #include "core/io/text_file.hpp"
@@ -118,7 +121,8 @@ LabelledSeriesSet set_of_counts(const std::vector<int>& counts) {
   LabelledSeriesSet set;
   set.source = "counts.ts";
   set.dims = 1;
-  for (std::size_t k = 0; k < counts.size(); ++k) set.class_names.push_back("c" + std::to_string(k));
+  // std::string("c") += ...: GCC 12 warns falsely about `"c" + text` here.
+  for (std::size_t k = 0; k < counts.size(); ++k) set.class_names.push_back(std::string("c") += std::to_string(k));
   std::vector<int> left = counts;
   int id = 0;
   for (bool any = true; any;) {
@@ -581,6 +585,95 @@ class TestClassifyRun : public QObject {
         QVERIFY2(std::abs(running[std::size_t(steps - 1) * 3 + k] - prefix[0].probabilities[k]) < 1e-5,
                  qPrintable(QString("case %1 after %2 steps, class %3").arg(i).arg(steps).arg(k)));
     }
+  }
+
+  // --- the epoch count by cross-validation ---------------------------------------------------
+
+  void foldsAreStratifiedAndFollowTheSeed() {
+    const LabelledSeriesSet set = read_labelled_series(train_path_);  // 20 cases of each of 3 classes
+    std::vector<long> cases(set.series.size());
+    std::iota(cases.begin(), cases.end(), 0L);
+    const auto folds = stratified_folds(set, cases, 7, 5);
+    QCOMPARE(int(folds.size()), 7);
+    std::vector<int> seen(cases.size(), 0);
+    for (const auto& fold : folds) {
+      QVERIFY(std::is_sorted(fold.begin(), fold.end()));
+      QVERIFY(fold.size() == 8 || fold.size() == 9);  // 60 cases in 7 folds
+      std::vector<int> per_class(3, 0);
+      for (long i : fold) ++seen[std::size_t(i)], ++per_class[std::size_t(set.series[std::size_t(i)].label)];
+      // 20 of a class in 7 folds: 2 or 3 in each
+      for (int c : per_class) QVERIFY2(c == 2 || c == 3, qPrintable(QString::number(c)));
+    }
+    QVERIFY(std::all_of(seen.begin(), seen.end(), [](int n) { return n == 1; }));
+    QCOMPARE(stratified_folds(set, cases, 7, 5), folds);
+    QVERIFY(stratified_folds(set, cases, 7, 6) != folds);
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, stratified_folds(set, cases, 1, 5));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, stratified_folds(set, {0, 1, 2}, 4, 5));
+  }
+
+  void theChosenEpochHasTheBestPooledAccuracy() {
+    QCOMPARE(choose_epoch({0.5, 0.8, 0.7}, {1.0, 0.9, 0.8}), 2);
+    QCOMPARE(choose_epoch({0.5, 0.8, 0.8}, {1.0, 0.9, 0.8}), 3);  // equal accuracy: the lower loss
+    QCOMPARE(choose_epoch({0.8, 0.8}, {0.5, 0.5}), 1);            // and then the earlier epoch
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, choose_epoch({}, {}));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, choose_epoch({0.5}, {0.5, 0.4}));
+  }
+
+  void crossValidatedRunTrainsOnEveryCaseForTheChosenEpochs() {
+    const std::string out = dir_.filePath("levels-cv").toStdString();
+    ClassifyRunRequest request = tiny_request(train_path_, test_path_, out);
+    request.cv_folds = 3;
+    request.train.epochs = 6;
+    request.train.patience = 2;  // the folds run every epoch whatever the patience
+    std::size_t training_cases = 0, validation_cases = 1;
+    request.on_data_read = [&](const ClassifyRunData& data) {
+      training_cases = data.train.size();
+      validation_cases = data.validation.size();
+    };
+    const ClassifyRunOutcome outcome = train_classify_run(request);
+    QCOMPARE(training_cases, std::size_t(60));
+    QCOMPARE(validation_cases, std::size_t(0));
+    const ClassifyRunMetrics& m = outcome.metrics;
+    QVERIFY(m.cross_validation.has_value());
+    const CrossValidation& cv = *m.cross_validation;
+    QCOMPARE(cv.folds, 3);
+    QCOMPARE(cv.cases, 60L);
+    QCOMPARE(int(cv.accuracy.size()), 6);
+    QCOMPARE(cv.chosen_epoch, choose_epoch(cv.accuracy, cv.loss));
+    for (std::size_t e = 0; e < cv.accuracy.size(); ++e) {
+      // Pooled over 60 held-out cases: a whole number of them correct.
+      const double correct = cv.accuracy[e] * 60.0;
+      QVERIFY2(std::abs(correct - std::round(correct)) < 1e-9, qPrintable(QString::number(correct)));
+      QVERIFY(cv.loss[e] > 0 && std::isfinite(cv.loss[e]));
+    }
+    // The final model trained the chosen number of epochs on all 60 cases, and what the run reports
+    // as validation is the folds' pooled numbers at that epoch.
+    QCOMPARE(int(m.epochs.size()), cv.chosen_epoch);
+    QCOMPARE(m.best_epoch, cv.chosen_epoch);
+    QCOMPARE(m.validation.accuracy, cv.accuracy[std::size_t(cv.chosen_epoch - 1)]);
+    QCOMPARE(m.validation.cases, 60L);
+    for (const EpochRecord& e : m.epochs) QCOMPARE(e.val_loss, cv.loss[std::size_t(e.epoch - 1)]);
+    QVERIFY(m.test.has_value());
+    // The same seed gives the same folds, curves and choice.
+    ClassifyRunRequest again = request;
+    again.out_dir = dir_.filePath("levels-cv-again").toStdString();
+    again.on_data_read = nullptr;
+    const ClassifyRunOutcome repeated = train_classify_run(again);
+    QCOMPARE(repeated.metrics.cross_validation->accuracy, cv.accuracy);
+    QCOMPARE(repeated.metrics.cross_validation->chosen_epoch, cv.chosen_epoch);
+    // The folder round-trips the choice and the curves, and the configuration its folds.
+    const LoadedClassifyRun loaded = load_classify_run(out);
+    QCOMPARE(loaded.config.data.cv_folds, 3);
+    QVERIFY(loaded.metrics.cross_validation.has_value());
+    QCOMPARE(loaded.metrics.cross_validation->chosen_epoch, cv.chosen_epoch);
+    QCOMPARE(loaded.metrics.cross_validation->loss, cv.loss);
+    QCOMPARE(loaded.metrics.test_baselines.has_value(), true);
+    // More folds than cases is refused before anything is written.
+    ClassifyRunRequest too_many = request;
+    too_many.cv_folds = 61;
+    too_many.out_dir = dir_.filePath("never-cv").toStdString();
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, train_classify_run(too_many));
+    QVERIFY(!QFileInfo::exists(dir_.filePath("never-cv")));
   }
 
   void streamedProbabilitiesFollowTheParallelModel_data() {

@@ -210,6 +210,19 @@ void training(ReportLayout& layout, const RunOnDisk& run) {
     if (const ClassifyModelFiles* classifier = model.classify()) {
       // A classifier keeps the epoch of the best validation accuracy, the loss breaking ties.
       const ClassifyRunMetrics& m = *classifier->metrics;
+      if (const std::optional<CrossValidation>& cv = m.cross_validation) {
+        layout.paragraph(QObject::tr("%1: %2 epochs, the count chosen by %3-fold cross-validation on the training file "
+                                     "(pooled accuracy %4% of its %5 cases), then trained on every training case "
+                                     "in %6 s; the last epoch's weights are the ones evaluated. The validation curve "
+                                     "is the folds' pooled loss.")
+                             .arg(modelName(model))
+                             .arg(cv->chosen_epoch)
+                             .arg(cv->folds)
+                             .arg(100.0 * m.validation.accuracy, 0, 'f', 1)
+                             .arg(cv->cases)
+                             .arg(seconds, 0, 'f', 1));
+        continue;
+      }
       layout.paragraph(QObject::tr("%1: %2 epochs in %3 s; the best validation accuracy, %4% of %5 cases, came at "
                                    "epoch %6, and those weights are the ones evaluated.")
                            .arg(modelName(model))
