@@ -167,6 +167,9 @@ int train_classifier(TrainClassifierOptions& o) {
     }
     if (const auto& baselines = outcomes.front().metrics.test_baselines)
       print_baseline_table(*baselines, outcomes.front().config.data.class_names);
+    else if (outcomes.front().metrics.test->overall.cases > 0)
+      std::printf("the yardsticks (1-NN Euclidean and DTW) are left out for files this large; "
+                  "`aaren baseline --task classify` computes them\n");
   }
   print_run_folders(o.out, kinds, outcomes.size());
   return exit_code_of(outcomes);

@@ -122,7 +122,10 @@ ClassifyRunData read_run_data(const ClassifyRunRequest& request, ClassifyRunConf
     data.test_file = read_labelled_series(request.test_path);
     require_channels(*data.test_file, train.dims);
     renumber_classes(*data.test_file, train.class_names);
-    if (data.test_file->has_labels()) data.test_baselines = neighbour_baselines(train, *data.test_file);
+    const double cells = yardstick_cells(long(train.series.size()), long(data.test_file->series.size()),
+                                         std::max(train.max_length(), data.test_file->max_length()));
+    if (data.test_file->has_labels() && cells <= kMostYardstickCells)
+      data.test_baselines = neighbour_baselines(train, *data.test_file);
   }
 
   ClassifyDataPreparation& d = config.data;

@@ -27,8 +27,9 @@ struct ClassifyRunData {
   std::vector<long> train, validation;
   int cv_folds = 0;
   std::optional<LabelledSeriesSet> test_file;
-  // With a test file: the yardsticks' accuracies on it, from the files as read (before
-  // standardizing, which would weigh the channels of a multivariate case differently).
+  // With a labelled test file: the yardsticks' accuracies on it, from the files as read (before
+  // standardizing, which would weigh the channels of a multivariate case differently); left out
+  // when they would cost more than kMostYardstickCells.
   std::optional<NeighbourBaselines> test_baselines;
 };
 

@@ -364,6 +364,10 @@ WindowChoice choose_dtw_window(const std::vector<NeighbourSeries>& train, const 
   return choice;
 }
 
+double yardstick_cells(long train_cases, long test_cases, int longest) {
+  return double(train_cases) * double(train_cases + test_cases) * double(longest) * double(longest);
+}
+
 NeighbourBaselines neighbour_baselines(const LabelledSeriesSet& train, const LabelledSeriesSet& test,
                                       NeighbourScaling scaling) {
   if (!train.has_labels()) throw std::invalid_argument(train.source + ": every training case needs a label");

@@ -252,6 +252,11 @@ class NearestNeighbourTest : public QObject {
     QVERIFY(got.dtw_window > 0.8);
     QCOMPARE(got.euclidean, accuracy_at(0));  // equal lengths: the diagonal is the Euclidean path
 
+    // What a training run affords: this problem and the archive-sized ones, not a large file.
+    QCOMPARE(yardstick_cells(20, 11, 32), 20.0 * 31 * 32 * 32);
+    QVERIFY(yardstick_cells(300, 30, 500) <= kMostYardstickCells);
+    QVERIFY(yardstick_cells(5000, 1000, 1000) > kMostYardstickCells);
+
     LabelledSeriesSet other = test_set;
     other.class_names = {"late", "middle"};
     other.series[0].label = 1;
