@@ -48,7 +48,7 @@ void print_data_summary(const ClassifyRunData& data) {
   std::printf("read %zu cases of %s: %d dimension%s, %d to %d steps, %zu classes\n", train.series.size(),
               train.source.c_str(), train.dims, train.dims == 1 ? "" : "s", shortest, train.max_length(),
               train.class_names.size());
-  if (data.validation.empty())
+  if (data.cv_folds > 0)
     std::printf("cross-validation: %d folds of the %zu training cases (stratified), then all of them", data.cv_folds,
                 data.train.size());
   else

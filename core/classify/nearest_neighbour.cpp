@@ -7,6 +7,7 @@
 #include <numeric>
 #include <stdexcept>
 
+#include "core/data/label_numbers.hpp"
 #include "core/util/worker_pool.hpp"
 
 namespace aaren {
@@ -65,17 +66,17 @@ void running_extreme(const NeighbourSeries& c, int dims, int k, int w, std::vect
   }
 }
 
+// Each case's class as `names` numbers it (core/data/label_numbers.hpp matches them by name).
 std::vector<int> class_indices(const LabelledSeriesSet& set, const std::vector<std::string>& names) {
+  const RunLabelNumbers numbers(set.class_names, names);
   std::vector<int> labels;
   labels.reserve(set.series.size());
   for (const LabelledSeries& s : set.series) {
     if (s.label < 0) throw std::invalid_argument(set.source + ": case " + s.case_id + " has no label");
-    const std::string& name = set.class_names[std::size_t(s.label)];
-    const auto found = std::find(names.begin(), names.end(), name);
-    if (found == names.end())
-      throw std::invalid_argument(set.source + ": case " + s.case_id + " has class '" + name +
-                                  "', which the training file does not have");
-    labels.push_back(int(found - names.begin()));
+    if (numbers.of(s.label) < 0)
+      throw std::invalid_argument(set.source + ": case " + s.case_id + " has class '" +
+                                  set.class_names[std::size_t(s.label)] + "', which the training file does not have");
+    labels.push_back(numbers.of(s.label));
   }
   return labels;
 }
@@ -134,8 +135,11 @@ double banded_dtw(const NeighbourSeries& a, const NeighbourSeries& b, int dims, 
   if constexpr (kDims > 0) dims = kDims;
   constexpr double inf = std::numeric_limits<double>::infinity();
   const int la = a.length, lb = b.length;
-  std::vector<double> rows(2 * std::size_t(lb + 1), inf);
-  std::vector<int> widths(kWidth ? 2 * std::size_t(lb + 1) : 0, 0);
+  // The two rows live on for the thread's next distance: a search computes tens of thousands.
+  thread_local std::vector<double> rows;
+  thread_local std::vector<int> widths;
+  rows.assign(2 * std::size_t(lb + 1), inf);
+  if constexpr (kWidth) widths.assign(2 * std::size_t(lb + 1), 0);
   double* previous = rows.data();
   double* current = previous + lb + 1;
   int* previous_width = kWidth ? widths.data() : nullptr;

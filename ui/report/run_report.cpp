@@ -167,11 +167,8 @@ void classificationData(ReportLayout& layout, const RunOnDisk& run) {
                                "training part's mean and deviation.")
                        .arg(text(config.data.problem_name), cases, QFileInfo(results.trainFile).fileName(),
                             results.casesAreTest ? QFileInfo(results.casesFile).fileName() : QObject::tr("none (no test file)")));
-  // Cases per class in each part: the training file's split, and the file the models were tested on.
-  const long validation = metrics.validation.cases;
-  std::vector<long> tested(std::size_t(results.classNames.size()), 0);
-  for (const LabelledSeries& c : results.cases.series)
-    if (c.label >= 0) ++tested[std::size_t(c.label)];
+  // Cases per class of the file the models were tested on.
+  const std::vector<long> tested = results.cases.class_counts();
   TextTable classes;
   classes.header = {QObject::tr("Class"), results.casesAreTest ? QObject::tr("Test cases") : QObject::tr("Training cases")};
   for (int k = 0; k < int(results.classNames.size()); ++k)
@@ -183,11 +180,17 @@ void classificationData(ReportLayout& layout, const RunOnDisk& run) {
   }
   const QString lengths = shortest == longest ? QObject::tr("%1 steps long").arg(longest)
                                               : QObject::tr("%1 to %2 steps long").arg(shortest).arg(longest);
-  layout.table(classes, QObject::tr("%1 classes; %2 of the training file's cases were held out for validation "
-                                    "(stratified by class); the tested cases are %3:")
+  // Under cross-validation no case was held out: the folds took turns (the training paragraph says how).
+  const QString validation =
+      metrics.cross_validation
+          ? QObject::tr("the epoch count was chosen by %1-fold cross-validation over all %2 training cases")
+                .arg(metrics.cross_validation->folds)
+                .arg(metrics.cross_validation->cases)
+          : QObject::tr("%1 of the training file's cases were held out for validation (stratified by class)")
+                .arg(metrics.validation.cases);
+  layout.table(classes, QObject::tr("%1 classes; %2; the tested cases are %3:")
                             .arg(results.classNames.size())
-                            .arg(validation)
-                            .arg(lengths));
+                            .arg(validation, lengths));
 }
 
 void training(ReportLayout& layout, const RunOnDisk& run) {
