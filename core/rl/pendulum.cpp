@@ -4,7 +4,7 @@
 #include <cmath>
 #include <numbers>
 
-#include "core/rl/seeded_uniform.hpp"
+#include "core/util/seeded_uniform.hpp"
 
 namespace aaren::rl {
 

@@ -23,7 +23,7 @@
 #include <vector>
 
 #include "core/rl/environment.hpp"
-#include "core/rl/seeded_uniform.hpp"
+#include "core/util/seeded_uniform.hpp"
 
 namespace aaren::rl {
 

@@ -6,7 +6,7 @@
 #include <numbers>
 #include <random>
 
-namespace aaren::rl {
+namespace aaren {
 
 class SeededUniform {
  public:
@@ -24,4 +24,4 @@ inline double standard_normal(SeededUniform& uniform) {
   return radius * std::cos(2.0 * std::numbers::pi * uniform(0.0, 1.0));
 }
 
-}  // namespace aaren::rl
+}  // namespace aaren
