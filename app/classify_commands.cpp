@@ -1,6 +1,7 @@
 // aaren train --task classify / aaren forecast --task classify: classifiers on labelled series.
 
 #include <atomic>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <memory>
@@ -23,10 +24,12 @@ namespace {
 
 const char* const kTrainClassifyText = R"(Trains a classifier of whole series: each case of TRAIN (a UEA/UCR .ts file, a
 long CSV case_id,label,timestep,dim_0,... or a wide CSV label,t0,t1,...) is one
-labelled series, of any length. A stratified part of TRAIN (--val-fraction) is
-held out for validation; the best epoch is the one with the highest validation
-accuracy, the validation loss breaking ties. Every channel is standardized with
-the training part's mean and deviation. Writes a run folder: DIR/config.json,
+labelled series, of any length. Below 1000 training cases, the epoch count is
+chosen by 5-fold cross-validation on TRAIN and the model then trains on all of
+it; from 1000 (or with --val-fraction), a stratified part of TRAIN is held out
+and the best epoch is the one with the highest validation accuracy, the
+validation loss breaking ties (--cv-folds chooses). Every channel is
+standardized with the training part's mean and deviation. Writes a run folder: DIR/config.json,
 DIR/model.safetensors, DIR/metrics.json (per-epoch losses and accuracies;
 validation accuracy; with --test, test accuracy, per-class precision, recall and
 F1 and the confusion matrix) and DIR/loss.csv. With --model both, DIR/aaren and
@@ -100,18 +103,36 @@ std::string predictions_csv(const std::vector<CasePrediction>& predictions, cons
 
 struct TrainClassifierOptions {
   ClassifyRunRequest request;
-  std::string out, model = "aaren", pooling = "mean", schedule, device = "cpu";
+  std::string out, model = "aaren", pooling = "mean", schedule, device = "cpu", cv_folds = "auto",
+                   augmentation = to_string(kDefaultAugmentation);
   CLI::Option* val_fraction = nullptr;  // to tell it given from its default
 };
+
+// --cv-folds: "auto" (by TRAIN's size, unless --val-fraction asks for a held-out part), 0 or K >= 2.
+int cv_folds_of(const TrainClassifierOptions& o) {
+  const bool held_out_asked = o.val_fraction->count() > 0;
+  if (o.cv_folds == "auto") return held_out_asked ? 0 : kCvFoldsAuto;
+  int folds = -1;
+  const auto [end, error] = std::from_chars(o.cv_folds.data(), o.cv_folds.data() + o.cv_folds.size(), folds);
+  if (error != std::errc() || end != o.cv_folds.data() + o.cv_folds.size() || folds < 0 || folds > 100)
+    throw UsageError("--cv-folds must be auto or a whole number from 0 to 100, got '" + o.cv_folds + "'");
+  if (folds == 1) throw UsageError("--cv-folds must be 0 (a held-out part) or at least 2, got 1");
+  if (folds > 0 && held_out_asked)
+    throw UsageError("--val-fraction does not apply with --cv-folds: every training case is held out once, in its fold");
+  return folds;
+}
 
 int train_classifier(TrainClassifierOptions& o) {
   require_cpu_device(o.device, cpu_only_reason(TrainingTaskKind::classify));
   ClassifyRunRequest& request = o.request;
   const std::vector<ModelKind> kinds = model_kinds(o.model);
   request.model.pooling = *classifier_pooling_from_string(o.pooling);
-  if (request.cv_folds == 1) throw UsageError("--cv-folds must be 0 (a held-out part) or at least 2, got 1");
-  if (request.cv_folds > 0 && o.val_fraction->count() > 0)
-    throw UsageError("--val-fraction does not apply with --cv-folds: every training case is held out once, in its fold");
+  request.cv_folds = cv_folds_of(o);
+  try {
+    request.model.augmentation = classify_augmentation_from_string(o.augmentation);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(std::string("--augment: ") + e.what());
+  }
   // The architecture's own rules (heads dividing d_model) as a usage error; the data sets the rest.
   ClassifierConfig sized = request.model;
   sized.backbone.seq_len = sized.backbone.horizon = sized.backbone.channels = 1;
@@ -217,9 +238,10 @@ void add_train_classifier_command(CommandLine& cli) {
   o->val_fraction =
       add_real(app, "--val-fraction", r.val_fraction, {0, false, 0.9, true}, "F", "of TRAIN, stratified by class")
           ->group(kDataGroup);
-  add_whole(app, "--cv-folds", r.cv_folds, 0, 100, "K",
-            "choose the epoch count by K-fold cross-validation on TRAIN, then train on all of it (0: hold out "
-            "--val-fraction instead)")
+  add_text(app, "--cv-folds", o->cv_folds, "K|auto",
+           "choose the epoch count by K-fold cross-validation on TRAIN, then train on all of it (0: hold out "
+           "--val-fraction instead; auto: " + std::to_string(kAutoCvFolds) + " folds below " +
+               std::to_string(kCrossValidateBelow) + " training cases, unless --val-fraction is given)")
       ->group(kDataGroup);
   add_model_choice(app, o->model, true);
   const char* const from_the_data = "does not apply to a classifier: the series' own lengths set its seq_len";
@@ -234,6 +256,14 @@ void add_train_classifier_command(CommandLine& cli) {
   add_real(app, "--label-smoothing", r.model.label_smoothing, {0, true, 1, false}, "E",
            "cross-entropy against (1 - E) one-hot + E / classes")
       ->group(kModelGroup);
+  r.model.members = kDefaultMembers;
+  add_whole(app, "--ensemble", r.model.members, 1, ClassifierConfig::kMostMembers, "K",
+            "K classifiers trained side by side from their own initial weights; the class probabilities are "
+            "their mean")
+      ->group(kModelGroup);
+  add_text(app, "--augment", o->augmentation, "LIST",
+           "draw the training cases anew each epoch: slice, scale, jitter, several joined by commas, or none")
+      ->group(kTrainingGroup);
   r.train = classification_train_settings();  // more epochs, smaller batches, more patience
   add_training_options(app, r.train, o->schedule);
   add_device_option(app, o->device, "cpu or auto (classifiers train on the CPU)");

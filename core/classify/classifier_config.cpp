@@ -26,6 +26,9 @@ void ClassifierConfig::validate() const {
                                 std::to_string(classes));
   if (pooling != ClassifierPooling::mean && pooling != ClassifierPooling::last)
     throw std::invalid_argument("pooling must be mean or last, got " + std::to_string(int(pooling)));
+  if (members < 1 || members > kMostMembers)
+    throw std::invalid_argument("an ensemble has 1 to " + std::to_string(kMostMembers) + " members, got " +
+                                std::to_string(members));
   // eps = 1 would make every target uniform: nothing left to learn.
   if (!(std::isfinite(label_smoothing) && label_smoothing >= 0 && label_smoothing < 1)) {
     std::ostringstream message;

@@ -102,11 +102,14 @@ template <class T>
 std::vector<T> running_probabilities(const ClassifierConfig& config, const ParameterLayout& layout, const T* params,
                                      const T* x, int n) {
   const std::size_t C = std::size_t(config.backbone.channels), K = std::size_t(config.classes);
-  ClassifierStream<T> stream(config, layout, params, n);
-  std::vector<T> out(std::size_t(std::max(n, 0)) * K);
-  for (int t = 0; t < n; ++t) {
-    const T* probs = stream.step(x + std::size_t(t) * C);
-    std::copy(probs, probs + K, out.begin() + long(std::size_t(t) * K));
+  std::vector<T> out(std::size_t(std::max(n, 0)) * K, T(0));
+  const std::size_t member = config.member_parameters(layout.total());
+  for (int m = 0; m < config.members; ++m) {
+    ClassifierStream<T> stream(config, layout, params + std::size_t(m) * member, n);
+    for (int t = 0; t < n; ++t) {
+      const T* probs = stream.step(x + std::size_t(t) * C);
+      for (std::size_t k = 0; k < K; ++k) out[std::size_t(t) * K + k] += probs[k] / T(config.members);
+    }
   }
   return out;
 }

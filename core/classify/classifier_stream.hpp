@@ -23,7 +23,8 @@ namespace aaren {
 template <class T>
 class ClassifierStream {
  public:
-  // `layout` (ParameterLayout::for_classifier(config)) and `params` must outlive the stream.
+  // `layout` (ParameterLayout::for_classifier(config)) and `params` must outlive the stream. An
+  // ensemble's stream runs one member: `params` points at that member's parameters.
   // `reserve_steps` pre-sizes the Transformer's KV cache so steps up to that many never allocate.
   ClassifierStream(const ClassifierConfig& config, const ParameterLayout& layout, const T* params,
                    long reserve_steps = 0);
@@ -59,7 +60,7 @@ class ClassifierStream {
 };
 
 // The class probabilities after each step of a series x (n, C): (n, K) row-major, row t from
-// rows 0..t of x, by a ClassifierStream.
+// rows 0..t of x, by a ClassifierStream (for an ensemble, the mean of a stream per member).
 template <class T>
 std::vector<T> running_probabilities(const ClassifierConfig& config, const ParameterLayout& layout, const T* params,
                                      const T* x /*(n, C)*/, int n);

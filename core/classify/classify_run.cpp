@@ -100,14 +100,16 @@ ClassifyRunData read_run_data(const ClassifyRunRequest& request, ClassifyRunConf
   if (present < 2)
     throw std::runtime_error(train.source + ": a classifier needs cases of at least two classes; the file's cases have " +
                              std::to_string(present));
-  if (request.cv_folds > 0) {
-    if (request.cv_folds < 2 || request.cv_folds > long(train.series.size()))
+  const int folds =
+      request.cv_folds == kCvFoldsAuto ? auto_cv_folds(long(train.series.size())) : request.cv_folds;
+  if (folds != 0) {
+    if (folds < 2 || folds > long(train.series.size()))
       throw std::invalid_argument(train.source + ": cross-validation needs from 2 folds to as many as the " +
                                   std::to_string(train.series.size()) + " training cases, got " +
-                                  std::to_string(request.cv_folds));
+                                  std::to_string(folds));
     data.train.resize(train.series.size());
     std::iota(data.train.begin(), data.train.end(), 0L);
-    data.cv_folds = request.cv_folds;
+    data.cv_folds = folds;
   } else {
     if (!(request.val_fraction > 0 && request.val_fraction <= 0.9))
       throw std::invalid_argument("the validation fraction must be above 0 and at most 0.9, got " +
@@ -134,7 +136,7 @@ ClassifyRunData read_run_data(const ClassifyRunRequest& request, ClassifyRunConf
   d.problem_name = train.problem_name;
   d.class_names = train.class_names;
   d.val_fraction = request.val_fraction;
-  d.cv_folds = request.cv_folds;
+  d.cv_folds = data.cv_folds;
   fit_channel_scaling(train, data.train, d);
   standardize(train, d);
   if (data.test_file) standardize(*data.test_file, d);
@@ -165,6 +167,10 @@ StratifiedSplit stratified_split(const LabelledSeriesSet& set, double fraction, 
   std::sort(split.train.begin(), split.train.end());
   std::sort(split.validation.begin(), split.validation.end());
   return split;
+}
+
+int auto_cv_folds(long training_cases) {
+  return training_cases < kCrossValidateBelow ? int(std::min<long>(kAutoCvFolds, training_cases)) : 0;
 }
 
 TrainSettings classification_train_settings() {
@@ -206,8 +212,8 @@ ClassifyRunOutcome train_classify_run(const ClassifyRunRequest& request, const T
         init_parameters(params, layout, rng);
         TrainSettings settings = request.train;
         std::optional<CrossValidation> cv;
-        if (request.cv_folds > 0) {
-          cv = cross_validate_epochs(config.model, data->train_file, data->train, request.cv_folds, request.train,
+        if (data->cv_folds > 0) {
+          cv = cross_validate_epochs(config.model, data->train_file, data->train, data->cv_folds, request.train,
                                      callbacks);
           metrics.cross_validation = cv;
           if (cv->chosen_epoch == 0 && callbacks.cancel && callbacks.cancel->load()) {
@@ -226,7 +232,7 @@ ClassifyRunOutcome train_classify_run(const ClassifyRunRequest& request, const T
         }
         // Under cross-validation there is no held-out part: the trainer's validation set is the
         // training set, and the validation numbers reported are the folds' pooled ones.
-        const ClassifyTask train_task(config.model, data->train_file, data->train),
+        const ClassifyTask train_task(config.model, data->train_file, data->train, request.train.seed),
             val_task(config.model, data->train_file, cv ? data->train : data->validation);
 
         metrics.validation = {kNaN, kNaN, long(data->validation.size())};
@@ -234,6 +240,18 @@ ClassifyRunOutcome train_classify_run(const ClassifyRunRequest& request, const T
         // Each epoch's accuracies; the validation one chooses the best epoch.
         ClassifyEvalMetrics last_validation;
         TrainCallbacks scored = callbacks;
+        if (cv && callbacks.progress)
+          // The last phase of cross-validation: an epoch's validation numbers are the folds' pooled ones.
+          scored.progress = [&](const TrainProgress& p) {
+            TrainProgress all = p;
+            all.fold = cv->folds + 1;
+            all.folds = cv->folds;
+            if (p.epoch_end) {
+              all.val_loss = cv->loss.at(std::size_t(p.epoch - 1));
+              all.val_score = cv->accuracy.at(std::size_t(p.epoch - 1));
+            }
+            callbacks.progress(all);
+          };
         scored.validation_score_name = "validation accuracy";
         scored.validation_score = [&] {
           const int epoch = int(metrics.train_accuracy.size());

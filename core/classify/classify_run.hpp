@@ -33,13 +33,26 @@ struct ClassifyRunData {
   std::optional<NeighbourBaselines> test_baselines;
 };
 
+// cv_folds' "auto": cross-validation with kAutoCvFolds folds (at most one a case) when TRAIN has
+// fewer than kCrossValidateBelow cases, a held-out part otherwise (docs/results.md measures why).
+inline constexpr int kCvFoldsAuto = -1;
+inline constexpr int kAutoCvFolds = 5;
+inline constexpr long kCrossValidateBelow = 1000;
+int auto_cv_folds(long training_cases);  // 0 for a held-out part
+
+// The ensemble and the augmentation `aaren train --task classify` and the Train page start from,
+// chosen by measurement (docs/results.md, "Defaults for small archives").
+inline constexpr int kDefaultMembers = 1;
+inline constexpr ClassifyAugmentation kDefaultAugmentation{};
+
 struct ClassifyRunRequest {
   std::string data_path;   // TRAIN
   std::string test_path;   // TEST; "" for none
   double val_fraction = 0.2;
   // 2 or more: the epoch count is chosen by this many folds of cross-validation on TRAIN and the
   // model then trains on all of it (core/classify/cross_validation.hpp); val_fraction is unused.
-  // 0: a stratified val_fraction of TRAIN is held out and chooses the best epoch.
+  // 0: a stratified val_fraction of TRAIN is held out and chooses the best epoch. kCvFoldsAuto:
+  // chosen by TRAIN's size (auto_cv_folds).
   int cv_folds = 0;
   // The architecture: backbone kind, d_model, heads, layers, d_ff; pooling, instance_norm,
   // label_smoothing. channels, classes and seq_len (the longest series of either file) come from

@@ -126,7 +126,8 @@ std::string describe(const ClassifierConfig& c) {
          " with d_model " + std::to_string(b.d_model) + ", " + count_of(b.heads, "head") + ", " +
          count_of(b.layers, "layer") + ", d_ff " + std::to_string(b.d_ff) + ", seq_len " + std::to_string(b.seq_len) +
          ", " + count_of(b.channels, "channel") + ", " + count_of(c.classes, "class") + ", " +
-         std::string(to_string(c.pooling)) + " pooling" + (c.instance_norm ? " and instance norm" : "");
+         std::string(to_string(c.pooling)) + " pooling" + (c.instance_norm ? " and instance norm" : "") +
+         (c.members > 1 ? ", an ensemble of " + std::to_string(c.members) : "");
 }
 
 std::vector<std::string> model_differences(const ClassifierConfig& a, const ClassifierConfig& b) {
@@ -136,6 +137,7 @@ std::vector<std::string> model_differences(const ClassifierConfig& a, const Clas
   if (a.classes != b.classes) fields.push_back("classes");
   if (a.pooling != b.pooling) fields.push_back("pooling");
   if (a.instance_norm != b.instance_norm) fields.push_back("instance norm");
+  if (a.members != b.members) fields.push_back("ensemble members");
   return fields;
 }
 
@@ -171,6 +173,14 @@ void read_classifier_model(const json& m, const std::string& ms, ClassifyRunConf
   model.pooling = *parsed;
   model.instance_norm = json_bool(m, "instance_norm", ms);
   model.label_smoothing = json_number(m, "label_smoothing", ms, 0, 0.999999);
+  // Runs written before ensembles and augmentation existed have one member and none.
+  model.members = json_int_or(m, "members", ms, 1, ClassifierConfig::kMostMembers, 1);
+  const std::string augmentation = json_string_or(m, "augmentation", ms, "none");
+  try {
+    model.augmentation = classify_augmentation_from_string(augmentation);
+  } catch (const std::invalid_argument& e) {
+    fail(ms, std::string("field 'augmentation': ") + e.what());
+  }
 }
 
 // config.json's "data" section: how the labelled files were read and prepared.
@@ -200,7 +210,8 @@ std::string classify_run_config_json(const ClassifyRunConfig& c) {
   json model = backbone_json(m.backbone);
   model.update({{"seq_len", m.backbone.seq_len}, {"channels", m.backbone.channels}, {"classes", m.classes},
                 {"pooling", std::string(to_string(m.pooling))}, {"instance_norm", m.instance_norm},
-                {"label_smoothing", m.label_smoothing}});
+                {"label_smoothing", m.label_smoothing}, {"augmentation", to_string(m.augmentation)},
+                {"members", m.members}});
   const json data = {{"file", d.data_file},         {"test_file", d.test_file},
                      {"problem_name", d.problem_name}, {"class_names", d.class_names},
                      {"channel_mean", d.channel_mean}, {"channel_std", d.channel_std},

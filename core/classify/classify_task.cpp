@@ -14,11 +14,17 @@ std::string case_name(const LabelledSeries& series) {
   return series.case_id.empty() ? std::string("a case") : "case " + series.case_id;
 }
 
-// The forward of one case: its values copied into x (capacity, C) as the model's scalar type.
-void forward_case(ClassifierState<float>& state, std::vector<float>& x, const float* params,
-                  const ParameterLayout& layout, const ClassifierConfig& config, const LabelledSeries& series) {
+// Adds the class probabilities of one case, the mean over the ensemble's members, to out (K): its
+// values copied into x (capacity, C) as the model's scalar type and run through every member.
+void add_mean_probabilities(ClassifierState<float>& state, std::vector<float>& x, const float* params,
+                            const ParameterLayout& layout, const ClassifierConfig& config, const LabelledSeries& series,
+                            double* out) {
   std::copy(series.values.begin(), series.values.end(), x.begin());
-  classifier_forward<float>(state, params, layout, config, x.data(), series.length);
+  const std::size_t member = config.member_parameters(layout.total());
+  for (int m = 0; m < config.members; ++m) {
+    classifier_forward<float>(state, params + std::size_t(m) * member, layout, config, x.data(), series.length);
+    for (int k = 0; k < config.classes; ++k) out[k] += double(state.probs[std::size_t(k)]) / config.members;
+  }
 }
 
 void check_index(long index, const LabelledSeriesSet& set) {
@@ -56,44 +62,83 @@ void check_labelled_case(const LabelledSeries& series, const ClassifierConfig& c
 class ClassifyTask::Worker : public TaskWorker {
  public:
   explicit Worker(const ClassifyTask& task)
-      : task_(task), state_(task.config_), scratch_(task.config_), x_(input_buffer(task.config_)) {}
+      : task_(task),
+        state_(task.config_),
+        scratch_(task.config_),
+        x_(input_buffer(task.config_)),
+        member_log_p_(std::size_t(task.config_.members)),
+        mean_p_(std::size_t(task.config_.classes)) {}
 
+  // An ensemble's loss is the mean of its members' (each member's gradient its own loss's, over
+  // the member count).
   LossTerms loss(long i, const float* params, float* grads, float grad_weight) override {
-    const int label = forward(i, params);
+    const LabelledSeries& series = task_.example(i);
+    if (grads && task_.config_.augmentation.any()) augment(i, series);
+    else std::copy(series.values.begin(), series.values.end(), x_.begin());
     const ClassifierConfig& c = task_.config_;
-    const float value = classifier_loss<float>(grads ? scratch_.dlogits.data() : nullptr, state_, c, label, grad_weight);
-    if (grads) classifier_backward<float>(grads, scratch_, state_, params, task_.layout_, c, scratch_.dlogits.data());
-    return {double(value), 1};
+    const std::size_t member = c.member_parameters(task_.layout_.total());
+    const float weight = grad_weight / float(c.members);
+    double total = 0;
+    for (int m = 0; m < c.members; ++m) {
+      const float* p = params + std::size_t(m) * member;
+      classifier_forward<float>(state_, p, task_.layout_, c, x_.data(), series.length);
+      total += double(classifier_loss<float>(grads ? scratch_.dlogits.data() : nullptr, state_, c, series.label, weight));
+      if (grads)
+        classifier_backward<float>(grads + std::size_t(m) * member, scratch_, state_, p, task_.layout_, c,
+                                   scratch_.dlogits.data());
+    }
+    return {total / c.members, 1};
   }
 
+  // -log P(label) from the logits, so that a confident mistake does not round to log 0; an
+  // ensemble's P is its members' mean, and its prediction the class of the highest mean.
   void add_metrics(long i, const float* params, double* sums) override {
-    const int label = forward(i, params);
-    const int K = task_.config_.classes;
-    // -log P(label) from the logits, so that a confident mistake does not round to log 0.
-    const float* logits = state_.logits.data();
-    const double top = double(*std::max_element(logits, logits + K));
+    const LabelledSeries& series = task_.example(i);
+    const ClassifierConfig& c = task_.config_;
+    const int K = c.classes, label = series.label;
+    const std::size_t member = c.member_parameters(task_.layout_.total());
+    std::copy(series.values.begin(), series.values.end(), x_.begin());
+    std::fill(mean_p_.begin(), mean_p_.end(), 0.0);
+    for (int m = 0; m < c.members; ++m) {
+      classifier_forward<float>(state_, params + std::size_t(m) * member, task_.layout_, c, x_.data(), series.length);
+      const float* logits = state_.logits.data();
+      const double top = double(*std::max_element(logits, logits + K));
+      double total = 0;
+      for (int k = 0; k < K; ++k) total += std::exp(double(logits[k]) - top);
+      member_log_p_[std::size_t(m)] = double(logits[label]) - top - std::log(total);
+      for (int k = 0; k < K; ++k) mean_p_[std::size_t(k)] += double(state_.probs[std::size_t(k)]) / c.members;
+    }
+    const double top = *std::max_element(member_log_p_.begin(), member_log_p_.end());
     double total = 0;
-    for (int k = 0; k < K; ++k) total += std::exp(double(logits[k]) - top);
-    sums[kClassNllSum] += top + std::log(total) - double(logits[label]);
-    sums[kCorrectSum] += most_probable(state_.probs.data(), K) == label ? 1.0 : 0.0;
+    for (const double log_p : member_log_p_) total += std::exp(log_p - top);
+    sums[kClassNllSum] -= top + std::log(total / c.members);
+    sums[kCorrectSum] += most_probable(mean_p_.data(), K) == label ? 1.0 : 0.0;
     sums[kCasesSum] += 1.0;
   }
 
  private:
-  int forward(long i, const float* params) {
-    const LabelledSeries& series = task_.example(i);
-    forward_case(state_, x_, params, task_.layout_, task_.config_, series);
-    return series.label;
+  void augment(long i, const LabelledSeries& series) {
+    const std::uint32_t times = task_.times_drawn_[std::size_t(i)].fetch_add(1, std::memory_order_relaxed);
+    const std::uint64_t draw =
+        augmentation_draw(task_.augmentation_seed_, std::uint64_t(task_.indices_[std::size_t(i)]), times);
+    augment_case(series, task_.config_.backbone.channels, task_.config_.augmentation, draw, x_.data());
   }
 
   const ClassifyTask& task_;
   ClassifierState<float> state_;
   ClassifierScratch<float> scratch_;
   std::vector<float> x_;
+  std::vector<double> member_log_p_, mean_p_;
 };
 
-ClassifyTask::ClassifyTask(const ClassifierConfig& config, const LabelledSeriesSet& set, std::vector<long> indices)
-    : config_(config), layout_(ParameterLayout::for_classifier(config)), set_(set), indices_(std::move(indices)) {
+ClassifyTask::ClassifyTask(const ClassifierConfig& config, const LabelledSeriesSet& set, std::vector<long> indices,
+                           std::uint64_t augmentation_seed)
+    : config_(config),
+      layout_(ParameterLayout::for_classifier(config)),
+      set_(set),
+      indices_(std::move(indices)),
+      augmentation_seed_(augmentation_seed),
+      times_drawn_(indices_.size()) {
   if (set.dims != config.backbone.channels)
     throw std::invalid_argument("the cases have " + std::to_string(set.dims) + " values per time step but the model " +
                                 "reads " + std::to_string(config.backbone.channels) + " (its channels)");
@@ -127,8 +172,9 @@ std::vector<double> classify_probabilities(const ClassifierConfig& config, const
   check_labelled_case(series, config, false);
   ClassifierState<float> state(config);
   std::vector<float> x = input_buffer(config);
-  forward_case(state, x, params, layout, config, series);
-  return std::vector<double>(state.probs.begin(), state.probs.end());
+  std::vector<double> probabilities(std::size_t(config.classes), 0.0);
+  add_mean_probabilities(state, x, params, layout, config, series, probabilities.data());
+  return probabilities;
 }
 
 std::vector<double> classify_probabilities(const ClassifierConfig& config, const ParameterLayout& layout,
@@ -140,12 +186,11 @@ std::vector<double> classify_probabilities(const ClassifierConfig& config, const
   }
   ClassifierState<float> state(config);
   std::vector<float> x = input_buffer(config);
-  std::vector<double> probabilities;
-  probabilities.reserve(indices.size() * std::size_t(config.classes));
-  for (const long index : indices) {
-    forward_case(state, x, params, layout, config, set.series[std::size_t(index)]);
-    probabilities.insert(probabilities.end(), state.probs.begin(), state.probs.end());
-  }
+  const std::size_t K = std::size_t(config.classes);
+  std::vector<double> probabilities(indices.size() * K, 0.0);
+  for (std::size_t i = 0; i < indices.size(); ++i)
+    add_mean_probabilities(state, x, params, layout, config, set.series[std::size_t(indices[i])],
+                           probabilities.data() + i * K);
   return probabilities;
 }
 

@@ -4,6 +4,8 @@
 // objective is the classifier's loss (classifier_loss: cross-entropy with the configured label
 // smoothing), one term per case. Its metrics are the sums from which accuracy and the unsmoothed
 // negative log-likelihood per case are formed.
+#include <atomic>
+#include <cstdint>
 #include <memory>
 #include <span>
 #include <string>
@@ -39,8 +41,12 @@ class ClassifyTask : public TrainingTask {
  public:
   // Refers to `set`, which must outlive the task and its workers. Throws std::invalid_argument when
   // the set's dims differ from the model's channels, an index is outside the set, or a case does not
-  // fit (check_labelled_case with its label required).
-  ClassifyTask(const ClassifierConfig& config, const LabelledSeriesSet& set, std::vector<long> indices);
+  // fit (check_labelled_case with its label required). With the config's augmentation, a case is
+  // augmented whenever its loss is taken with gradients (a training step), drawn from
+  // augmentation_seed, the case's index in `set` and how often it was drawn before (once an epoch):
+  // the same whatever the threads.
+  ClassifyTask(const ClassifierConfig& config, const LabelledSeriesSet& set, std::vector<long> indices,
+               std::uint64_t augmentation_seed = 0);
 
   long size() const override { return long(indices_.size()); }
   std::size_t parameter_count() const override { return layout_.total(); }
@@ -58,6 +64,8 @@ class ClassifyTask : public TrainingTask {
   ParameterLayout layout_;
   const LabelledSeriesSet& set_;
   std::vector<long> indices_;
+  std::uint64_t augmentation_seed_;
+  mutable std::vector<std::atomic<std::uint32_t>> times_drawn_;  // per example
 };
 
 // The metrics of every case of the task under the trainer's parameters.

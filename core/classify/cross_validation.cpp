@@ -53,18 +53,26 @@ CrossValidation cross_validate_epochs(const ClassifierConfig& config, const Labe
   cv.folds = k;
   std::vector<double> hits(std::size_t(settings.epochs), 0.0), loss(std::size_t(settings.epochs), 0.0);
   int finished = settings.epochs;
-  for (const std::vector<long>& held_out : folds) {
+  for (std::size_t f = 0; f < folds.size(); ++f) {
+    const std::vector<long>& held_out = folds[f];
     std::vector<long> rest;
     for (long i : cases)
       if (!std::binary_search(held_out.begin(), held_out.end(), i)) rest.push_back(i);
     std::sort(rest.begin(), rest.end());
-    const ClassifyTask train_task(config, set, rest), val_task(config, set, held_out);
+    const ClassifyTask train_task(config, set, rest, settings.seed), val_task(config, set, held_out);
     std::vector<float> params;
     std::mt19937 rng(settings.seed);
     init_parameters(params, layout, rng);
     Trainer trainer(layout, params, every_epoch);
     TrainCallbacks scored = callbacks;
     scored.on_best = nullptr;
+    if (callbacks.progress)
+      scored.progress = [&](const TrainProgress& p) {
+        TrainProgress in_fold = p;
+        in_fold.fold = int(f) + 1;
+        in_fold.folds = k;
+        callbacks.progress(in_fold);
+      };
     int epoch = 0;
     scored.validation_score = [&] {
       const ClassifyEvalMetrics m = classify_metrics(trainer, val_task);

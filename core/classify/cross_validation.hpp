@@ -32,7 +32,7 @@ std::vector<std::vector<long>> stratified_folds(const LabelledSeriesSet& set, co
 int choose_epoch(const std::vector<double>& accuracy, const std::vector<double>& loss);
 
 // Trains k models, one per fold, each initialized with settings.seed; `callbacks` see every fold's
-// progress and may cancel (then the result holds the epochs every fold finished, and chosen_epoch
+// progress (TrainProgress::fold and folds say which) and may cancel (then the result holds the epochs every fold finished, and chosen_epoch
 // is 0). set's values must already be standardized.
 CrossValidation cross_validate_epochs(const ClassifierConfig& config, const LabelledSeriesSet& set,
                                       const std::vector<long>& cases, int k, const TrainSettings& settings,

@@ -80,7 +80,15 @@ ParameterLayout ParameterLayout::for_classifier(const ClassifierConfig& config) 
   layout.add_blocks_and_final_norm(config.backbone);
   layout.head_w = layout.add("head.weight", {k, d});
   layout.head_b = layout.add("head.bias", {k});
-  return layout;
+  if (config.members == 1) return layout;
+  // An ensemble: the members one after another, named as a PyTorch ModuleList "members"; the role
+  // offsets stay the first member's, member m's are theirs plus m * member_total.
+  ParameterLayout ensemble = layout;
+  ensemble.entries_.clear();
+  ensemble.total_ = 0;
+  for (int m = 0; m < config.members; ++m)
+    for (const ParameterEntry& e : layout.entries_) ensemble.add("members." + std::to_string(m) + "." + e.name, e.shape);
+  return ensemble;
 }
 
 ParameterLayout ParameterLayout::for_decision(const rl::DecisionConfig& config) {

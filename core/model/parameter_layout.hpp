@@ -54,7 +54,9 @@ class ParameterLayout {
   explicit ParameterLayout(const ModelConfig& config);
   // The event model (core/events/event_model.hpp). Throws std::invalid_argument for a bad config.
   static ParameterLayout for_events(const EventModelConfig& config);
-  // The classifier (core/classify/classifier_model.hpp). Throws std::invalid_argument for a bad config.
+  // The classifier (core/classify/classifier_model.hpp); with config.members > 1, that many
+  // classifiers one after another ("members.0.embed.weight", ...), the role offsets the first's.
+  // Throws std::invalid_argument for a bad config.
   static ParameterLayout for_classifier(const ClassifierConfig& config);
   // The Decision Transformer (core/rl/decision_transformer.hpp). Throws std::invalid_argument for a bad config.
   static ParameterLayout for_decision(const rl::DecisionConfig& config);

@@ -46,6 +46,9 @@ struct TrainProgress {
   double samples_per_second = 0;
   double eta_seconds = 0;
   bool epoch_end = false;
+  // A classifier's cross-validation (core/classify/cross_validation.hpp): fold 1..folds trains on a
+  // fold's complement, fold folds + 1 is the run's own training on every case; folds 0 otherwise.
+  int fold = 0, folds = 0;
 };
 
 struct EpochRecord {

@@ -1,6 +1,8 @@
 """Fields of config.json read with the checks and messages of core/io/json_fields.cpp, for the task
 sections that name each problem as the C++ reader does ("SOURCE: field 'pooling' must be a string,
 got 3")."""
+import math
+
 from .json_text import compact
 from .number_format import format_double
 
@@ -72,3 +74,14 @@ def number_list_field(section, name, source, count):
     if not all(_is_number(x) for x in value):
         fail(source, f"field '{name}' must hold numbers only")
     return [float(x) for x in value]
+
+
+def int_field(section, name, source, low, high):
+    """json_int: 64 and 64.0 alike, within [low, high]."""
+    if name not in section:
+        fail(source, f"field '{name}' is missing")
+    value = section[name]
+    if (not isinstance(value, (int, float)) or isinstance(value, bool) or not math.isfinite(value)
+            or value != math.floor(value) or not low <= value <= high):
+        fail(source, f"field '{name}' must be a whole number between {low} and {high}, got {describe_value(value)}")
+    return int(value)

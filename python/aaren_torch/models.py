@@ -10,7 +10,7 @@ The linear Transformer's mixer (Katharopoulos et al. 2020) is causal linear atte
 phi = elu + 1, with eps 1e-6 in the denominator and no 1/sqrt(d_head) (core/nn/causal_linear_attention.hpp).
 """
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import torch
@@ -314,6 +314,7 @@ class EventModel(nn.Module):
 
 
 POOLINGS = ("mean", "last")
+MOST_MEMBERS = 32  # ClassifierConfig::kMostMembers
 
 
 @dataclass
@@ -326,6 +327,8 @@ class ClassifierConfig(BackboneConfig):
     pooling: str = "mean"
     instance_norm: bool = False
     label_smoothing: float = 0.0
+    augmentation: str = "none"  # of the training cases (core/classify/augmentation.hpp); the twin trains without
+    members: int = 1  # an ensemble of this many classifiers, their class probabilities averaged
 
     def __post_init__(self):
         self.label_smoothing = float(self.label_smoothing)
@@ -340,6 +343,8 @@ class ClassifierConfig(BackboneConfig):
             raise ValueError(f"pooling must be mean or last, got {self.pooling}")
         if not (math.isfinite(self.label_smoothing) and 0 <= self.label_smoothing < 1):
             raise ValueError(f"label_smoothing must be at least 0 and below 1, got {self.label_smoothing:g}")
+        if not 1 <= self.members <= MOST_MEMBERS:
+            raise ValueError(f"an ensemble has 1 to {MOST_MEMBERS} members, got {self.members}")
 
 
 def classifier_normalize(x, lengths, instance_norm):
@@ -372,6 +377,9 @@ class ClassifierModel(nn.Module):
     def __init__(self, config: ClassifierConfig):
         super().__init__()
         config.validate()
+        if config.members != 1:
+            raise ValueError(f"a ClassifierModel is one classifier; an ensemble of {config.members} is a "
+                             "ClassifierEnsemble (classifier_model builds either)")
         self.config = config
         d = config.d_model
         self.embed = nn.Linear(config.channels, d)
@@ -414,3 +422,33 @@ class ClassifierModel(nn.Module):
     @staticmethod
     def probabilities(logits):
         return torch.softmax(logits, dim=-1)
+
+
+class ClassifierEnsemble(nn.Module):
+    """An ensemble of classifiers (ClassifierConfig.members > 1, core/classify/classifier_config.hpp): the
+    members side by side, their parameters named members.<m>.<name> (ParameterLayout::for_classifier);
+    the class probabilities are the members' mean. forward gives the log of that mean, so that
+    probabilities() of it is the mean itself."""
+
+    task = "classify"
+
+    def __init__(self, config: ClassifierConfig):
+        super().__init__()
+        config.validate()
+        self.config = config
+        member = replace(config, members=1)
+        self.members = nn.ModuleList(ClassifierModel(member) for _ in range(config.members))
+
+    def layout(self):
+        return [(f"members.{m}.{name}", shape) for m, model in enumerate(self.members) for name, shape in model.layout()]
+
+    def forward(self, x, lengths=None):
+        log_p = torch.stack([torch.log_softmax(model(x, lengths), dim=-1) for model in self.members])
+        return torch.logsumexp(log_p, dim=0) - math.log(len(self.members))
+
+    probabilities = staticmethod(ClassifierModel.probabilities)
+
+
+def classifier_model(config: ClassifierConfig):
+    """The classifier a config describes: one ClassifierModel, or a ClassifierEnsemble of its members."""
+    return ClassifierModel(config) if config.members == 1 else ClassifierEnsemble(config)

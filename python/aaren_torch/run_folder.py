@@ -7,7 +7,6 @@ shape). save_run writes config.json, then model.safetensors with the metadata th
 then metrics.json and loss.csv, each whole through a temporary file.
 """
 import json
-import math
 import os
 import re
 from dataclasses import dataclass, fields
@@ -17,7 +16,7 @@ import torch
 
 from . import __version__, json_text, safetensors_io
 from .atomic import write_bytes_atomically, write_text_atomically
-from .json_fields import RunFolderError, describe_value, fail as _fail
+from .json_fields import RunFolderError, describe_value, fail as _fail, int_field
 from .number_format import format_double
 from .models import KINDS
 from .tasks import TASKS
@@ -38,17 +37,6 @@ def _differ(names):
 
 # config.json --------------------------------------------------------------------------------
 
-def _int_field(section, name, source, low, high):
-    """json_int: 64 and 64.0 alike, within [low, high]."""
-    if name not in section:
-        _fail(source, f"field '{name}' is missing")
-    value = section[name]
-    if (not isinstance(value, (int, float)) or isinstance(value, bool) or not math.isfinite(value)
-            or value != math.floor(value) or not low <= value <= high):
-        _fail(source, f"field '{name}' must be a whole number between {low} and {high}, got {describe_value(value)}")
-    return int(value)
-
-
 def parse_config(text, source, task_name):
     """config.json's text -> (dict, model config), with the checks of parse_run_config_document."""
     try:
@@ -64,7 +52,7 @@ def parse_config(text, source, task_name):
     if written != task.name:
         suffix = "" if "task" in root else f" (its config.json has no 'task': '{task.name}')"
         _fail(source, f"{_describe_task(written)}, not {task.description}{suffix}")
-    version = _int_field(root, "version", source, 0, 1 << 20)
+    version = int_field(root, "version", source, 0, 1 << 20)
     if version < task.oldest_version or version > RUN_FORMAT_VERSION:
         _fail(source, f"written by run format version {version}; this Aaren Studio reads {task.plural} of "
                       f"versions {task.oldest_version} to {RUN_FORMAT_VERSION}")
@@ -83,14 +71,14 @@ def model_config_from(section, task_name, source):
     kind = section.get("kind")
     if kind not in KINDS:
         _fail(source, f"field 'kind' must be 'aaren', 'transformer' or 'linear', got '{kind}'")
-    values = dict(kind=kind, d_model=_int_field(section, "d_model", source, 1, 8192),
-                  heads=_int_field(section, "heads", source, 1, 1024),
-                  layers=_int_field(section, "layers", source, 1, 256),
-                  d_ff=_int_field(section, "d_ff", source, 1, 65536))
+    values = dict(kind=kind, d_model=int_field(section, "d_model", source, 1, 8192),
+                  heads=int_field(section, "heads", source, 1, 1024),
+                  layers=int_field(section, "layers", source, 1, 256),
+                  d_ff=int_field(section, "d_ff", source, 1, 65536))
     for f in task.int_fields:
-        values[f.name] = _int_field(section, f.name, source, f.low, f.high)
+        values[f.name] = int_field(section, f.name, source, f.low, f.high)
     for name, kind_of_value, _ in task.other_fields:
-        if name not in section:
+        if name not in section and not getattr(kind_of_value, "optional", False):
             _fail(source, f"field '{name}' is missing")
         if kind_of_value in (bool, float, str):
             values[name] = kind_of_value(section[name])

@@ -9,10 +9,10 @@ in models.py.
 from dataclasses import dataclass, field
 from typing import Callable, Optional, Tuple
 
-from .json_fields import (bool_field, describe_value, fail, number_field, number_list_field, string_field,
+from .json_fields import (bool_field, describe_value, fail, int_field, number_field, number_list_field, string_field,
                           string_list_field)
-from .models import (FEATURES, ClassifierConfig, ClassifierModel, EventConfig, EventModel, ForecastConfig,
-                     ForecastModel)
+from .models import (FEATURES, MOST_MEMBERS, ClassifierConfig, EventConfig, EventModel, ForecastConfig, ForecastModel,
+                     classifier_model)
 
 
 def count(n, noun):
@@ -60,7 +60,8 @@ def _describe_classifier(c):
     # count(classes, "class") as the C++ count_of writes it (core/classify/classify_run_folder.cpp).
     kind = "an Aaren classifier" if c.kind == "aaren" else "a Transformer classifier"
     return (f"{kind} with {_backbone_text(c)}, seq_len {c.seq_len}, {count(c.channels, 'channel')}, "
-            f"{count(c.classes, 'class')}, {c.pooling} pooling{' and instance norm' if c.instance_norm else ''}")
+            f"{count(c.classes, 'class')}, {c.pooling} pooling{' and instance norm' if c.instance_norm else ''}"
+            f"{f', an ensemble of {c.members}' if c.members > 1 else ''}")
 
 
 def _pooling_field(section, name, source):
@@ -72,6 +73,37 @@ def _pooling_field(section, name, source):
 
 def _label_smoothing_field(section, name, source):
     return number_field(section, name, source, 0.0, 0.999999)
+
+
+def _members_field(section, name, source):
+    """json_int_or: runs written before ensembles have one member."""
+    if name not in section:
+        return 1
+    return int_field(section, name, source, 1, MOST_MEMBERS)
+
+
+_members_field.optional = True
+
+
+def _augmentation_field(section, name, source):
+    """classify_augmentation_from_string's checks; runs written before augmentation have none."""
+    if name not in section:
+        return "none"
+    text = string_field(section, name, source)
+    if text == "none":
+        return text
+    seen = set()
+    for part in text.split(","):
+        if part not in ("slice", "scale", "jitter"):
+            fail(source, f"field 'augmentation': augmentation '{part}' is not one of slice, scale and jitter "
+                         "(or none alone)")
+        if part in seen:
+            fail(source, f"field 'augmentation': augmentation '{part}' is named twice")
+        seen.add(part)
+    return text
+
+
+_augmentation_field.optional = True
 
 
 def _read_classify_data(data, source, config):
@@ -139,12 +171,13 @@ EVENTS = Task(
 
 # core/classify/classify_run_folder.cpp; label smoothing is a training setting, free to differ.
 CLASSIFY = Task(
-    "classify", "a classification run", "classification runs", 2, ClassifierConfig, ClassifierModel,
+    "classify", "a classification run", "classification runs", 2, ClassifierConfig, classifier_model,
     _describe_classifier,
     (IntField("seq_len", 1, 1 << 20, "seq_len"), IntField("channels", 1, 1 << 16, "channels"),
      IntField("classes", 2, 1 << 16, "classes")),
     other_fields=(("pooling", _pooling_field, "pooling"), ("instance_norm", bool_field, "instance norm"),
-                  ("label_smoothing", _label_smoothing_field, "")),
+                  ("label_smoothing", _label_smoothing_field, ""), ("augmentation", _augmentation_field, ""),
+                  ("members", _members_field, "ensemble members")),
     preparation=((("class_names",), "class names"), (("channel_mean", "channel_std"), "channel scaling"),
                  (("val_fraction",), "validation fraction")),
     read_data=_read_classify_data)

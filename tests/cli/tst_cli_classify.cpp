@@ -144,7 +144,7 @@ class TestCliClassify : public QObject {
 
   void trainsBothModelsSideBySide() {
     const CliResult r = run_cli(QStringList{"train", "--task", "classify", "--data", train_, "--test", test_, "--model",
-                                            "both", "--out", run_} +
+                                            "both", "--val-fraction", "0.2", "--out", run_} +
                                 tiny_model());
     QVERIFY2(r.exited_with(0), qPrintable(r.describe()));
     verify_run_folder(run_ + "/aaren", 24);
@@ -233,6 +233,47 @@ class TestCliClassify : public QObject {
     QVERIFY(chosen >= 1 && chosen <= 5);
     QCOMPARE(metrics.value("epochs").toArray().size(), chosen);
     QCOMPARE(read_json(dir + "/config.json").value("data").toObject().value("cv_folds").toInt(), 3);
+  }
+
+  // Below 1000 training cases the epochs are chosen by 5-fold cross-validation unless a held-out
+  // part is asked for; the augmentation chosen is kept in config.json.
+  void smallTrainingSetsCrossValidateByDefault() {
+    const QString dir = dir_.path() + "/levels-default";
+    const CliResult r = run_cli(QStringList{"train", "--task", "classify", "--data", train_, "--augment", "jitter,slice",
+                                            "--out", dir} +
+                                tiny_model());
+    QVERIFY2(r.exited_with(0), qPrintable(r.describe()));
+    QVERIFY2(r.out.contains("cross-validation: 5 folds of the 48 training cases (stratified), then all of them"),
+             qPrintable(r.describe()));
+    const QJsonObject config = read_json(dir + "/config.json");
+    QCOMPARE(config.value("data").toObject().value("cv_folds").toInt(), 5);
+    QCOMPARE(config.value("model").toObject().value("augmentation").toString(), QStringLiteral("slice,jitter"));
+    QCOMPARE(read_json(dir + "/metrics.json").value("cross_validation").toObject().value("folds").toInt(), 5);
+
+    const CliResult held_out = run_cli(QStringList{"train", "--task", "classify", "--data", train_, "--cv-folds", "0",
+                                                   "--out", dir + "-held-out"} +
+                                       tiny_model());
+    QVERIFY2(held_out.exited_with(0) && held_out.out.contains("split: 39 training / 9 validation cases (stratified)"),
+             qPrintable(held_out.describe()));
+    QCOMPARE(read_json(dir + "-held-out/config.json").value("data").toObject().value("cv_folds").toInt(), 0);
+    QCOMPARE(read_json(dir + "-held-out/config.json").value("model").toObject().value("augmentation").toString(),
+             QStringLiteral("none"));
+  }
+
+  // An ensemble is one run folder: config.json says how many members, and classifying with it
+  // gives the accuracy training reported.
+  void anEnsembleIsOneRun() {
+    const QString dir = dir_.path() + "/levels-ensemble";
+    const CliResult r = run_cli(QStringList{"train", "--task", "classify", "--data", train_, "--test", test_,
+                                            "--ensemble", "2", "--out", dir} +
+                                tiny_model());
+    QVERIFY2(r.exited_with(0), qPrintable(r.describe()));
+    QCOMPARE(read_json(dir + "/config.json").value("model").toObject().value("members").toInt(), 2);
+    const double trained = read_json(dir + "/metrics.json").value("test").toObject().value("accuracy").toDouble(-1);
+    const CliResult classified = run_cli({"forecast", "--task", "classify", "--run", dir, "--data", test_});
+    QVERIFY2(classified.exited_with(0) &&
+                 classified.out.contains(QStringLiteral("accuracy %1,").arg(QString::asprintf("%.4f", trained))),
+             qPrintable(classified.describe()));
   }
 
   void classifiesTheTestFile() {
@@ -357,6 +398,12 @@ class TestCliClassify : public QObject {
                                 << QStringLiteral("--cv-folds must be 0 (a held-out part) or at least 2, got 1");
     QTest::newRow("cv-folds with val-fraction") << train + QStringList{"--cv-folds", "3", "--val-fraction", "0.3"}
                                                 << QStringLiteral("--val-fraction does not apply with --cv-folds");
+    QTest::newRow("cv-folds word") << train + QStringList{"--cv-folds", "many"}
+                                   << QStringLiteral("--cv-folds must be auto or a whole number from 0 to 100, got 'many'");
+    QTest::newRow("ensemble") << train + QStringList{"--ensemble", "0"}
+                              << QStringLiteral("--ensemble must be between 1 and 32, got 0");
+    QTest::newRow("augment") << train + QStringList{"--augment", "warp"}
+                             << QStringLiteral("--augment: augmentation 'warp' is not one of slice, scale and jitter");
     QTest::newRow("baseline without --test")
         << QStringList{"baseline", "--task", "classify", "--data", "train.ts"} << QStringLiteral("--test is required");
     QTest::newRow("baseline scaling") << QStringList{"baseline", "--task", "classify", "--data", "train.ts", "--test",

@@ -630,7 +630,14 @@ class TestClassifyRun : public QObject {
       training_cases = data.train.size();
       validation_cases = data.validation.size();
     };
-    const ClassifyRunOutcome outcome = train_classify_run(request);
+    // Every epoch's end as the progress reports it: the folds', then the last training's.
+    std::vector<TrainProgress> ends;
+    TrainCallbacks callbacks;
+    callbacks.progress = [&](const TrainProgress& p) {
+      QCOMPARE(p.folds, 3);
+      if (p.epoch_end) ends.push_back(p);
+    };
+    const ClassifyRunOutcome outcome = train_classify_run(request, callbacks);
     QCOMPARE(training_cases, std::size_t(60));
     QCOMPARE(validation_cases, std::size_t(0));
     const ClassifyRunMetrics& m = outcome.metrics;
@@ -654,6 +661,18 @@ class TestClassifyRun : public QObject {
     QCOMPARE(m.validation.cases, 60L);
     for (const EpochRecord& e : m.epochs) QCOMPARE(e.val_loss, cv.loss[std::size_t(e.epoch - 1)]);
     QVERIFY(m.test.has_value());
+    // Folds 1 to 3 each ran the 6 epochs; fold 4, the last training, the chosen ones, reporting the
+    // folds' pooled loss and accuracy as its validation numbers (what the Train page draws).
+    QCOMPARE(int(ends.size()), 3 * 6 + cv.chosen_epoch);
+    for (std::size_t i = 0; i < ends.size(); ++i) {
+      const int fold = i < 18 ? int(i / 6) + 1 : 4, epoch = i < 18 ? int(i % 6) + 1 : int(i) - 17;
+      QCOMPARE(ends[i].fold, fold);
+      QCOMPARE(ends[i].epoch, epoch);
+      if (fold == 4) {
+        QCOMPARE(ends[i].val_loss, cv.loss[std::size_t(epoch - 1)]);
+        QCOMPARE(ends[i].val_score, cv.accuracy[std::size_t(epoch - 1)]);
+      }
+    }
     // The same seed gives the same folds, curves and choice.
     ClassifyRunRequest again = request;
     again.out_dir = dir_.filePath("levels-cv-again").toStdString();
@@ -668,6 +687,16 @@ class TestClassifyRun : public QObject {
     QCOMPARE(loaded.metrics.cross_validation->chosen_epoch, cv.chosen_epoch);
     QCOMPARE(loaded.metrics.cross_validation->loss, cv.loss);
     QCOMPARE(loaded.metrics.test_baselines.has_value(), true);
+    // "auto": 60 cases are fewer than kCrossValidateBelow, so five folds.
+    ClassifyRunRequest automatic = request;
+    automatic.cv_folds = kCvFoldsAuto;
+    automatic.train.epochs = 1;
+    automatic.out_dir = dir_.filePath("levels-cv-auto").toStdString();
+    automatic.on_data_read = nullptr;
+    QCOMPARE(train_classify_run(automatic).metrics.cross_validation->folds, 5);
+    QCOMPARE(auto_cv_folds(999), 5);
+    QCOMPARE(auto_cv_folds(1000), 0);
+    QCOMPARE(auto_cv_folds(3), 3);
     // More folds than cases is refused before anything is written.
     ClassifyRunRequest too_many = request;
     too_many.cv_folds = 61;

@@ -122,14 +122,18 @@ class TestClassifyTraining : public QObject {
     QTest::addColumn<int>("pooling");
     QTest::addColumn<bool>("instance_norm");
     QTest::addColumn<double>("label_smoothing");
+    QTest::addColumn<QString>("augmentation");
+    QTest::addColumn<int>("members");
     const int aaren = int(ModelKind::aaren), transformer = int(ModelKind::transformer);
     const int mean = int(ClassifierPooling::mean), last = int(ClassifierPooling::last);
-    QTest::newRow("waves, aaren") << false << aaren << mean << false << 0.0;
-    QTest::newRow("waves, transformer") << false << transformer << mean << false << 0.0;
-    QTest::newRow("waves, linear") << false << int(ModelKind::linear) << mean << false << 0.0;
-    QTest::newRow("waves, aaren, last pooling") << false << aaren << last << false << 0.0;
-    QTest::newRow("trends, aaren, last pooling, instance norm, smoothing") << true << aaren << last << true << 0.1;
-    QTest::newRow("trends, transformer, instance norm, smoothing") << true << transformer << mean << true << 0.1;
+    QTest::newRow("waves, aaren") << false << aaren << mean << false << 0.0 << "none" << 1;
+    QTest::newRow("waves, transformer") << false << transformer << mean << false << 0.0 << "none" << 1;
+    QTest::newRow("waves, linear") << false << int(ModelKind::linear) << mean << false << 0.0 << "none" << 1;
+    QTest::newRow("waves, aaren, last pooling") << false << aaren << last << false << 0.0 << "none" << 1;
+    QTest::newRow("trends, aaren, last pooling, instance norm, smoothing") << true << aaren << last << true << 0.1 << "none" << 1;
+    QTest::newRow("trends, transformer, instance norm, smoothing") << true << transformer << mean << true << 0.1 << "none" << 1;
+    QTest::newRow("waves, aaren, every augmentation") << false << aaren << mean << false << 0.0 << "slice,scale,jitter" << 1;
+    QTest::newRow("waves, transformer, an ensemble of 3") << false << transformer << mean << false << 0.0 << "none" << 3;
   }
   void learns_two_classes() {
     QFETCH(bool, trend_problem);
@@ -137,13 +141,17 @@ class TestClassifyTraining : public QObject {
     QFETCH(int, pooling);
     QFETCH(bool, instance_norm);
     QFETCH(double, label_smoothing);
+    QFETCH(QString, augmentation);
+    QFETCH(int, members);
     const LabelledSeriesSet& set = trend_problem ? trends_ : waves_;
     ClassifierConfig c = small_model(ModelKind(kind));
     c.pooling = ClassifierPooling(pooling);
     c.instance_norm = instance_norm;
     c.label_smoothing = label_smoothing;
+    c.augmentation = classify_augmentation_from_string(augmentation.toStdString());
+    c.members = members;
     // 160 cases to train on, 40 to validate, 80 held out.
-    const ClassifyTask train(c, set, range(0, 160)), val(c, set, range(160, 200)), test(c, set, range(200, 280));
+    const ClassifyTask train(c, set, range(0, 160), 11), val(c, set, range(160, 200)), test(c, set, range(200, 280));
     std::vector<float> params = initial_params(c, 3);
     TrainSettings s;
     s.epochs = 30;
@@ -222,6 +230,121 @@ class TestClassifyTraining : public QObject {
     const ClassifyEvalMetrics none = classify_eval_metrics(std::vector<double>(kClassifyMetricSums, 0.0));
     QCOMPARE(none.cases, 0L);
     QVERIFY(std::isnan(none.accuracy) && std::isnan(none.nll));
+  }
+
+  // A training step's loss is the plain model's on the case augmented with the task's next draw for
+  // it; a loss without gradients (validation) reads the case as it is.
+  void augmented_losses_are_the_models_on_the_drawn_cases() {
+    ClassifierConfig c = small_model(ModelKind::aaren);
+    c.augmentation = {.slice = true, .scale = true, .jitter = true};
+    const std::vector<long> indices = {5, 0, 17};
+    const ClassifyTask task(c, waves_, indices, 99);
+    const std::vector<float> params = initial_params(c, 5);
+    const ParameterLayout& layout = task.layout();
+    std::vector<float> grads(layout.total(), 0.0f);
+    const std::unique_ptr<TaskWorker> worker = task.make_worker();
+    ClassifierState<float> state(c);
+    std::vector<float> x(std::size_t(kLongest), 0.0f);
+    const auto plain_loss = [&](const LabelledSeries& series, const float* values) {
+      classifier_forward<float>(state, params.data(), layout, c, values, series.length);
+      return double(classifier_loss<float>(nullptr, state, c, series.label, 1.0f));
+    };
+    for (std::uint64_t epoch = 0; epoch < 3; ++epoch)
+      for (long i = 0; i < task.size(); ++i) {
+        const LabelledSeries& series = task.example(i);
+        augment_case(series, 1, c.augmentation, augmentation_draw(99, std::uint64_t(indices[std::size_t(i)]), epoch),
+                     x.data());
+        const double expected = plain_loss(series, x.data());
+        const double trained = worker->loss(i, params.data(), grads.data(), 1.0f).sum;
+        QCOMPARE(trained, expected);
+        const std::vector<float> as_is(series.values.begin(), series.values.end());
+        QCOMPARE(worker->loss(i, params.data(), nullptr, 1.0f).sum, plain_loss(series, as_is.data()));
+        QVERIFY(trained != worker->loss(i, params.data(), nullptr, 1.0f).sum);
+      }
+  }
+
+  // The draws follow the cases, not the threads: one and two threads train the same weights.
+  void augmented_training_does_not_depend_on_the_threads() {
+    ClassifierConfig c = small_model(ModelKind::transformer);
+    c.augmentation = {.slice = true, .scale = true, .jitter = true};
+    std::vector<std::vector<float>> trained;
+    for (int threads : {1, 2}) {
+      const ClassifyTask train(c, waves_, range(0, 40), 3), val(c, waves_, range(40, 60));
+      std::vector<float> params = initial_params(c, 3);
+      TrainSettings s;
+      s.epochs = 3;
+      s.batch = 8;
+      s.patience = 0;
+      s.threads = threads;
+      s.seed = 4;
+      Trainer trainer(train.layout(), params, s);
+      QCOMPARE(trainer.train(train, val).stop, TrainStop::completed);
+      trained.push_back(params);
+    }
+    QVERIFY(trained[0] == trained[1]);
+    QVERIFY(trained[0] != initial_params(c, 3));
+  }
+
+  // An ensemble is its members side by side: each member's slice of the parameters is a classifier
+  // of its own; the task's loss is the mean of theirs and each slice's gradient its member's over
+  // the member count; the probabilities, the metrics and the stream are the mean of the members'.
+  void an_ensemble_is_the_mean_of_its_members() {
+    const ClassifierConfig one = small_model(ModelKind::aaren);
+    ClassifierConfig three = one;
+    three.members = 3;
+    const ParameterLayout single = ParameterLayout::for_classifier(one), layout = ParameterLayout::for_classifier(three);
+    const std::size_t P = single.total();
+    QCOMPARE(layout.total(), 3 * P);
+    QCOMPARE(layout.entries().size(), 3 * single.entries().size());
+    const ParameterEntry& head = layout.entries()[single.entries().size() + single.entries().size() - 1];
+    QCOMPARE(head.name, std::string("members.1.head.bias"));
+    QCOMPARE(head.offset, P + single.entries().back().offset);
+    QVERIFY(head.shape == single.entries().back().shape);
+
+    const std::vector<float> params = initial_params(three, 8);
+    const std::vector<long> indices = {5, 0, 17, 3};
+    const ClassifyTask task(three, waves_, indices);
+    const std::unique_ptr<TaskWorker> worker = task.make_worker();
+    std::vector<float> grads(layout.total(), 0.0f);
+    std::vector<double> sums(kClassifyMetricSums, 0.0), member_sums(kClassifyMetricSums, 0.0);
+    for (long i = 0; i < task.size(); ++i) {
+      const LabelledSeries& series = task.example(i);
+      std::fill(grads.begin(), grads.end(), 0.0f);
+      const double loss = worker->loss(i, params.data(), grads.data(), 1.0f).sum;
+      worker->add_metrics(i, params.data(), sums.data());
+      double mean_loss = 0, mean_p_label = 0;
+      std::vector<double> mean_p(2, 0.0);
+      for (int m = 0; m < 3; ++m) {
+        const std::vector<float> member(params.begin() + long(m * P), params.begin() + long((m + 1) * P));
+        const ClassifyTask member_task(one, waves_, {indices[std::size_t(i)]});
+        std::vector<float> member_grads(P, 0.0f);
+        mean_loss += member_task.make_worker()->loss(0, member.data(), member_grads.data(), 1.0f).sum / 3;
+        for (std::size_t j = 0; j < P; ++j)
+          QVERIFY(std::abs(grads[m * P + j] - member_grads[j] / 3) <= 1e-6f * (1 + std::abs(member_grads[j])));
+        const std::vector<double> p = classify_probabilities(one, single, member.data(), series);
+        for (int k = 0; k < 2; ++k) mean_p[std::size_t(k)] += p[std::size_t(k)] / 3;
+        mean_p_label += p[std::size_t(series.label)] / 3;
+      }
+      QVERIFY(std::abs(loss - mean_loss) < 1e-6);
+      const std::vector<double> p = classify_probabilities(three, layout, params.data(), series);
+      QVERIFY(std::abs(p[0] - mean_p[0]) < 1e-12 && std::abs(p[1] - mean_p[1]) < 1e-12);
+      member_sums[kClassNllSum] -= std::log(mean_p_label);
+      member_sums[kCorrectSum] += (mean_p[1] > mean_p[0] ? 1 : 0) == series.label ? 1 : 0;
+      // The stream's last row is the whole case's.
+      std::vector<float> x(series.values.begin(), series.values.end());
+      const std::vector<float> running = running_probabilities(three, layout, params.data(), x.data(), series.length);
+      QVERIFY(std::abs(double(running[running.size() - 1]) - p[1]) < 1e-5);
+    }
+    QVERIFY(std::abs(sums[kClassNllSum] - member_sums[kClassNllSum]) < 1e-5);
+    QCOMPARE(sums[kCorrectSum], member_sums[kCorrectSum]);
+    QCOMPARE(sums[kCasesSum], 4.0);
+    // The members start from their own weights.
+    QVERIFY(!std::equal(params.begin(), params.begin() + long(P), params.begin() + long(P)));
+
+    ClassifierConfig too_many = one;
+    too_many.members = ClassifierConfig::kMostMembers + 1;
+    QCOMPARE(error_of<std::invalid_argument>([&] { too_many.validate(); }),
+             QString("an ensemble has 1 to 32 members, got 33"));
   }
 
   void cases_that_do_not_fit_are_refused() {

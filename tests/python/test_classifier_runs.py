@@ -15,9 +15,11 @@ from twin_testing import require_torch
 require_torch()
 
 import numpy as np  # noqa: E402
+import torch  # noqa: E402
 
 import twin_testing as tt  # noqa: E402
-from aaren_torch import ClassifierConfig, ClassifierModel, RunFolderError, init_parameters_, load_run  # noqa: E402
+from aaren_torch import (ClassifierConfig, ClassifierEnsemble, ClassifierModel, RunFolderError,  # noqa: E402
+                         classifier_model, init_parameters_, load_run)
 from aaren_torch import ForecastConfig, ForecastModel, safetensors_io, save_run  # noqa: E402
 from aaren_torch.classify import classify_cases, predictions_csv, prepare_classify_cases  # noqa: E402
 from aaren_torch.labelled_series import read_labelled_series  # noqa: E402
@@ -208,6 +210,43 @@ class ClassifierRuns(unittest.TestCase):
         # The test accuracy metrics.json reports is the one the app finds on the best weights.
         accuracy = sum(row[1] == row[2] for row in cpp[1:]) / 15
         self.assertAlmostEqual(run.metrics["test"]["accuracy"], accuracy)
+
+    def test_ensembles_move_both_ways(self):
+        # An ensemble trained by the app (its members named members.<m>.*) predicts the mean of its
+        # members in the twin as in the app, and one the twin writes reads in the app unchanged.
+        out = os.path.join(self.scratch, "ensemble")
+        tt.run([tt.cli(), "train", "--task", "classify", "--model", "aaren", "--data", self.train_file, "--d-model",
+                "16", "--heads", "2", "--layers", "1", "--d-ff", "32", "--epochs", "3", "--batch", "8", "--threads", "1",
+                "--ensemble", "3", "--augment", "slice,scale", "--out", out])
+        run = load_run(out)
+        self.assertIsInstance(run.model, ClassifierEnsemble)
+        self.assertEqual((run.model.config.members, run.model.config.augmentation), (3, "slice,scale"))
+        _, tensors, _ = safetensors_io.read(os.path.join(out, "model.safetensors"))
+        self.assertEqual([name for name, _ in tensors], [name for name, _ in run.model.layout()])
+        self.assertEqual(tensors[0][0], "members.0.embed.weight")
+        cpp = cpp_predictions(out, self.test_file, os.path.join(self.scratch, "cpp_ensemble.csv"))
+        self.assert_same_predictions(cpp, self.twin_rows(out, self.test_file))
+        # The mean of the members' own probabilities.
+        cases = prepare_classify_cases(run, self.test_file)
+        x = torch.tensor(np.stack([np.pad(c.values, ((0, 12 - len(c.values)), (0, 0)), constant_values=np.nan)
+                                   for c in cases.series[:4]])).to(next(run.model.parameters()).dtype)
+        lengths = torch.tensor([len(c.values) for c in cases.series[:4]])
+        with torch.no_grad():
+            mean = sum(torch.softmax(m(x, lengths), dim=-1) for m in run.model.members) / 3
+            self.assertLess(float((run.model.probabilities(run.model(x, lengths)) - mean).abs().max()), 1e-12)
+        copy = os.path.join(self.scratch, "ensemble_resaved")
+        save_run(run.model, copy, run.config["data"], run.config["training"], run.metrics)
+        with open(os.path.join(out, "config.json"), "rb") as a, open(os.path.join(copy, "config.json"), "rb") as b:
+            self.assertEqual(a.read(), b.read())
+        # Built by the twin alone.
+        config = ClassifierConfig(kind="transformer", d_model=8, heads=2, layers=1, d_ff=16, seq_len=12, channels=2,
+                                  classes=3, members=2)
+        twin_dir = os.path.join(self.scratch, "twin_ensemble")
+        save_run(init_parameters_(classifier_model(config), 4), twin_dir, run.config["data"], run.config["training"])
+        cpp = cpp_predictions(twin_dir, self.test_file, os.path.join(self.scratch, "twin_ensemble.csv"))
+        self.assert_same_predictions(cpp, self.twin_rows(twin_dir, self.test_file))
+        with self.assertRaises(ValueError):
+            ClassifierModel(config)
 
     def test_ts_reader_reads_what_the_app_reads(self):
         cases = read_labelled_series(self.test_file)

@@ -43,7 +43,8 @@ inline std::vector<float> initial_parameters(const aaren::ParameterLayout& layou
 // One epoch of a tiny forecaster on datasets/R_nottem.csv (12 months back, 4 ahead) into `out_dir`.
 inline aaren::ForecastRunRequest small_forecast_request(const std::string& out_dir) {
   aaren::ForecastRunRequest request;
-  request.data_path = std::string(AAREN_SOURCE_DIR) + "/datasets/R_nottem.csv";
+  request.data_path = AAREN_SOURCE_DIR;  // appended in two steps: GCC 12 misreads the bounds of a one-line "+"
+  request.data_path += "/datasets/R_nottem.csv";
   request.data.seq_len = 12;
   request.data.horizon = 4;
   request.model.d_model = 8;
