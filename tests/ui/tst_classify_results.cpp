@@ -11,6 +11,7 @@
 #include <QComboBox>
 #include <QImage>
 #include <QLineEdit>
+#include <QProcess>
 #include <QXYSeries>
 #include <cmath>
 #include <set>
@@ -130,7 +131,8 @@ void TestClassifyResults::initTestCase() {
   QVERIFY(folder_.isValid());
   trainFile_ = writeText(folder_, QStringLiteral("Ramps_TRAIN.ts"), rampsTs(10, 0));
   testFile_ = writeText(folder_, QStringLiteral("Ramps_TEST.ts"), rampsTs(5, 100));
-  // A side-by-side run trained directly by the core, for the results view and the catalog.
+  // A side-by-side run trained directly by the core, for the results view and the catalog; the
+  // Transformer an ensemble of two on augmented cases, which every view reads as one classifier.
   runDir_ = folder_.filePath(QStringLiteral("runs/ramps-both"));
   for (const ModelKind kind : {ModelKind::aaren, ModelKind::transformer}) {
     ClassifyRunRequest request;
@@ -138,6 +140,10 @@ void TestClassifyResults::initTestCase() {
     request.test_path = testFile_.toStdString();
     request.model = tinyClassifier();
     request.model.backbone.kind = kind;
+    if (kind == ModelKind::transformer) {
+      request.model.members = 2;
+      request.model.augmentation = {.slice = true, .jitter = true};
+    }
     request.train = tinyTraining();
     request.out_dir = side_by_side_model_dir(runDir_.toStdString(), kind);
     train_classify_run(request);
@@ -235,10 +241,19 @@ void TestClassifyResults::trainPageTrainsBothClassifiersWithAccuracyCurves() {
     QVERIFY2(spin && !spin->isVisibleTo(&page), field);
   }
 
+  // ... but the classifier's own settings.
+  for (const char* field : {"membersSpin", "augmentSlice", "augmentScale", "augmentJitter", "epochsByCombo"}) {
+    QWidget* widget = page.findChild<QWidget*>(QLatin1String(field));
+    QVERIFY2(widget && widget->isVisibleTo(&page), field);
+  }
+
   TrainingChoice choice;
   choice.models = {ModelKind::aaren, ModelKind::transformer};
   choice.model = tinyClassifier().backbone;
   choice.train = tinyTraining();
+  choice.members = 2;
+  choice.augmentation = {.jitter = true};
+  choice.cvFolds = 10;
   page.settingsForm()->setChoice(choice);
   QSignalSpy finished(&page, &TrainPage::trainingFinished);
   QVERIFY2(page.startTraining(), qPrintable(page.messageBar()->text()));
@@ -254,6 +269,10 @@ void TestClassifyResults::trainPageTrainsBothClassifiersWithAccuracyCurves() {
   for (std::size_t m = 0; m < 2; ++m) {
     const ClassifyModelFiles* files = run.models[m].classify();
     QVERIFY(files && files->metrics && files->metrics->test);
+    // The form's classifier settings reached the run.
+    QCOMPARE(files->config.model.members, 2);
+    QVERIFY(files->config.model.augmentation == choice.augmentation);
+    QCOMPARE(files->config.data.cv_folds, 10);
     // Training and validation accuracy of every epoch, as metrics.json has them.
     const QXYSeries* train = accuracy->dataSeries()[int(2 * m)];
     const QXYSeries* validation = accuracy->dataSeries()[int(2 * m + 1)];
@@ -263,6 +282,17 @@ void TestClassifyResults::trainPageTrainsBothClassifiersWithAccuracyCurves() {
     QCOMPARE(validation->at(0).y(), files->metrics->val_accuracy.front());
   }
   QVERIFY(page.lossChart()->modelCount() == 2);
+  // The folds' own epochs are not drawn: every loss curve goes forward in epochs, the validation
+  // one point per epoch of the run (the folds' pooled loss).
+  for (const QXYSeries* series : page.lossChart()->dataSeries())
+    for (qsizetype i = 1; i < series->count(); ++i)
+      QVERIFY2(series->at(i).x() > series->at(i - 1).x(), qPrintable(series->name()));
+  for (std::size_t m = 0; m < 2; ++m) {
+    const ClassifyRunMetrics& metrics = *run.models[m].classify()->metrics;
+    const QXYSeries* validation = page.lossChart()->dataSeries()[int(2 * m + 1)];
+    QCOMPARE(qsizetype(validation->count()), qsizetype(metrics.epochs.size()));
+    QCOMPARE(validation->at(0).y(), metrics.epochs.front().val_loss);
+  }
 }
 
 void TestClassifyResults::runCatalogListsTheClassifyRun() {
@@ -320,6 +350,7 @@ void TestClassifyResults::resultsViewShowsWhatTheCoreComputes() {
     QCOMPARE(total, 15L);
     QCOMPARE(xLabels(*confusion), (QStringList{"up", "down", "flat"}));
     QVERIFY(view->summary().contains(QStringLiteral("%1%").arg(100.0 * report.overall.accuracy, 0, 'f', 1)));
+    QCOMPARE(view->summary().startsWith(QStringLiteral("Transformer (an ensemble of 2) on Ramps_TEST.ts")), m == 1);
     // The yardsticks beside it: the core's, on the same test cases.
     const LabelledSeriesSet trainSet = read_labelled_series(trainFile_.toStdString()),
                             testSet = read_labelled_series(testFile_.toStdString());
@@ -443,6 +474,17 @@ void TestClassifyResults::reportAndPackShowWhatTheCoreComputes() {
   QVERIFY(written.pages >= 2);
   QVERIFY2(written.cellsThatDidNotFit.isEmpty(), qPrintable(written.cellsThatDidNotFit.join('\n')));
   QVERIFY(written.futureCsvPath.isEmpty());  // a classifier forecasts nothing after the data
+  const QString pdftotext = QStandardPaths::findExecutable(QStringLiteral("pdftotext"));
+  if (!pdftotext.isEmpty()) {  // scripts/test installs it
+    QProcess extract;
+    extract.start(pdftotext, {pdf, QStringLiteral("-")});
+    QVERIFY(extract.waitForFinished(60000));
+    const QString text = QString::fromUtf8(extract.readAllStandardOutput()).simplified();
+    QVERIFY2(text.contains(QStringLiteral("It is an ensemble of 2 classi")) && text.contains(QStringLiteral("trained side by side from their own initial weights")),
+             qPrintable(text.mid(text.indexOf(QStringLiteral("Training")), 600)));
+    QVERIFY2(text.contains(QStringLiteral("The training cases were augmented (slice,jitter)")), qPrintable(text));
+    QCOMPARE(text.count(QStringLiteral("ensemble of")), 1);  // the Transformer's paragraph only
+  }
 
   const QString packFolder = folder_.filePath(QStringLiteral("ramps-pack"));
   const LecturePack pack = exportRunCharts(runDir_, packFolder, {QSize(640, 400), 96});

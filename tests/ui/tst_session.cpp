@@ -170,6 +170,9 @@ void TestSession::everyChoiceComesBackAfterARestart() {
   training.train.patience = 2;
   training.train.seed = 77;
   training.device = cudaUsable ? aaren::ComputeDevice::cuda : aaren::ComputeDevice::cpu;
+  training.members = 4;
+  training.augmentation = {.slice = true, .jitter = true};
+  training.cvFolds = 10;
   {
     Studio studio;
     DataPage& data = *studio.pages.data;
@@ -236,6 +239,9 @@ void TestSession::everyChoiceComesBackAfterARestart() {
   QCOMPARE(restored.model.d_ff, 40);
   QCOMPARE(restored.model.seq_len, 16);
   QCOMPARE(restored.model.horizon, 8);
+  QCOMPARE(restored.members, 4);
+  QVERIFY(restored.augmentation == training.augmentation);
+  QCOMPARE(restored.cvFolds, 10);
   QCOMPARE(restored.train.epochs, 3);
   QCOMPARE(restored.train.batch, 5);
   QCOMPARE(restored.train.lr, 0.004);

@@ -274,6 +274,8 @@ void TestSettings::unsetSessionChoicesAreNone() {
     raw.setValue(QStringLiteral("training/models"), QStringList{QStringLiteral("lstm")});
     raw.setValue(QStringLiteral("training/learningRate"), QStringLiteral("fast"));
     raw.setValue(QStringLiteral("training/device"), QStringLiteral("tpu"));
+    raw.setValue(QStringLiteral("training/augmentation"), QStringLiteral("warp,slice"));
+    raw.setValue(QStringLiteral("training/members"), QStringLiteral("several"));
     raw.setValue(QStringLiteral("dataset/decimalMark"), QStringLiteral(";"));
     raw.setValue(QStringLiteral("dataset/eventDecimalMark"), QStringLiteral(".."));
     raw.setValue(QStringLiteral("efficiency/tokens"), QStringLiteral("many"));
@@ -290,6 +292,8 @@ void TestSettings::unsetSessionChoicesAreNone() {
   const TrainingChoice defaults;
   QCOMPARE(choice->models, defaults.models);
   QCOMPARE(choice->train.lr, defaults.train.lr);
+  QVERIFY(choice->augmentation == defaults.augmentation);
+  QCOMPARE(choice->members, defaults.members);
   QCOMPARE(choice->device, aaren::ComputeDevice::cpu);
   const std::optional<RememberedDataset> dataset = loadLastDataset(settings);
   QVERIFY(dataset);

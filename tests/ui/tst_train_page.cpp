@@ -478,17 +478,33 @@ void TestTrainPage::timeLeftCoversTheWholeJob_data() {
   QTest::addColumn<int>("model");
   QTest::addColumn<int>("models");
   QTest::addColumn<QString>("left");
-  // Epoch 1 of 2, step 5 of 10: 15 steps of this model left, estimated at 15 s (1 s a step).
-  QTest::newRow("the first of two") << 0 << 2 << QStringLiteral("35 s left for all 2 models");  // + 20 steps
-  QTest::newRow("the second of two") << 1 << 2 << QStringLiteral("15 s left for all 2 models");
-  QTest::newRow("one model") << 0 << 1 << QStringLiteral("15 s left");
+  QTest::addColumn<int>("fold");
+  QTest::addColumn<int>("folds");
+  QTest::addColumn<QString>("phase");
+  // Epoch 1 of 2, step 5 of 10: 15 steps of this training left, estimated at 15 s (1 s a step).
+  QTest::newRow("the first of two") << 0 << 2 << QStringLiteral("35 s left for all 2 models") << 0 << 0
+                                    << QString();  // + 20 steps
+  QTest::newRow("the second of two") << 1 << 2 << QStringLiteral("15 s left for all 2 models") << 0 << 0 << QString();
+  QTest::newRow("one model") << 0 << 1 << QStringLiteral("15 s left") << 0 << 0 << QString();
+  // Cross-validation: fold 2 of 5, then folds 3 to 5 and the last training at 20 s each.
+  QTest::newRow("a fold") << 0 << 1 << QStringLiteral("1 min 35 s left") << 2 << 5
+                          << QStringLiteral("Aaren · choosing the epochs: fold 2 of 5 · epoch 1 of 2");
+  QTest::newRow("a fold, then a model") << 0 << 2 << QStringLiteral("3 min 35 s left for all 2 models") << 2 << 5
+                                        << QStringLiteral(" · choosing the epochs: fold 2 of 5");
+  QTest::newRow("the last training") << 1 << 2 << QStringLiteral("15 s left for all 2 models") << 6 << 5
+                                     << QStringLiteral("Transformer (2 of 2) · on every training case · epoch 1");
 }
 
 void TestTrainPage::timeLeftCoversTheWholeJob() {
   QFETCH(int, model);
   QFETCH(int, models);
   QFETCH(QString, left);
+  QFETCH(int, fold);
+  QFETCH(int, folds);
+  QFETCH(QString, phase);
   TrainingProgress report;
+  report.progress.fold = fold;
+  report.progress.folds = folds;
   report.model = model;
   report.models = models;
   report.modelName = model == 0 ? QStringLiteral("Aaren") : QStringLiteral("Transformer");
@@ -500,6 +516,10 @@ void TestTrainPage::timeLeftCoversTheWholeJob() {
   report.progress.eta_seconds = 15;
   const QString text = describeProgress(report);
   QVERIFY2(text.endsWith(QStringLiteral(" · ") + left), qPrintable(text));
+  QVERIFY2(text.contains(phase) && text.contains(QStringLiteral("fold")) == (fold > 0 && fold <= folds), qPrintable(text));
+  // The bar: a fold is one of folds + 1 trainings of the model.
+  const double trained = 0.25;  // epoch 1 of 2, step 5 of 10
+  QCOMPARE(modelFractionDone(report.progress), folds > 0 ? (fold - 1 + trained) / (folds + 1) : trained);
 }
 
 // The Features choice, picked as a user picks it, reaches the run folder (MS: every channel in, the

@@ -75,7 +75,54 @@ class TestTrainTaskProfile : public QObject {
     const auto cases = std::get<aaren::ClassifyRunRequest>(trainTaskProfile(dataset.kind()).request(dataset, choice));
     QCOMPARE(cases.test_path, std::string("test.ts"));
     QCOMPARE(cases.train.epochs, 3);
+    QCOMPARE(cases.cv_folds, aaren::kCvFoldsAuto);  // as the command line's default
+    QCOMPARE(cases.model.members, aaren::kDefaultMembers);
+    QVERIFY(cases.model.augmentation == aaren::kDefaultAugmentation);
+    choice.members = 3;
+    choice.augmentation = {.scale = true};
+    choice.cvFolds = 0;
+    const auto chosen = std::get<aaren::ClassifyRunRequest>(trainTaskProfile(dataset.kind()).request(dataset, choice));
+    QCOMPARE(chosen.model.members, 3);
+    QVERIFY(chosen.model.augmentation.scale && !chosen.model.augmentation.slice && !chosen.model.augmentation.jitter);
+    QCOMPARE(chosen.cv_folds, 0);
     QVERIFY(!trainTaskProfile(aaren::LoadedData::nothing).request);
+  }
+
+  // The hint says how the epochs will be chosen for the file loaded, as the run will choose them.
+  void theHintSaysHowTheEpochsAreChosen_data() {
+    QTest::addColumn<int>("cases");
+    QTest::addColumn<int>("cvFolds");
+    QTest::addColumn<int>("members");
+    QTest::addColumn<QString>("expected");
+    const int automatic = aaren::kCvFoldsAuto;
+    QTest::newRow("30 cases") << 30 << automatic << 1
+                              << QStringLiteral("with so few cases, 5-fold cross-validation on the file chooses the number "
+                                                "of epochs, and each model then trains on every case.");
+    QTest::newRow("3 cases") << 3 << automatic << 1 << QStringLiteral("3-fold cross-validation");
+    QTest::newRow("999 cases") << 999 << automatic << 1 << QStringLiteral("5-fold cross-validation");
+    QTest::newRow("1000 cases") << 1000 << automatic << 1
+                                << QStringLiteral("a stratified fifth of the file is held out for validation");
+    QTest::newRow("30 cases, held out") << 30 << 0 << 1 << QStringLiteral("a stratified fifth of the file is held out");
+    QTest::newRow("2000 cases, 10 folds") << 2000 << 10 << 1 << QStringLiteral("; 10-fold cross-validation on the file");
+    QTest::newRow("an ensemble") << 30 << automatic << 4
+                                 << QStringLiteral(" Each model is an ensemble of 4, its class probabilities their mean.");
+  }
+  void theHintSaysHowTheEpochsAreChosen() {
+    QFETCH(int, cases);
+    QFETCH(int, cvFolds);
+    QFETCH(int, members);
+    QFETCH(QString, expected);
+    auto set = std::make_shared<aaren::LabelledSeriesSet>();
+    set->series.resize(std::size_t(cases));
+    for (aaren::LabelledSeries& s : set->series) s.length = 12;
+    aaren::ui::CurrentDataset dataset;
+    dataset.setLabelledSeries(QStringLiteral("cases.ts"), set);
+    aaren::ui::TrainingChoice choice;
+    choice.cvFolds = cvFolds;
+    choice.members = members;
+    const QString hint = trainTaskProfile(dataset.kind()).hint(dataset, choice);
+    QVERIFY2(hint.contains(expected) && hint.contains("up to 12 steps"), qPrintable(hint));
+    QCOMPARE(hint.contains(QStringLiteral("ensemble")), members > 1);
   }
 };
 

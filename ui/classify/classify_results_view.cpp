@@ -193,8 +193,10 @@ void ClassifyResultsView::showModel(int model) {
   }
   const ClassifyModelResults& shown = results_->models[std::size_t(model)];
   const ClassificationReport& report = shown.report;
+  const int members = shown.run.config.model.members;
+  const QString who = members > 1 ? tr("%1 (an ensemble of %2)").arg(shown.name).arg(members) : shown.name;
   QString summary = tr("%1 on %2 (%3 cases, %4): accuracy %5, macro F1 %6")
-                        .arg(shown.name, QFileInfo(results_->casesFile).fileName())
+                        .arg(who, QFileInfo(results_->casesFile).fileName())
                         .arg(report.overall.cases)
                         .arg(results_->casesAreTest ? tr("the test file") : tr("the training file: the run has no test file"))
                         .arg(percent(report.overall.accuracy), percent(report.macro_f1));

@@ -164,13 +164,67 @@ ModelSettingsForm::ModelSettingsForm(QWidget* parent) : QWidget(parent) {
     combo->setMinimumContentsLength(12);
   }
 
+  auto* classifierBox = new QGroupBox(tr("Classifier"), this);
+  classifierBox_ = classifierBox;
+  members_ = spinBox(classifierBox, "membersSpin", 1, ClassifierConfig::kMostMembers, defaults.members,
+                     tr("Classifiers trained side by side from their own initial weights, their class "
+                        "probabilities averaged: steadier on small files, that many times the training time"));
+  auto* augmentRow = new QHBoxLayout;
+  augmentRow->setSpacing(12);
+  const auto augmentBox = [&](const char* name, const QString& text, const QString& tip, bool checked) {
+    auto* box = new QCheckBox(text, classifierBox);
+    box->setObjectName(QString::fromLatin1(name));
+    box->setToolTip(tip);
+    box->setChecked(checked);
+    augmentRow->addWidget(box);
+    connect(box, &QCheckBox::toggled, this, &ModelSettingsForm::edited);
+    return box;
+  };
+  slice_ = augmentBox("augmentSlice", tr("Slice"),
+                      tr("Each epoch, a random 90% window of every training case, stretched back to its length"),
+                      defaults.augmentation.slice);
+  scale_ = augmentBox("augmentScale", tr("Scale"),
+                      tr("Each epoch, every channel of a training case times a random factor near 1 (sd 0.1)"),
+                      defaults.augmentation.scale);
+  jitter_ = augmentBox("augmentJitter", tr("Jitter"),
+                       tr("Each epoch, small random noise (sd 0.03) added to every value of a training case"),
+                       defaults.augmentation.jitter);
+  augmentRow->addStretch(1);
+  epochsBy_ = new QComboBox(classifierBox);
+  epochsBy_->setObjectName(QStringLiteral("epochsByCombo"));
+  epochsBy_->addItem(tr("Auto, by the file's size"), kCvFoldsAuto);
+  epochsBy_->setItemData(0,
+                         tr("%1-fold cross-validation below %2 training cases, a held-out fifth from %2 on")
+                             .arg(kAutoCvFolds)
+                             .arg(kCrossValidateBelow),
+                         Qt::ToolTipRole);
+  epochsBy_->addItem(tr("%1-fold cross-validation").arg(kAutoCvFolds), kAutoCvFolds);
+  epochsBy_->addItem(tr("10-fold cross-validation"), 10);
+  epochsBy_->addItem(tr("A held-out fifth"), 0);
+  epochsBy_->setToolTip(tr("How the number of epochs is chosen: by cross-validation on the training file (then each "
+                           "model trains on every case; %1 + 1 trainings for %1 folds), or by the best epoch on a "
+                           "held-out fifth of it"));
+  epochsBy_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+  epochsBy_->setMinimumContentsLength(12);
+  auto* classifierGrid = new QGridLayout(classifierBox);
+  classifierGrid->setHorizontalSpacing(8);
+  classifierGrid->setColumnStretch(1, 1);
+  classifierGrid->addWidget(new QLabel(tr("Ensemble"), classifierBox), 0, 0);
+  classifierGrid->addWidget(members_, 0, 1);
+  classifierGrid->addWidget(new QLabel(tr("Augment"), classifierBox), 1, 0);
+  classifierGrid->addLayout(augmentRow, 1, 1);
+  classifierGrid->addWidget(new QLabel(tr("Epochs by"), classifierBox), 2, 0);
+  classifierGrid->addWidget(epochsBy_, 2, 1);
+  classifierBox->hide();
+
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
   layout->setSpacing(10);
   layout->addWidget(modelBox);
   layout->addWidget(trainBox);
+  layout->addWidget(classifierBox);
 
-  for (QSpinBox* box : {dModel_, heads_, layers_, dFf_, seqLen_, horizon_, epochs_, batch_, patience_, seed_})
+  for (QSpinBox* box : {dModel_, heads_, layers_, dFf_, seqLen_, horizon_, epochs_, batch_, patience_, seed_, members_})
     connect(box, &QSpinBox::valueChanged, this, &ModelSettingsForm::edited);
   connect(lr_, &QDoubleSpinBox::valueChanged, this, &ModelSettingsForm::edited);
   connect(device_, &QComboBox::currentIndexChanged, this, [this] {
@@ -178,6 +232,7 @@ ModelSettingsForm::ModelSettingsForm(QWidget* parent) : QWidget(parent) {
     emit edited();
   });
   connect(features_, &QComboBox::currentIndexChanged, this, &ModelSettingsForm::onFeaturesChanged);
+  connect(epochsBy_, &QComboBox::currentIndexChanged, this, &ModelSettingsForm::edited);
   setTarget(QString());
 }
 
@@ -245,6 +300,7 @@ void ModelSettingsForm::setEventLog(bool eventLog) {
 
 void ModelSettingsForm::setLabelledSeries(bool labelled) {
   labelled_ = labelled;
+  classifierBox_->setVisible(labelled);
   seqLen_->setVisible(!labelled);
   seqLenLabel_->setVisible(!labelled);
   if (!labelled) {  // the horizon and the features are setEventLog's
@@ -277,6 +333,9 @@ TrainingChoice ModelSettingsForm::choice() const {
   choice.device = device_->currentIndex() == kCuda ? ComputeDevice::cuda : ComputeDevice::cpu;
   choice.features = forecast_features_from_string(features_->currentData().toString().toStdString())
                         .value_or(ForecastFeatures::M);
+  choice.members = members_->value();
+  choice.augmentation = {.slice = slice_->isChecked(), .scale = scale_->isChecked(), .jitter = jitter_->isChecked()};
+  choice.cvFolds = epochsBy_->currentData().toInt();
   return choice;
 }
 
@@ -294,6 +353,12 @@ void ModelSettingsForm::setChoice(const TrainingChoice& choice) {
   seed_->setValue(int(choice.train.seed));
   // Before the device: MS leaves only the CPU to choose.
   features_->setCurrentIndex(std::max(0, features_->findData(QString::fromUtf8(to_string(choice.features).data()))));
+  members_->setValue(choice.members);
+  slice_->setChecked(choice.augmentation.slice);
+  scale_->setChecked(choice.augmentation.scale);
+  jitter_->setChecked(choice.augmentation.jitter);
+  // A fold count the list lacks (a hand-edited setting) reads as the automatic choice.
+  epochsBy_->setCurrentIndex(std::max(0, epochsBy_->findData(choice.cvFolds)));
   const auto* items = qobject_cast<QStandardItemModel*>(device_->model());
   const bool cudaUsable = items && items->item(kCuda)->isEnabled();
   device_->setCurrentIndex(choice.device == ComputeDevice::cuda && cudaUsable ? kCuda : kCpu);

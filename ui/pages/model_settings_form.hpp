@@ -32,8 +32,9 @@ class ModelSettingsForm : public QWidget {
   // CPU chosen); otherwise it is enabled wherever a GPU can be used. An event model has no horizon:
   // its field is hidden.
   void setEventLog(bool eventLog);
-  // A classifier reads whole cases and trains on the CPU only: look-back and horizon are hidden and
-  // the CUDA entry disabled. Call after setEventLog, which shows the horizon again.
+  // A classifier reads whole cases and trains on the CPU only: look-back and horizon are hidden,
+  // the CUDA entry disabled and the classifier's own settings shown. Call after setEventLog, which
+  // shows the horizon again.
   void setLabelledSeries(bool labelled);
   // The ticked models, in the order they train (kModelKinds'); empty when none is ticked.
   std::vector<ModelKind> models() const;
@@ -73,6 +74,13 @@ class ModelSettingsForm : public QWidget {
   QSpinBox* seed_;
   QComboBox* device_;
   QLabel* deviceHint_ = nullptr;
+  // Classifiers only (setLabelledSeries): the ensemble, the augmentation and how the epochs are chosen.
+  QWidget* classifierBox_;
+  QSpinBox* members_;
+  QCheckBox* slice_;
+  QCheckBox* scale_;
+  QCheckBox* jitter_;
+  QComboBox* epochsBy_;
   QString cudaBlocked_;      // why the data or features leave only the CPU; empty when CUDA can train
   QString cudaUnavailable_;  // why no GPU can be used at all; empty when one can
   bool eventLog_ = false;

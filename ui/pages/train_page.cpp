@@ -463,12 +463,15 @@ bool TrainPage::prepareToClose() {
 
 void TrainPage::onProgress(const TrainingProgress& report) {
   const TrainProgress& p = report.progress;
-  accuracyChart_->addProgress(report.model, p);
-  if (!lossChart_->addProgress(report.model, p)) return;
-
-  const double perModel = double(p.epochs) * double(p.steps_per_epoch);
-  const double done = double(report.model) * perModel + double(p.epoch - 1) * double(p.steps_per_epoch) + double(p.step);
-  progress_->setValue(int(double(kProgressSteps) * done / (perModel * report.models)));
+  if (p.steps_per_epoch <= 0) return;
+  // A cross-validation fold's curves are not the run's: the charts draw only the run's own epochs
+  // (the last training, whose validation numbers are the folds' pooled ones).
+  if (p.folds == 0 || p.fold > p.folds) {
+    accuracyChart_->addProgress(report.model, p);
+    lossChart_->addProgress(report.model, p);
+  }
+  const double done = (double(report.model) + modelFractionDone(p)) / double(report.models);
+  progress_->setValue(int(double(kProgressSteps) * done));
   // Unless a pause or stop was asked for: its own text stays until it takes effect.
   if (pause_->isEnabled() && stop_->isEnabled()) progressText_->setText(describeProgress(report));
   emit trainingProgress(report);

@@ -193,6 +193,19 @@ void classificationData(ReportLayout& layout, const RunOnDisk& run) {
                             .arg(validation, lengths));
 }
 
+// What a classifier's paragraph adds for an ensemble and for augmented training cases.
+QString classifierTraining(const ClassifierConfig& c) {
+  QString text;
+  if (c.members > 1)
+    text += QObject::tr(" It is an ensemble of %1 classifiers trained side by side from their own initial weights; "
+                        "its class probabilities are their mean.")
+                .arg(c.members);
+  if (c.augmentation.any())
+    text += QObject::tr(" The training cases were augmented (%1), drawn anew every epoch.")
+                .arg(QString::fromStdString(to_string(c.augmentation)));
+  return text;
+}
+
 void training(ReportLayout& layout, const RunOnDisk& run) {
   layout.heading(QObject::tr("Training"), layout.pictureHeightPoints(kWideAspect));
   auto loss = lossChart(run);
@@ -223,7 +236,8 @@ void training(ReportLayout& layout, const RunOnDisk& run) {
                              .arg(cv->folds)
                              .arg(100.0 * m.validation.accuracy, 0, 'f', 1)
                              .arg(cv->cases)
-                             .arg(seconds, 0, 'f', 1));
+                             .arg(seconds, 0, 'f', 1) +
+                         classifierTraining(classifier->config.model));
         continue;
       }
       layout.paragraph(QObject::tr("%1: %2 epochs in %3 s; the best validation accuracy, %4% of %5 cases, came at "
@@ -233,7 +247,8 @@ void training(ReportLayout& layout, const RunOnDisk& run) {
                            .arg(seconds, 0, 'f', 1)
                            .arg(100.0 * m.validation.accuracy, 0, 'f', 1)
                            .arg(m.validation.cases)
-                           .arg(m.best_epoch));
+                           .arg(m.best_epoch) +
+                       classifierTraining(classifier->config.model));
       continue;
     }
     layout.paragraph(QObject::tr("%1: %n epoch(s) in %2 s; the best validation loss, %3, came at epoch %4, and "

@@ -3,6 +3,7 @@
 #include <QCoreApplication>
 #include <QDir>
 #include <QStringList>
+#include <algorithm>
 
 #include "core/classify/classify_run.hpp"
 #include "ui/state/current_dataset.hpp"
@@ -53,11 +54,24 @@ QString casesSummary(const CurrentDataset& dataset) {
            countOf(set.dims, Words::tr("dimension"), Words::tr("dimensions")));
 }
 
-QString casesHint(const CurrentDataset& dataset, const TrainingChoice&) {
-  return Words::tr("Each model reads a whole case (up to %1 steps) and names its class; a stratified fifth of the "
-                   "file is held out for validation, and training keeps the epoch with the best validation "
-                   "accuracy.")
-      .arg(dataset.labelledSeries()->max_length());
+QString casesHint(const CurrentDataset& dataset, const TrainingChoice& choice) {
+  const LabelledSeriesSet& set = *dataset.labelledSeries();
+  const long cases = long(set.series.size());
+  const int folds = choice.cvFolds == kCvFoldsAuto ? auto_cv_folds(cases) : choice.cvFolds;
+  QString hint = Words::tr("Each model reads a whole case (up to %1 steps) and names its class; ").arg(set.max_length());
+  if (folds > 0)
+    hint += (choice.cvFolds == kCvFoldsAuto ? Words::tr("with so few cases, ") : QString()) +
+            Words::tr("%1-fold cross-validation on the file chooses the number of epochs, and each model then "
+                      "trains on every case.")
+                .arg(std::min<long>(folds, cases));
+  else
+    hint += Words::tr("a stratified fifth of the file is held out for validation, and training keeps the epoch "
+                      "with the best validation accuracy.");
+  if (choice.members > 1)
+    hint += Words::tr(" Each model is an ensemble of %1, its class probabilities their mean.").arg(choice.members);
+  if (choice.augmentation.any())
+    hint += Words::tr(" Training cases are augmented (%1).").arg(QString::fromStdString(to_string(choice.augmentation)));
+  return hint;
 }
 
 TrainingRequest seriesRequest(const CurrentDataset& dataset, const TrainingChoice& choice) {
@@ -84,7 +98,10 @@ TrainingRequest casesRequest(const CurrentDataset& dataset, const TrainingChoice
   ClassifyRunRequest request;
   request.data_path = QDir::toNativeSeparators(dataset.path()).toStdString();
   request.test_path = QDir::toNativeSeparators(dataset.testPath()).toStdString();
+  request.cv_folds = choice.cvFolds;
   request.model.backbone = choice.model;
+  request.model.members = choice.members;
+  request.model.augmentation = choice.augmentation;
   request.train = choice.train;
   return request;
 }

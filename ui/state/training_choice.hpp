@@ -1,9 +1,11 @@
 #pragma once
 // What the Train page's form holds: which models, their architecture, the forecast window and the
-// features (M, S or MS), the training settings and the device. A plain value, so that the settings can remember it.
+// features (M, S or MS), a classifier's ensemble, augmentation and epoch choice, the training
+// settings and the device. A plain value, so that the settings can remember it.
 #include <optional>
 #include <vector>
 
+#include "core/classify/classify_run.hpp"
 #include "core/data/forecast_features.hpp"
 #include "core/model/model_config.hpp"
 #include "core/train/trainer.hpp"
@@ -20,6 +22,11 @@ struct TrainingChoice {
   ComputeDevice device = ComputeDevice::cpu;
   // What a forecaster reads and forecasts; S and MS forecast the Data page's target.
   ForecastFeatures features = ForecastFeatures::M;
+  // Classifiers only: the ensemble's members, the augmentation of the training cases, and how the
+  // epoch count is chosen (ClassifyRunRequest::cv_folds: kCvFoldsAuto, 0 for a held-out part, K folds).
+  int members = kDefaultMembers;
+  ClassifyAugmentation augmentation = kDefaultAugmentation;
+  int cvFolds = kCvFoldsAuto;
 };
 
 // The Train page's choice as the last session left it (training/...); nothing when none was saved.

@@ -1,4 +1,6 @@
 // The Train page's saved choice: its fields, each key spelled once.
+#include <stdexcept>
+
 #include "core/model/model_config.hpp"
 #include "ui/state/settings_fields.hpp"
 #include "ui/state/training_choice.hpp"
@@ -21,6 +23,19 @@ SettingsField<TrainingChoice> featuresField() {
           }};
 }
 
+// Absent or unreadable: the default.
+SettingsField<TrainingChoice> augmentationField() {
+  return {QStringLiteral("training/augmentation"),
+          [](const QVariant& value, TrainingChoice& choice) {
+            try {
+              choice.augmentation = classify_augmentation_from_string(value.toString().toStdString());
+            } catch (const std::invalid_argument&) {
+              choice.augmentation = kDefaultAugmentation;
+            }
+          },
+          [](const TrainingChoice& choice) { return QVariant(QString::fromStdString(to_string(choice.augmentation))); }};
+}
+
 // The form clamps every number to its range; here only unreadable ones fall back.
 const SettingsFields<TrainingChoice>& fields() {
   using C = TrainingChoice;
@@ -40,6 +55,9 @@ const SettingsFields<TrainingChoice>& fields() {
       namedField<C>(QStringLiteral("training/device"), [](auto& c) -> auto& { return c.device; }, deviceNames(),
                     ComputeDevice::cpu),
       featuresField(),
+      intField<C>(QStringLiteral("training/members"), [](auto& c) -> auto& { return c.members; }),
+      augmentationField(),
+      intField<C>(QStringLiteral("training/cvFolds"), [](auto& c) -> auto& { return c.cvFolds; }),
   };
   return table;
 }

@@ -22,25 +22,43 @@ QString duration(double seconds) {
 
 }  // namespace
 
+double modelFractionDone(const TrainProgress& p) {
+  if (p.epochs <= 0 || p.steps_per_epoch <= 0) return 0;
+  const double ofTraining =
+      (double(p.epoch - 1) + double(p.step) / double(p.steps_per_epoch)) / double(p.epochs);
+  if (p.folds <= 0) return ofTraining;
+  // folds trainings of every epoch, then the last one on every case (counted as one more).
+  return (double(p.fold - 1) + ofTraining) / double(p.folds + 1);
+}
+
 double jobSecondsLeft(const TrainingProgress& report) {
   const TrainProgress& p = report.progress;
   const int later = std::max(0, report.models - report.model - 1);
-  const double stepsPerModel = double(p.epochs) * double(p.steps_per_epoch);
-  const double stepsLeft = stepsPerModel - (double(p.epoch - 1) * double(p.steps_per_epoch) + double(p.step));
-  if (later == 0 || !(stepsLeft > 0) || !(p.eta_seconds > 0)) return p.eta_seconds;
-  // The models still to come train on the same data, windows and epochs: at this model's pace.
-  return p.eta_seconds + double(later) * stepsPerModel * (p.eta_seconds / stepsLeft);
+  const double stepsPerTraining = double(p.epochs) * double(p.steps_per_epoch);
+  const double stepsLeft = stepsPerTraining - (double(p.epoch - 1) * double(p.steps_per_epoch) + double(p.step));
+  if (!(stepsLeft > 0) || !(p.eta_seconds > 0)) return p.eta_seconds;
+  // Every training still to come, of this model and of the models after it (on the same data,
+  // windows and epochs), at this training's pace; the last training of a cross-validation is counted
+  // whole, which its chosen epochs can only shorten.
+  const double perTraining = stepsPerTraining * (p.eta_seconds / stepsLeft);
+  const int trainingsPerModel = p.folds > 0 ? p.folds + 1 : 1;
+  const int laterHere = p.folds > 0 ? std::max(0, p.folds + 1 - p.fold) : 0;
+  return p.eta_seconds + double(laterHere + later * trainingsPerModel) * perTraining;
 }
 
 QString describeProgress(const TrainingProgress& report) {
   const TrainProgress& p = report.progress;
   QString text = report.models > 1 ? tr("%1 (%2 of %3)").arg(report.modelName).arg(report.model + 1).arg(report.models)
                                    : report.modelName;
+  if (p.folds > 0)
+    text += p.fold <= p.folds ? tr(" · choosing the epochs: fold %1 of %2").arg(p.fold).arg(p.folds)
+                              : tr(" · on every training case");
   text += tr(" · epoch %1 of %2 · step %3 of %4").arg(p.epoch).arg(p.epochs).arg(p.step).arg(p.steps_per_epoch);
   text += tr(" · %1 samples/s").arg(QLocale().toString(p.samples_per_second, 'f', 0));
-  text += report.models > 1 ? tr(" · %1 left for all %2 models").arg(duration(jobSecondsLeft(report))).arg(report.models)
-                            : tr(" · %1 left").arg(duration(p.eta_seconds));
-  if (p.epoch_end) text += tr(" · validation loss %1").arg(p.val_loss, 0, 'f', 4);
+  const double left = jobSecondsLeft(report);
+  text += report.models > 1 ? tr(" · %1 left for all %2 models").arg(duration(left)).arg(report.models)
+                            : tr(" · %1 left").arg(duration(left));
+  if (p.epoch_end && (p.folds == 0 || p.fold > p.folds)) text += tr(" · validation loss %1").arg(p.val_loss, 0, 'f', 4);
   return text;
 }
 
