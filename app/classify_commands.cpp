@@ -169,15 +169,17 @@ int train_classifier(TrainClassifierOptions& o) {
   std::vector<std::string> names;
   for (std::size_t i = 0; i < outcomes.size(); ++i) names.emplace_back(to_string(kinds[i]));
 
-  std::printf("  %-22s", "");
+  std::printf("  %-24s", "");
   for (const std::string& name : names) std::printf("%14s", name.c_str());
   std::printf("\n");
   const auto row = [&](const char* label, auto value) {
-    std::printf("  %-22s", label);
+    std::printf("  %-24s", label);
     for (const ClassifyRunOutcome& o : outcomes) std::printf("%14s", table_cell(value(o.metrics)).c_str());
     std::printf("\n");
   };
-  row("validation accuracy", [](const ClassifyRunMetrics& m) { return m.validation.accuracy; });
+  // Under cross-validation the folds' pooled accuracy at the chosen epoch.
+  row(outcomes.front().metrics.cross_validation ? "cross-validated accuracy" : "validation accuracy",
+      [](const ClassifyRunMetrics& m) { return m.validation.accuracy; });
   if (outcomes.front().metrics.test) {
     row("test accuracy", [](const ClassifyRunMetrics& m) { return m.test->overall.accuracy; });
     row("test macro F1", [](const ClassifyRunMetrics& m) { return m.test->macro_f1; });

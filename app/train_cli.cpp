@@ -54,15 +54,19 @@ std::string csv_field(const std::string& text) {
 }
 
 void print_train_progress(const TrainProgress& p, bool terminal) {
+  // Cross-validation's folds, then its last training on every case, say so before the epoch.
+  char phase[32] = "";
+  if (p.folds > 0 && p.fold <= p.folds) std::snprintf(phase, sizeof phase, "fold %d/%d  ", p.fold, p.folds);
+  else if (p.folds > 0) std::snprintf(phase, sizeof phase, "all cases  ");
   if (p.epoch_end) {
     char score[32] = "";
     if (!std::isnan(p.val_score)) std::snprintf(score, sizeof score, "  val accuracy %.4f", p.val_score);
-    std::printf("%sepoch %d/%d  train %.5f  val %.5f%s  %.0f samples/s\n", terminal ? "\r\033[K" : "", p.epoch,
-                p.epochs, p.train_loss, p.val_loss, score, p.samples_per_second);
+    std::printf("%s%sepoch %d/%d  train %.5f  val %.5f%s  %.0f samples/s\n", terminal ? "\r\033[K" : "", phase,
+                p.epoch, p.epochs, p.train_loss, p.val_loss, score, p.samples_per_second);
   } else if (terminal) {
     const int width = 30;
     const int filled = int(double(width) * double(p.step) / double(p.steps_per_epoch));
-    std::printf("\r\033[Kepoch %d/%d [%s%s] %ld/%ld  loss %.5f  %.0f samples/s  ETA %.0fs", p.epoch, p.epochs,
+    std::printf("\r\033[K%sepoch %d/%d [%s%s] %ld/%ld  loss %.5f  %.0f samples/s  ETA %.0fs", phase, p.epoch, p.epochs,
                 std::string(std::size_t(filled), '#').c_str(), std::string(std::size_t(width - filled), '.').c_str(),
                 p.step, p.steps_per_epoch, p.train_loss, p.samples_per_second, p.eta_seconds);
   }

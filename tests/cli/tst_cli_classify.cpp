@@ -245,6 +245,11 @@ class TestCliClassify : public QObject {
     QVERIFY2(r.exited_with(0), qPrintable(r.describe()));
     QVERIFY2(r.out.contains("cross-validation: 5 folds of the 48 training cases (stratified), then all of them"),
              qPrintable(r.describe()));
+    QVERIFY2(r.out.contains(QRegularExpression(QStringLiteral("cross-validated accuracy +[0-9]\\.[0-9]{4}"))),
+             qPrintable(r.describe()));
+    // Each epoch says which training it belongs to: a fold's, or the last one on every case.
+    QVERIFY2(r.out.contains("fold 5/5  epoch 5/5  train") && r.out.contains("all cases  epoch 1/"),
+             qPrintable(r.describe()));
     const QJsonObject config = read_json(dir + "/config.json");
     QCOMPARE(config.value("data").toObject().value("cv_folds").toInt(), 5);
     QCOMPARE(config.value("model").toObject().value("augmentation").toString(), QStringLiteral("slice,jitter"));

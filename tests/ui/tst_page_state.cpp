@@ -190,6 +190,27 @@ void TestPageState::bannerSaysEachFactOnce() {
   outcome.metrics = events;
   const QString eventLine = describeOutcome(outcome);
   QCOMPARE(eventLine.count(QStringLiteral("best epoch")), 1);
+
+  // A cross-validated classifier: its epochs were chosen, not its best one kept.
+  aaren::ClassifyRunMetrics classifier;
+  classifier.best_epoch = 9;
+  classifier.epochs.resize(9);
+  classifier.stop = "completed";
+  classifier.validation = {0.8, 0.5, 30};
+  aaren::CrossValidation cv;
+  cv.folds = 5;
+  cv.chosen_epoch = 9;
+  classifier.cross_validation = cv;
+  outcome.metrics = classifier;
+  QCOMPARE(describeOutcome(outcome),
+           QStringLiteral("Aaren: cross-validated accuracy 80.00% (5 folds) · 9 epochs chosen · completed (no test file)"));
+  classifier.test = aaren::ClassificationReport{};
+  classifier.test->overall = {0.75, 0.6, 40};
+  classifier.test->macro_f1 = 0.7;
+  outcome.metrics = classifier;
+  QCOMPARE(describeOutcome(outcome), QStringLiteral("Aaren: test accuracy 75.00% over 40 cases, macro F1 0.7000; "
+                                                    "cross-validated accuracy 80.00% (5 folds) · 9 epochs chosen · "
+                                                    "completed"));
 }
 
 void TestPageState::runTableFitsItsColumns() {

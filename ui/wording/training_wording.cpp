@@ -102,19 +102,30 @@ QString describeOutcome(const ModelOutcome& outcome) {
                .arg(e->test.events) +
            history(*e);
   if (const ClassifyRunMetrics* c = std::get_if<ClassifyRunMetrics>(&outcome.metrics)) {
+    // Under cross-validation the validation numbers are the folds' pooled ones at the chosen epoch.
+    const QString validation =
+        c->cross_validation
+            ? tr("cross-validated accuracy %1% (%2 folds) · %3 epochs chosen · %4")
+                  .arg(100.0 * c->validation.accuracy, 0, 'f', 2)
+                  .arg(c->cross_validation->folds)
+                  .arg(c->cross_validation->chosen_epoch)
+                  .arg(describeStop(c->stop))
+            : QString();
     if (c->test)
-      return tr("%1: test accuracy %2% over %3 cases, macro F1 %4; validation accuracy %5%")
+      return tr("%1: test accuracy %2% over %3 cases, macro F1 %4; ")
                  .arg(outcome.modelName)
                  .arg(100.0 * c->test->overall.accuracy, 0, 'f', 2)
                  .arg(c->test->overall.cases)
-                 .arg(c->test->macro_f1, 0, 'f', 4)
-                 .arg(100.0 * c->validation.accuracy, 0, 'f', 2) +
-             history(*c);
-    return tr("%1: validation accuracy %2% over %3 cases (no test file)")
-               .arg(outcome.modelName)
-               .arg(100.0 * c->validation.accuracy, 0, 'f', 2)
-               .arg(c->validation.cases) +
-           history(*c);
+                 .arg(c->test->macro_f1, 0, 'f', 4) +
+             (c->cross_validation ? validation
+                                  : tr("validation accuracy %1%").arg(100.0 * c->validation.accuracy, 0, 'f', 2) +
+                                        history(*c));
+    return tr("%1: ").arg(outcome.modelName) +
+           (c->cross_validation ? validation + tr(" (no test file)")
+                                : tr("validation accuracy %1% over %2 cases (no test file)")
+                                          .arg(100.0 * c->validation.accuracy, 0, 'f', 2)
+                                          .arg(c->validation.cases) +
+                                      history(*c));
   }
   const ForecastRunMetrics& m = std::get<ForecastRunMetrics>(outcome.metrics);
   return tr("%1: test MSE %2, MAE %3 over %4 windows (scaled data)")
