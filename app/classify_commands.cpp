@@ -26,9 +26,10 @@ const char* const kTrainClassifyText = R"(Trains a classifier of whole series: e
 long CSV case_id,label,timestep,dim_0,... or a wide CSV label,t0,t1,...) is one
 labelled series, of any length. Below 1000 training cases, the epoch count is
 chosen by 5-fold cross-validation on TRAIN and the model then trains on all of
-it; from 1000 (or with --val-fraction), a stratified part of TRAIN is held out
-and the best epoch is the one with the highest validation accuracy, the
-validation loss breaking ties (--cv-folds chooses). Every channel is
+it, and each model is an ensemble of 3 classifiers; from 1000 (or with
+--val-fraction), a stratified part of TRAIN is held out and the best epoch is
+the one with the highest validation accuracy, the validation loss breaking ties
+(--cv-folds and --ensemble choose). Every channel is
 standardized with the training part's mean and deviation. Writes a run folder: DIR/config.json,
 DIR/model.safetensors, DIR/metrics.json (per-epoch losses and accuracies;
 validation accuracy; with --test, test accuracy, per-class precision, recall and
@@ -58,6 +59,7 @@ void print_data_summary(const ClassifyRunData& data) {
     std::printf("split: %zu training / %zu validation cases (stratified)", data.train.size(), data.validation.size());
   if (data.test_file) std::printf("; test: %zu cases of %s", data.test_file->series.size(), data.test_file->source.c_str());
   std::printf("\n");
+  if (data.members > 1) std::printf("each model is an ensemble of %d classifiers\n", data.members);
   std::fflush(stdout);
 }
 
@@ -103,19 +105,27 @@ std::string predictions_csv(const std::vector<CasePrediction>& predictions, cons
 
 struct TrainClassifierOptions {
   ClassifyRunRequest request;
-  std::string out, model = "aaren", pooling = "mean", schedule, device = "cpu", cv_folds = "auto",
+  std::string out, model = "aaren", pooling = "mean", schedule, device = "cpu", cv_folds = "auto", members = "auto",
                    augmentation = to_string(kDefaultAugmentation);
   CLI::Option* val_fraction = nullptr;  // to tell it given from its default
 };
+
+// "auto" or a whole number in [low, high], for --cv-folds and --ensemble; `automatic` for "auto".
+int auto_or_whole(const std::string& option, const std::string& text, int low, int high, int automatic) {
+  if (text == "auto") return automatic;
+  int value = -1;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (error != std::errc() || end != text.data() + text.size() || value < low || value > high)
+    throw UsageError(option + " must be auto or a whole number from " + std::to_string(low) + " to " +
+                     std::to_string(high) + ", got '" + text + "'");
+  return value;
+}
 
 // --cv-folds: "auto" (by TRAIN's size, unless --val-fraction asks for a held-out part), 0 or K >= 2.
 int cv_folds_of(const TrainClassifierOptions& o) {
   const bool held_out_asked = o.val_fraction->count() > 0;
   if (o.cv_folds == "auto") return held_out_asked ? 0 : kCvFoldsAuto;
-  int folds = -1;
-  const auto [end, error] = std::from_chars(o.cv_folds.data(), o.cv_folds.data() + o.cv_folds.size(), folds);
-  if (error != std::errc() || end != o.cv_folds.data() + o.cv_folds.size() || folds < 0 || folds > 100)
-    throw UsageError("--cv-folds must be auto or a whole number from 0 to 100, got '" + o.cv_folds + "'");
+  const int folds = auto_or_whole("--cv-folds", o.cv_folds, 0, 100, kCvFoldsAuto);
   if (folds == 1) throw UsageError("--cv-folds must be 0 (a held-out part) or at least 2, got 1");
   if (folds > 0 && held_out_asked)
     throw UsageError("--val-fraction does not apply with --cv-folds: every training case is held out once, in its fold");
@@ -128,6 +138,7 @@ int train_classifier(TrainClassifierOptions& o) {
   const std::vector<ModelKind> kinds = model_kinds(o.model);
   request.model.pooling = *classifier_pooling_from_string(o.pooling);
   request.cv_folds = cv_folds_of(o);
+  request.model.members = auto_or_whole("--ensemble", o.members, 1, ClassifierConfig::kMostMembers, kMembersAuto);
   try {
     request.model.augmentation = classify_augmentation_from_string(o.augmentation);
   } catch (const std::invalid_argument& e) {
@@ -136,6 +147,7 @@ int train_classifier(TrainClassifierOptions& o) {
   // The architecture's own rules (heads dividing d_model) as a usage error; the data sets the rest.
   ClassifierConfig sized = request.model;
   sized.backbone.seq_len = sized.backbone.horizon = sized.backbone.channels = 1;
+  sized.members = 1;  // "auto" is chosen once the data is read
   try {
     sized.validate();
   } catch (const std::invalid_argument& e) {
@@ -258,10 +270,10 @@ void add_train_classifier_command(CommandLine& cli) {
   add_real(app, "--label-smoothing", r.model.label_smoothing, {0, true, 1, false}, "E",
            "cross-entropy against (1 - E) one-hot + E / classes")
       ->group(kModelGroup);
-  r.model.members = kDefaultMembers;
-  add_whole(app, "--ensemble", r.model.members, 1, ClassifierConfig::kMostMembers, "K",
-            "K classifiers trained side by side from their own initial weights; the class probabilities are "
-            "their mean")
+  add_text(app, "--ensemble", o->members, "K|auto",
+           "K classifiers trained side by side from their own initial weights, their class probabilities "
+           "averaged (auto: " + std::to_string(kAutoMembers) + " below " + std::to_string(kCrossValidateBelow) +
+               " training cases, else 1)")
       ->group(kModelGroup);
   add_text(app, "--augment", o->augmentation, "LIST",
            "draw the training cases anew each epoch: slice, scale, jitter, several joined by commas, or none")

@@ -120,6 +120,8 @@ ClassifyRunData read_run_data(const ClassifyRunRequest& request, ClassifyRunConf
     data.train = split.train;
     data.validation = split.validation;
   }
+  data.members =
+      request.model.members == kMembersAuto ? auto_members(long(train.series.size())) : request.model.members;
   if (!request.test_path.empty()) {
     data.test_file = read_labelled_series(request.test_path);
     require_channels(*data.test_file, train.dims);
@@ -169,6 +171,8 @@ StratifiedSplit stratified_split(const LabelledSeriesSet& set, double fraction, 
   return split;
 }
 
+int auto_members(long training_cases) { return training_cases < kCrossValidateBelow ? kAutoMembers : 1; }
+
 int auto_cv_folds(long training_cases) {
   return training_cases < kCrossValidateBelow ? int(std::min<long>(kAutoCvFolds, training_cases)) : 0;
 }
@@ -193,6 +197,7 @@ ClassifyRunOutcome train_classify_run(const ClassifyRunRequest& request, const T
       },
       [&] {
         config.model = request.model;
+        config.model.members = data->members;
         ModelConfig& backbone = config.model.backbone;
         backbone.channels = data->train_file.dims;
         backbone.horizon = 1;

@@ -26,6 +26,7 @@ struct ClassifyRunData {
   // validation: the folds are drawn from train.
   std::vector<long> train, validation;
   int cv_folds = 0;
+  int members = 1;  // the ensemble's, "auto" resolved
   std::optional<LabelledSeriesSet> test_file;
   // With a labelled test file: the yardsticks' accuracies on it, from the files as read (before
   // standardizing, which would weigh the channels of a multivariate case differently); left out
@@ -40,9 +41,15 @@ inline constexpr int kAutoCvFolds = 5;
 inline constexpr long kCrossValidateBelow = 1000;
 int auto_cv_folds(long training_cases);  // 0 for a held-out part
 
+// ClassifierConfig::members' "auto" in a request: an ensemble of kAutoMembers when TRAIN has fewer
+// than kCrossValidateBelow cases, one classifier otherwise (docs/results.md measures why).
+inline constexpr int kMembersAuto = 0;
+inline constexpr int kAutoMembers = 3;
+int auto_members(long training_cases);
+
 // The ensemble and the augmentation `aaren train --task classify` and the Train page start from,
-// chosen by measurement (docs/results.md, "Defaults for small archives").
-inline constexpr int kDefaultMembers = 1;
+// chosen by measurement (docs/results.md, "Ensembles and augmentation").
+inline constexpr int kDefaultMembers = kMembersAuto;
 inline constexpr ClassifyAugmentation kDefaultAugmentation{};
 
 struct ClassifyRunRequest {
@@ -55,8 +62,8 @@ struct ClassifyRunRequest {
   // chosen by TRAIN's size (auto_cv_folds).
   int cv_folds = 0;
   // The architecture: backbone kind, d_model, heads, layers, d_ff; pooling, instance_norm,
-  // label_smoothing. channels, classes and seq_len (the longest series of either file) come from
-  // the data.
+  // label_smoothing, augmentation, members (or kMembersAuto, chosen by TRAIN's size). channels,
+  // classes and seq_len (the longest series of either file) come from the data.
   ClassifierConfig model;
   TrainSettings train;
   std::string out_dir;

@@ -236,7 +236,8 @@ class TestCliClassify : public QObject {
   }
 
   // Below 1000 training cases the epochs are chosen by 5-fold cross-validation unless a held-out
-  // part is asked for; the augmentation chosen is kept in config.json.
+  // part is asked for, and each model is an ensemble of three unless one is asked for; the
+  // augmentation chosen is kept in config.json.
   void smallTrainingSetsCrossValidateByDefault() {
     const QString dir = dir_.path() + "/levels-default";
     const CliResult r = run_cli(QStringList{"train", "--task", "classify", "--data", train_, "--augment", "jitter,slice",
@@ -252,15 +253,20 @@ class TestCliClassify : public QObject {
              qPrintable(r.describe()));
     const QJsonObject config = read_json(dir + "/config.json");
     QCOMPARE(config.value("data").toObject().value("cv_folds").toInt(), 5);
+    // ... and each model an ensemble of three.
+    QVERIFY2(r.out.contains("each model is an ensemble of 3 classifiers"), qPrintable(r.describe()));
+    QCOMPARE(config.value("model").toObject().value("members").toInt(), 3);
     QCOMPARE(config.value("model").toObject().value("augmentation").toString(), QStringLiteral("slice,jitter"));
     QCOMPARE(read_json(dir + "/metrics.json").value("cross_validation").toObject().value("folds").toInt(), 5);
 
     const CliResult held_out = run_cli(QStringList{"train", "--task", "classify", "--data", train_, "--cv-folds", "0",
-                                                   "--out", dir + "-held-out"} +
+                                                   "--ensemble", "1", "--out", dir + "-held-out"} +
                                        tiny_model());
     QVERIFY2(held_out.exited_with(0) && held_out.out.contains("split: 39 training / 9 validation cases (stratified)"),
              qPrintable(held_out.describe()));
     QCOMPARE(read_json(dir + "-held-out/config.json").value("data").toObject().value("cv_folds").toInt(), 0);
+    QCOMPARE(read_json(dir + "-held-out/config.json").value("model").toObject().value("members").toInt(), 1);
+    QVERIFY(!held_out.out.contains("ensemble"));
     QCOMPARE(read_json(dir + "-held-out/config.json").value("model").toObject().value("augmentation").toString(),
              QStringLiteral("none"));
   }
@@ -406,7 +412,7 @@ class TestCliClassify : public QObject {
     QTest::newRow("cv-folds word") << train + QStringList{"--cv-folds", "many"}
                                    << QStringLiteral("--cv-folds must be auto or a whole number from 0 to 100, got 'many'");
     QTest::newRow("ensemble") << train + QStringList{"--ensemble", "0"}
-                              << QStringLiteral("--ensemble must be between 1 and 32, got 0");
+                              << QStringLiteral("--ensemble must be auto or a whole number from 1 to 32, got '0'");
     QTest::newRow("augment") << train + QStringList{"--augment", "warp"}
                              << QStringLiteral("--augment: augmentation 'warp' is not one of slice, scale and jitter");
     QTest::newRow("baseline without --test")

@@ -693,7 +693,13 @@ class TestClassifyRun : public QObject {
     automatic.train.epochs = 1;
     automatic.out_dir = dir_.filePath("levels-cv-auto").toStdString();
     automatic.on_data_read = nullptr;
-    QCOMPARE(train_classify_run(automatic).metrics.cross_validation->folds, 5);
+    automatic.model.members = kMembersAuto;
+    const ClassifyRunOutcome chosen = train_classify_run(automatic);
+    QCOMPARE(chosen.metrics.cross_validation->folds, 5);
+    QCOMPARE(chosen.config.model.members, 3);  // and an ensemble of three
+    QCOMPARE(load_classify_run(automatic.out_dir).config.model.members, 3);
+    QCOMPARE(auto_members(999), 3);
+    QCOMPARE(auto_members(1000), 1);
     QCOMPARE(auto_cv_folds(999), 5);
     QCOMPARE(auto_cv_folds(1000), 0);
     QCOMPARE(auto_cv_folds(3), 3);

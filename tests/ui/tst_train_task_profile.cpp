@@ -106,6 +106,10 @@ class TestTrainTaskProfile : public QObject {
     QTest::newRow("2000 cases, 10 folds") << 2000 << 10 << 1 << QStringLiteral("; 10-fold cross-validation on the file");
     QTest::newRow("an ensemble") << 30 << automatic << 4
                                  << QStringLiteral(" Each model is an ensemble of 4, its class probabilities their mean.");
+    QTest::newRow("30 cases, ensemble auto") << 30 << automatic << aaren::kMembersAuto
+                                             << QStringLiteral(" Each model is an ensemble of 3");
+    QTest::newRow("1000 cases, ensemble auto") << 1000 << automatic << aaren::kMembersAuto
+                                               << QStringLiteral("held out for validation");
   }
   void theHintSaysHowTheEpochsAreChosen() {
     QFETCH(int, cases);
@@ -122,7 +126,7 @@ class TestTrainTaskProfile : public QObject {
     choice.members = members;
     const QString hint = trainTaskProfile(dataset.kind()).hint(dataset, choice);
     QVERIFY2(hint.contains(expected) && hint.contains("up to 12 steps"), qPrintable(hint));
-    QCOMPARE(hint.contains(QStringLiteral("ensemble")), members > 1);
+    QCOMPARE(hint.contains(QStringLiteral("ensemble")), members > 1 || (members == aaren::kMembersAuto && cases < 1000));
   }
 };
 

@@ -166,9 +166,13 @@ ModelSettingsForm::ModelSettingsForm(QWidget* parent) : QWidget(parent) {
 
   auto* classifierBox = new QGroupBox(tr("Classifier"), this);
   classifierBox_ = classifierBox;
-  members_ = spinBox(classifierBox, "membersSpin", 1, ClassifierConfig::kMostMembers, defaults.members,
+  members_ = spinBox(classifierBox, "membersSpin", kMembersAuto, ClassifierConfig::kMostMembers, defaults.members,
                      tr("Classifiers trained side by side from their own initial weights, their class "
-                        "probabilities averaged: steadier on small files, that many times the training time"));
+                        "probabilities averaged: steadier on small files, that many times the training time. "
+                        "Auto: %1 below %2 training cases, else 1")
+                         .arg(kAutoMembers)
+                         .arg(kCrossValidateBelow));
+  members_->setSpecialValueText(tr("Auto, by the file's size"));
   auto* augmentRow = new QHBoxLayout;
   augmentRow->setSpacing(12);
   const auto augmentBox = [&](const char* name, const QString& text, const QString& tip, bool checked) {

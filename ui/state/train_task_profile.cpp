@@ -67,8 +67,9 @@ QString casesHint(const CurrentDataset& dataset, const TrainingChoice& choice) {
   else
     hint += Words::tr("a stratified fifth of the file is held out for validation, and training keeps the epoch "
                       "with the best validation accuracy.");
-  if (choice.members > 1)
-    hint += Words::tr(" Each model is an ensemble of %1, its class probabilities their mean.").arg(choice.members);
+  const int members = choice.members == kMembersAuto ? auto_members(cases) : choice.members;
+  if (members > 1)
+    hint += Words::tr(" Each model is an ensemble of %1, its class probabilities their mean.").arg(members);
   if (choice.augmentation.any())
     hint += Words::tr(" Training cases are augmented (%1).").arg(QString::fromStdString(to_string(choice.augmentation)));
   return hint;

@@ -22,8 +22,9 @@ struct TrainingChoice {
   ComputeDevice device = ComputeDevice::cpu;
   // What a forecaster reads and forecasts; S and MS forecast the Data page's target.
   ForecastFeatures features = ForecastFeatures::M;
-  // Classifiers only: the ensemble's members, the augmentation of the training cases, and how the
-  // epoch count is chosen (ClassifyRunRequest::cv_folds: kCvFoldsAuto, 0 for a held-out part, K folds).
+  // Classifiers only: the ensemble's members (or kMembersAuto), the augmentation of the training
+  // cases, and how the epoch count is chosen (ClassifyRunRequest::cv_folds: kCvFoldsAuto, 0 for a
+  // held-out part, K folds).
   int members = kDefaultMembers;
   ClassifyAugmentation augmentation = kDefaultAugmentation;
   int cvFolds = kCvFoldsAuto;
