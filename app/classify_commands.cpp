@@ -24,20 +24,19 @@ namespace {
 
 const char* const kTrainClassifyText = R"(Trains a classifier of whole series: each case of TRAIN (a UEA/UCR .ts file, a
 long CSV case_id,label,timestep,dim_0,... or a wide CSV label,t0,t1,...) is one
-labelled series, of any length. Below 1000 training cases, the epoch count is
-chosen by 5-fold cross-validation on TRAIN and the model then trains on all of
-it, and each model is an ensemble of 3 classifiers; from 1000 (or with
---val-fraction), a stratified part of TRAIN is held out and the best epoch is
-the one with the highest validation accuracy, the validation loss breaking ties
-(--cv-folds and --ensemble choose). Every channel is
-standardized with the training part's mean and deviation. Writes a run folder: DIR/config.json,
+labelled series, of any length. Below 1000 training cases the epoch count is
+chosen by 5-fold cross-validation on TRAIN, the model then trains on all of it,
+and each model is an ensemble of 3 classifiers; from 1000 on (or with
+--val-fraction) a stratified part of TRAIN is held out and the best epoch is the
+one with the highest validation accuracy, the validation loss breaking ties
+(--cv-folds and --ensemble choose otherwise). Every channel is standardized with
+the training part's mean and deviation. Writes a run folder: DIR/config.json,
 DIR/model.safetensors, DIR/metrics.json (per-epoch losses and accuracies;
 validation accuracy; with --test, test accuracy, per-class precision, recall and
 F1 and the confusion matrix) and DIR/loss.csv. With --model both, DIR/aaren and
 DIR/transformer, trained on the same split with the same seed (--model all adds
-DIR/linear, the linear Transformer). The series'
-length sets the model's seq_len (the longest case of either file). Classifiers
-train on the CPU.)";
+DIR/linear, the linear Transformer). The series' length sets the model's seq_len
+(the longest case of either file). Classifiers train on the CPU.)";
 
 const char* const kForecastClassifyText = R"(Loads a classification run folder and classifies every case of FILE (.ts or a
 classification CSV with the run's classes and channels). Writes one row per case:

@@ -99,7 +99,7 @@ class ClassifierRuns(unittest.TestCase):
         cls.train_file = write_ts(os.path.join(cls.scratch, "train.ts"), 36, seed=1)
         cls.test_file = write_ts(os.path.join(cls.scratch, "test.ts"), 15, seed=2)
         common = ["--data", cls.train_file, "--test", cls.test_file, "--d-model", "16", "--heads", "2", "--layers",
-                  "1", "--d-ff", "32", "--epochs", "3", "--batch", "8", "--threads", "1"]
+                  "1", "--d-ff", "32", "--epochs", "3", "--batch", "8", "--threads", "1", "--ensemble", "1"]
         cls.runs = {}
         for kind, options in (("aaren", ["--pooling", "last", "--instance-norm", "--label-smoothing", "0.1"]),
                               ("transformer", [])):
