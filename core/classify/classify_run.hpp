@@ -1,9 +1,10 @@
 #pragma once
 // The whole classification workflow behind `aaren train --task classify` / `aaren forecast --task
 // classify` and the app (docs/DESIGN.md section 10): read a labelled file (.ts, long or wide CSV),
-// split a stratified validation part off it, standardize every channel with the training part's
-// statistics, train with the best weights kept on disk as they improve (validation accuracy, the
-// loss breaking ties), and report on a test file: accuracy, per-class precision, recall and F1, and
+// choose the epoch count by cross-validation on it or split a stratified validation part off it,
+// standardize every channel with the training part's statistics, train (one classifier or an
+// ensemble) with the best weights kept on disk as they improve (validation accuracy, the loss
+// breaking ties), and report on a test file: accuracy, per-class precision, recall and F1, and
 // the confusion matrix. A saved run classifies the cases of any file with the same classes and
 // channels, and shows its class probabilities step by step as a series unfolds.
 #include <functional>

@@ -3,7 +3,8 @@
 // set.series[indices[i]], its values already standardized by the caller (NaN where missing); its
 // objective is the classifier's loss (classifier_loss: cross-entropy with the configured label
 // smoothing), one term per case. Its metrics are the sums from which accuracy and the unsmoothed
-// negative log-likelihood per case are formed.
+// negative log-likelihood per case are formed. An ensemble (config.members > 1) is its members side
+// by side in the parameters: the loss is the mean of theirs, the probabilities their mean.
 #include <atomic>
 #include <cstdint>
 #include <memory>
