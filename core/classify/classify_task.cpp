@@ -6,6 +6,8 @@
 #include <stdexcept>
 #include <utility>
 
+#include "core/nn/softmax.hpp"
+
 namespace aaren {
 
 namespace {
@@ -108,10 +110,7 @@ class ClassifyTask::Worker : public TaskWorker {
       member_log_p_[std::size_t(m)] = double(logits[label]) - top - std::log(total);
       for (int k = 0; k < K; ++k) mean_p_[std::size_t(k)] += double(state_.probs[std::size_t(k)]) / c.members;
     }
-    const double top = *std::max_element(member_log_p_.begin(), member_log_p_.end());
-    double total = 0;
-    for (const double log_p : member_log_p_) total += std::exp(log_p - top);
-    sums[kClassNllSum] -= top + std::log(total / c.members);
+    sums[kClassNllSum] -= log_sum_exp(member_log_p_.data(), c.members) - std::log(double(c.members));
     sums[kCorrectSum] += most_probable(mean_p_.data(), K) == label ? 1.0 : 0.0;
     sums[kCasesSum] += 1.0;
   }
