@@ -8,7 +8,7 @@ std::size_t free_device_memory() { return 0; }
 
 DeviceInfo query_device() {
   DeviceInfo info;
-  info.reason = "this build has no CUDA backend (no CUDA compiler was found when it was configured)";
+  info.reason = "this build has no CUDA backend (" AAREN_NO_CUDA_REASON ")";
   return info;
 }
 
