@@ -6,6 +6,7 @@
 
 #include "app/commands.hpp"
 #include "app/help_format.hpp"
+#include "app/man_page.hpp"
 #include "gpu/device_info.hpp"
 
 namespace aaren::cli {
@@ -123,6 +124,7 @@ CommandLine::CommandLine(const Arguments& args) : root_(kDescription, "aaren"), 
   root_.allow_extras();
   root_.footer(kFooter);
   root_.add_flag("--version", version_, "version and build information")->group(kOptionsGroup);
+  root_.add_flag("--man-page", man_page_, "print the man page")->group("");  // for the install, not listed
   add_attention_command(*this);
   add_bench_commands(*this);
   add_demo_command(*this);
@@ -181,6 +183,10 @@ int CommandLine::run(const Arguments& args) {
     const std::vector<const CLI::App*> reached(chain.begin(), chain.begin() + std::ptrdiff_t(depth) + 1);
     throw UsageError("unknown command '" + word + "'" + (depth == 0 ? "" : " for '" + path_of(reached) + "'"));
   }
+  if (man_page_) {
+    std::cout << man_page();
+    return 0;
+  }
   if (version_) {
     std::cout << "aaren " << AAREN_VERSION << " (Aaren Studio)\n"
               << "CUDA backend: " << (gpu::built_with_cuda() ? "built" : "not built") << "; "
@@ -201,6 +207,89 @@ std::string CommandLine::help_hint() const {
   const std::string& last = chain.back()->get_name();
   if ((last == "train" || last == "forecast" || last == "baseline") && task_ != "forecast") hint += " --task " + task_;
   return hint + " --help";
+}
+
+namespace {
+
+// The options of `app` that its --help lists.
+std::vector<ManOption> man_options(const CLI::App* app) {
+  std::vector<ManOption> options;
+  for (const std::string& group : app->get_groups()) {
+    for (const CLI::Option* option : app->get_options([&](const CLI::Option* o) {
+           return o->get_group() == group && o->nonpositional() && o != app->get_help_ptr();
+         })) {
+      if (group.empty()) continue;
+      ManOption entry;
+      for (const std::string& name : option->get_snames()) entry.names.push_back("-" + name);
+      for (const std::string& name : option->get_lnames()) entry.names.push_back("--" + name);
+      if (option->get_expected_min() > 0) entry.value = option->get_type_name();
+      entry.description = (option->get_required() ? "(required) " : "") + option->get_description();
+      options.push_back(std::move(entry));
+    }
+  }
+  return options;
+}
+
+bool same_section(const ManSection& a, const ManSection& b) {
+  if (a.usage != b.usage || a.description != b.description || a.options.size() != b.options.size()) return false;
+  for (std::size_t i = 0; i < a.options.size(); ++i)
+    if (a.options[i].names != b.options[i].names || a.options[i].value != b.options[i].value ||
+        a.options[i].description != b.options[i].description)
+      return false;
+  return true;
+}
+
+}  // namespace
+
+std::string CommandLine::man_page() {
+  // Every command of every task's tree, depth first; a command whose options differ between tasks
+  // (train, forecast, baseline) gets a section per task.
+  std::vector<std::string> order;
+  std::map<std::string, std::vector<std::pair<std::string, ManSection>>> variants;
+  const auto collect = [&](const auto& self, const CLI::App* app, const std::string& path,
+                           const std::string& task) -> void {
+    for (const CLI::App* sub : app->get_subcommands([](const CLI::App*) { return true; })) {
+      const std::string here = path + " " + sub->get_name();
+      ManSection section{here, "", sub->get_description(), man_options(sub)};
+      if (sub->get_subcommands([](const CLI::App*) { return true; }).empty())
+        section.usage = here + required_options_usage(sub) + " [options]";
+      if (!variants.count(here)) order.push_back(here);
+      variants[here].emplace_back(task, std::move(section));
+      self(self, sub, here, task);
+    }
+  };
+  for (const TaskCommands& task : kTasks) {
+    CommandLine tree({"train", "--task", task.name});
+    collect(collect, &tree.root_, "aaren", task.name);
+  }
+  ManPage page;
+  page.program = "aaren";
+  page.summary = "the command line of Aaren Studio: attention as an RNN, trained and measured";
+  page.version = AAREN_VERSION;
+  page.synopsis = {"aaren <command> [options]", "aaren --version"};
+  page.description = std::string(kDescription) +
+                     "\n\nEach command below lists its options. Those of train, forecast and baseline depend on the "
+                     "task (" + tasks_summary() + "). 'aaren <command> --help' prints the same text; 'source <(aaren completion)' completes commands and options in bash.";
+  CommandLine root_tree({});
+  page.options = man_options(&root_tree.root_);
+  page.commands_title = "COMMANDS";
+  for (const std::string& path : order) {
+    std::vector<std::pair<std::string, ManSection>>& tasks = variants[path];
+    const bool shared = std::all_of(tasks.begin(), tasks.end(),
+                                    [&](const auto& t) { return same_section(t.second, tasks.front().second); });
+    for (auto& [task, section] : tasks) {
+      if (!shared) {
+        section.title += " --task " + task;
+        if (!section.usage.empty())
+          section.usage.insert(path.size(), section.usage.find("--task") == std::string::npos ? " --task " + task : "");
+      }
+      page.commands.push_back(std::move(section));
+      if (shared) break;
+    }
+  }
+  page.exit_status = kFooter;
+  page.see_also = {"aaren-studio(1)"};
+  return render_man_page(page);
 }
 
 std::string CommandLine::bash_completion() {

@@ -29,6 +29,8 @@ class CommandLine {
 
   // Bash completion for every command and option of every task.
   static std::string bash_completion();
+  // The man page (roff) of every command and option of every task (app/man_page.hpp).
+  static std::string man_page();
 
   // Declares `name` under `parent` (a command with subcommands when `run` is empty). The description's
   // first line is its summary in the parent's list.
@@ -42,6 +44,7 @@ class CommandLine {
   CLI::App root_;
   std::string task_;
   bool version_ = false;
+  bool man_page_ = false;
   std::map<const CLI::App*, std::function<int()>> runs_;
 };
 

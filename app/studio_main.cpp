@@ -1,8 +1,9 @@
 // aaren-studio: the desktop application. Besides starting the window it serves scripts and
 // documentation: --screenshot renders a page without a display, --export-charts writes a run's
 // lecture pack without one, --export-report a run's PDF report, --export-lesson a lesson's scenes
-// and handout (docs/lessons.md); --open,
-// --run, --page, --theme and --lesson set the starting state. Exit codes: 0 success, 1 a file
+// and handout (docs/lessons.md); --man-page its man page (installed by packaging/); --open,
+// --run, --page, --theme and --lesson set the starting state, and a FILE without an option (as the
+// desktop passes it) is opened once the window is up. Exit codes: 0 success, 1 a file
 // could not be read or written (or a lesson has a mistake: FILE:LINE:COLUMN: reason), 2 a
 // command-line mistake.
 #include <QApplication>
@@ -13,13 +14,17 @@
 #include <QPixmap>
 #include <QSaveFile>
 #include <QStyleFactory>
+#include <QTimer>
 #include <cstdio>
 #include <exception>
 #include <optional>
 #include <stdexcept>
 
+#include "app/man_page.hpp"
 #include "ui/about_info.hpp"
 #include "ui/appearance.hpp"
+#include "ui/application_icon.hpp"
+#include "ui/bundled_datasets.hpp"
 #include "ui/explore/explore_page.hpp"
 #include "ui/lesson/lesson_export.hpp"
 #include "ui/lesson/lesson_parser.hpp"
@@ -91,20 +96,61 @@ struct StudioOptions {
                           QStringLiteral("With --screenshot: the window's size in pixels, for example 1280x720 or "
                                          "1920x1080."),
                           QStringLiteral("WxH")};
+  // For the install (packaging/CMakeLists.txt), not listed by --help.
+  QCommandLineOption manPage{QStringLiteral("man-page"), QStringLiteral("Print the man page and exit.")};
+
+  QList<QCommandLineOption> listed() const {
+    return {open, runFolder, page, theme, presenter, lesson, screenshot, size, exportCharts, exportReport, exportLesson};
+  }
+  static QString description() {
+    return QStringLiteral("Aaren Studio: attention as an RNN (Feng et al., 2024), explored, trained and measured.\n"
+                          "Pages are named by their id or title (for example 'welcome'); an unknown name lists "
+                          "them all.");
+  }
+  static QString fileArgumentHelp() {
+    return QStringLiteral("A lesson (FILE.lesson.json), a data file (FILE.csv) or a run folder to open; with "
+                          "--screenshot, the image to write (FILE.png).");
+  }
 
   void addTo(QCommandLineParser& parser) const {
-    parser.setApplicationDescription(
-        QStringLiteral("Aaren Studio: attention as an RNN (Feng et al., 2024), explored, trained and measured.\n"
-                       "Pages are named by their id or title (for example 'welcome'); an unknown name lists "
-                       "them all."));
+    parser.setApplicationDescription(description());
     parser.addHelpOption();
     parser.addVersionOption();
-    parser.addOptions(
-        {open, runFolder, page, theme, presenter, lesson, screenshot, size, exportCharts, exportReport, exportLesson});
-    parser.addPositionalArgument(QStringLiteral("FILE.png"), QStringLiteral("With --screenshot: the image to write."),
-                                 QStringLiteral("[FILE.png]"));
+    parser.addOptions(listed());
+    QCommandLineOption hidden = manPage;
+    hidden.setFlags(QCommandLineOption::HiddenFromHelp);
+    parser.addOption(hidden);
+    parser.addPositionalArgument(QStringLiteral("FILE"), fileArgumentHelp(), QStringLiteral("[FILE]"));
   }
 };
+
+// The man page, from the declarations --help prints (app/man_page.hpp).
+std::string manPage(const StudioOptions& options) {
+  aaren::cli::ManPage page;
+  page.program = "aaren-studio";
+  page.summary = "explore, train and measure attention as an RNN";
+  page.version = aaren::ui::applicationVersion().toStdString();
+  page.synopsis = {"aaren-studio [options] [FILE]", "aaren-studio --screenshot PAGE [options] FILE.png"};
+  page.description = StudioOptions::description().toStdString() + "\n\nFILE: " +
+                     StudioOptions::fileArgumentHelp().toStdString() +
+                     " Opening a lesson file from the desktop starts the app on that lesson.";
+  page.options = {{{"-h", "--help", "--help-all"}, "", "Print the options (--help-all: with Qt's own) and exit."},
+                  {{"-v", "--version"}, "",
+                   "Print the version, the Qt and Eigen versions, the CUDA backend's state and where the bundled "
+                   "datasets are, and exit."}};
+  for (const QCommandLineOption& option : options.listed()) {
+    aaren::cli::ManOption entry;
+    for (const QString& name : option.names())
+      entry.names.push_back((name.size() == 1 ? "-" : "--") + name.toStdString());
+    entry.value = option.valueName().toStdString();
+    entry.description = option.description().toStdString();
+    page.options.push_back(std::move(entry));
+  }
+  page.exit_status = "0 success, 1 a file could not be read or written (or a lesson has a mistake: "
+                     "FILE:LINE:COLUMN: reason), 2 a command-line mistake.";
+  page.see_also = {"aaren(1)"};
+  return aaren::cli::render_man_page(page);
+}
 
 QStringList argumentsOf(int argc, char** argv) {
   QStringList arguments;
@@ -224,8 +270,10 @@ int run(QApplication& app, const QCommandLineParser& parser, const StudioOptions
     throw UsageError("--screenshot PAGE needs exactly one FILE.png after it");
   if (!screenshot && parser.isSet(options.size)) throw UsageError("--size sets the size of a --screenshot; give both");
   if (screenshot && parser.isSet(options.size)) screenshotSize(parser.value(options.size));  // refused before any work
-  if (!screenshot && !parser.positionalArguments().isEmpty())
-    throw UsageError(QStringLiteral("unexpected argument '%1'").arg(parser.positionalArguments().first()).toStdString());
+  if (!screenshot && parser.positionalArguments().size() > 1)
+    throw UsageError(QStringLiteral("unexpected argument '%1': give one FILE to open")
+                         .arg(parser.positionalArguments().at(1))
+                         .toStdString());
 
   if (parser.isSet(options.theme)) {
     const auto theme = aaren::ui::themeFromName(parser.value(options.theme));
@@ -259,6 +307,12 @@ int run(QApplication& app, const QCommandLineParser& parser, const StudioOptions
   }
   window.show();
   if (parser.isSet(options.presenter)) window.setPresenterMode(true);
+  if (!parser.positionalArguments().isEmpty()) {
+    const QString file = parser.positionalArguments().first();
+    // Once the window is up, so that a problem shows in a dialog over it (started from the desktop,
+    // there is no terminal to read).
+    QTimer::singleShot(0, &window, [&window, pages, file] { aaren::ui::openFileArgument(window, pages, file); });
+  }
   return app.exec();
 }
 
@@ -270,6 +324,10 @@ int main(int argc, char** argv) {
   QCommandLineParser parser;
   options.addTo(parser);
   const bool parsed = parser.parse(arguments);
+  if (parsed && parser.isSet(options.manPage)) {  // text only: no application, no display
+    std::fputs(manPage(options).c_str(), stdout);
+    return 0;
+  }
   // Work that shows no window must not need a display.
   if (!parsed || parser.isSet(QStringLiteral("help")) || parser.isSet(QStringLiteral("version")) ||
       parser.isSet(options.screenshot) || parser.isSet(options.exportCharts) || parser.isSet(options.exportReport) ||
@@ -280,6 +338,9 @@ int main(int argc, char** argv) {
   QApplication::setOrganizationName(QStringLiteral("AarenStudio"));
   QApplication::setApplicationName(QStringLiteral("Aaren Studio"));
   QApplication::setApplicationVersion(aaren::ui::applicationVersion());
+  // The desktop entry and icon that packaging/ installs; the window shows the same icon.
+  QGuiApplication::setDesktopFileName(QStringLiteral("org.aarenstudio.AarenStudio"));
+  QApplication::setWindowIcon(aaren::ui::applicationIcon());
   QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
   aaren::ui::installWheelGuard(app);
 
@@ -292,9 +353,10 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (parser.isSet(QStringLiteral("version"))) {
-    print(stdout, QStringLiteral("aaren-studio %1\nQt %2, Eigen %3\nCUDA backend: %4\n")
+    const QString datasets = aaren::ui::bundledDatasetsDir();
+    print(stdout, QStringLiteral("aaren-studio %1\nQt %2, Eigen %3\nCUDA backend: %4\nBundled datasets: %5\n")
                       .arg(aaren::ui::applicationVersion(), QString::fromLatin1(qVersion()), aaren::ui::eigenVersion(),
-                           aaren::ui::cudaStatus()));
+                           aaren::ui::cudaStatus(), datasets.isEmpty() ? QStringLiteral("none found") : datasets));
     return 0;
   }
   try {

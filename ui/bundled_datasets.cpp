@@ -24,11 +24,13 @@ QString bundledDatasetsDir() {
   if (!override.isEmpty()) return QDir(override).exists() ? QDir(override).absolutePath() : QString();
 
   const QDir executableDir(QCoreApplication::applicationDirPath());
-  // Beside the executable, installed under share/, or the source tree above build/<subfolder>/.
+  // Beside the executable, installed under share/, the source tree above build/<subfolder>/, or
+  // the source tree this was built from (a build folder anywhere else).
   const QStringList candidates{kFolderName, QStringLiteral("../share/aaren-studio/") + kFolderName,
-                               QStringLiteral("../") + kFolderName, QStringLiteral("../../") + kFolderName};
+                               QStringLiteral("../") + kFolderName, QStringLiteral("../../") + kFolderName,
+                               QStringLiteral(AAREN_SOURCE_DATASETS_DIR)};
   for (const QString& candidate : candidates) {
-    const QFileInfo info(executableDir.filePath(candidate));
+    const QFileInfo info(executableDir.filePath(candidate));  // an absolute candidate stays as it is
     if (info.isDir()) return info.canonicalFilePath();
   }
   return {};

@@ -13,10 +13,16 @@ AAREN_PACKAGES=(
   fonts-dejavu-core
 )
 
-# Only the tests need these: the PyTorch twin's parity and DDP suites (tests/python), and the
-# report read back as pictures (pdftoppm, pdftotext) and by OCR (tests/ui/tst_report_reading.cpp).
-# scripts/run does not install them.
-AAREN_TEST_PACKAGES=(python3-torch python3-numpy poppler-utils tesseract-ocr tesseract-ocr-eng)
+# Building the Debian package (scripts/package): dpkg-shlibdeps, and `file`, with which CPack
+# finds the programs whose libraries to read.
+AAREN_PACKAGING_PACKAGES=(dpkg-dev file)
+
+# Only the tests need these: the PyTorch twin's parity and DDP suites (tests/python), the report
+# read back as pictures (pdftoppm, pdftotext) and by OCR (tests/ui/tst_report_reading.cpp), and the
+# install checks (tests/install: the package, lintian, the desktop entry's, AppStream's and the
+# MIME database's own validators, groff for the man pages). scripts/run does not install them.
+AAREN_TEST_PACKAGES=(python3-torch python3-numpy poppler-utils tesseract-ocr tesseract-ocr-eng
+  "${AAREN_PACKAGING_PACKAGES[@]}" lintian desktop-file-utils appstream shared-mime-info groff-base)
 
 aaren_install_missing() { aaren_install_packages "${AAREN_PACKAGES[@]}"; }
 aaren_install_missing_for_tests() { aaren_install_packages "${AAREN_PACKAGES[@]}" "${AAREN_TEST_PACKAGES[@]}"; }

@@ -1,6 +1,7 @@
 // The command line is declared once: every option a command accepts is in its help with the default
 // it really uses, `aaren --help` names every task, exclusive options are refused together, and the
-// bash completion written from the same declarations completes what the commands accept.
+// bash completion and the man page written from the same declarations complete and document what
+// the commands accept.
 #include <QtTest>
 
 #include "cli/cli_process.hpp"
@@ -29,6 +30,36 @@ QStringList optionsInHelp(const QString& help) {
   const QRegularExpression line(QStringLiteral("^  (--[a-z0-9-]+)"), QRegularExpression::MultilineOption);
   for (auto it = line.globalMatch(help); it.hasNext();) names << it.next().captured(1);
   return names;
+}
+
+// The commands a help text lists under "Commands:".
+QStringList commandsInHelp(const QString& help) {
+  const int start = help.indexOf(QLatin1String("\nCommands:\n"));
+  if (start < 0) return {};
+  QStringList names;
+  for (const QString& line : help.mid(start + 11).split('\n')) {
+    if (!line.startsWith(QLatin1String("  ")) || line.startsWith(QLatin1String("   "))) break;
+    const QString name = line.trimmed().section(' ', 0, 0);
+    if (name.startsWith('-')) break;
+    names << name;
+  }
+  return names;
+}
+
+// The man page's command sections: "train --task classify" -> the options it documents.
+QMap<QString, QStringList> manPageSections(const QString& roff) {
+  QMap<QString, QStringList> sections;
+  const QStringList parts = roff.split(QStringLiteral("\n.SS \""));
+  const QRegularExpression option(QStringLiteral(R"(^\\fB\\-\\-([a-z0-9\\-]+)\\fR)"), QRegularExpression::MultilineOption);
+  for (qsizetype i = 1; i < parts.size(); ++i) {
+    QString title = parts[i].left(parts[i].indexOf('"')).replace(QLatin1String("\\-"), QLatin1String("-"));
+    const QString body = parts[i].left(parts[i].indexOf(QLatin1String("\n.SH ")));
+    QStringList names;
+    for (auto it = option.globalMatch(body); it.hasNext();)
+      names << "--" + it.next().captured(1).replace(QLatin1String("\\-"), QLatin1String("-"));
+    sections[title.mid(6)] = names;  // without "aaren "
+  }
+  return sections;
 }
 
 }  // namespace
@@ -114,6 +145,51 @@ class TestCliDeclarations : public QObject {
     const CliResult r = run_cli(args);
     QVERIFY2(r.exited_with(0), qPrintable(r.describe()));
     QVERIFY2(r.out.startsWith(usage), qPrintable(r.out));
+  }
+
+  // `aaren --man-page` (installed as aaren.1) has a section for every command of every task, which
+  // documents exactly the options that command's --help lists; every command a help lists has one.
+  void theManPageDocumentsEveryCommand() {
+    const CliResult page = run_cli({"--man-page"});
+    QVERIFY2(page.exited_with(0), qPrintable(page.describe()));
+    QVERIFY(page.out.startsWith(QLatin1String(".\\\"")));
+    const QMap<QString, QStringList> sections = manPageSections(page.out);
+    QVERIFY2(sections.size() >= 20, qPrintable(sections.keys().join(", ")));
+    for (auto it = sections.begin(); it != sections.end(); ++it) {
+      const CliResult help = run_cli(it.key().split(' ') << QStringLiteral("--help"));
+      QVERIFY2(help.exited_with(0), qPrintable(it.key() + ": " + help.describe()));
+      QStringList fromHelp = optionsInHelp(help.out), fromPage = it.value();
+      fromHelp.sort();
+      fromPage.sort();
+      QVERIFY2(fromHelp == fromPage, qPrintable(QStringLiteral("%1: help lists %2, the man page %3")
+                                                     .arg(it.key(), fromHelp.join(' '), fromPage.join(' '))));
+    }
+    // Every command reachable through the helps, for every task, has its section.
+    QStringList pending{QString()};
+    while (!pending.isEmpty()) {
+      const QString path = pending.takeFirst();
+      const CliResult help = run_cli((path.isEmpty() ? QStringList() : path.split(' ')) << QStringLiteral("--help"));
+      for (const QString& command : commandsInHelp(help.out)) {
+        const QString here = path.isEmpty() ? command : path + ' ' + command;
+        const bool documented = sections.contains(here) || !sections.keys().filter(here + " --task ").isEmpty();
+        QVERIFY2(documented, qPrintable("no man page section for 'aaren " + here + "'"));
+        pending << here;
+      }
+    }
+  }
+
+  // The page is well-formed roff: groff reads it without a warning (where groff is installed).
+  void theManPageIsValidRoff() {
+    if (QStandardPaths::findExecutable(QStringLiteral("groff")).isEmpty()) QSKIP("groff is not installed");
+    const CliResult page = run_cli({"--man-page"});
+    QVERIFY2(page.exited_with(0), qPrintable(page.describe()));
+    QProcess groff;
+    groff.start(QStringLiteral("groff"), {"-man", "-Tutf8", "-ww", "-z"});
+    groff.write(page.out.toUtf8());
+    groff.closeWriteChannel();
+    QVERIFY(groff.waitForFinished(60000));
+    QCOMPARE(groff.exitCode(), 0);
+    QCOMPARE(QString::fromUtf8(groff.readAllStandardError()), QString());
   }
 
   void windowAndLastAreExclusive() {

@@ -63,6 +63,7 @@ class LessonReader {
     Lesson lesson;
     lesson.source = source_;
     lesson.id = QFileInfo(source_).completeBaseName();
+    if (lesson.id.endsWith(QLatin1String(".lesson"))) lesson.id.chop(7);  // NAME.lesson.json, the file type's name
     if (const JsonNode* id = root.member("id")) lesson.id = identifier(*id, "id");
     lesson.title = nonEmptyText(required(root, "title", tr("the lesson")), "title");
     const JsonNode& scenes = required(root, "scenes", tr("the lesson"));

@@ -53,6 +53,18 @@ StudioPages addStudioPages(MainWindow& window) {
   return pages;
 }
 
+void openFileArgument(MainWindow& window, const StudioPages& pages, const QString& path) {
+  const QFileInfo file(path);
+  if (file.isDir()) {
+    pages.train->showRun(path);
+    pages.forecast->openRun(path);
+  } else if (file.suffix().compare(QLatin1String("json"), Qt::CaseInsensitive) == 0) {
+    window.openLesson(path);
+  } else {
+    window.openDataFile(path);
+  }
+}
+
 void waitUntilIdle(const StudioPages& pages) {
   while (pages.isBusy()) QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents);
 }
