@@ -1,4 +1,5 @@
 // aaren bench ...: measurements printed as tables (medians), never pass/fail.
+#include <cctype>
 #include <cstdio>
 #include <iterator>
 #include <iostream>
@@ -16,6 +17,7 @@
 #include "core/io/atomic_file.hpp"
 #include "core/io/matrix_csv.hpp"
 #include "core/rl/decision_run.hpp"
+#include "core/util/step_profile.hpp"
 #include "gpu/forecast_device.hpp"
 
 namespace aaren::cli {
@@ -95,9 +97,15 @@ Times full training steps (forward, backward, AdamW) of the Aaren, the
 Transformer and the linear Transformer forecaster on random windows, for each
 look-back T, and prints samples per second (median of the repeats) and how the
 cost per sample grows from the first T: Aaren's and the linear Transformer's
-grow about linearly in T, the Transformer's faster. --device cuda runs each
-whole step on the GPU (Aaren and the Transformer; the GPU model does not run the
-linear Transformer yet); run it beside --device cpu to compare the two.
+grow about linearly in T, the Transformer's faster. On the CPU it also prints
+the rate a step reaches, its operations (every matrix product and the attention,
+forward and backward, counted from the configuration: docs/DESIGN.md section 4)
+over its time, and that rate's share of this machine's SGEMM rate, measured
+first for each row with Eigen on the same workers at the shapes the step
+multiplies. --device cuda runs each whole step on the GPU (Aaren and the
+Transformer; the GPU model does not run the linear Transformer yet); run it
+beside --device cpu to compare the two. --out writes every row as CSV;
+--profile adds where each step's time goes.
 )";
 
 struct TrainOptions {
@@ -105,7 +113,59 @@ struct TrainOptions {
   std::vector<int> seq_lens = {96, 512, 2048};
   std::string device = "cpu";
   std::string model = "all";
+  std::string out;  // CSV of the rows; empty: none
 };
+
+// "matrix products" -> "matrix_products", for a CSV column.
+std::string column_name(const char* part) {
+  std::string name = part;
+  for (char& c : name) c = c == ' ' ? '_' : char(std::tolower(static_cast<unsigned char>(c)));
+  return name;
+}
+
+std::string train_bench_csv(const std::vector<bench::TrainBenchRow>& rows, bool profiled) {
+  std::string csv = "seq_len,model,device,samples_per_second,seconds_per_step,step_gflop,gflops,sgemm_gflops,sgemm_share";
+  if (profiled) {
+    for (const profile::Part part : profile::kAllParts) csv += "," + column_name(profile::name(part)) + "_seconds";
+    csv += ",worker_seconds";
+  }
+  csv += "\n";
+  for (const bench::TrainBenchRow& r : rows) {
+    char line[256];
+    std::snprintf(line, sizeof line, "%d,%s,%s,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g", r.seq_len,
+                  std::string(to_string(r.kind)).c_str(), r.device.substr(0, r.device.find(':')).c_str(),
+                  r.samples_per_second, r.seconds_per_step, r.step_gflop, r.gflops, r.sgemm_gflops, r.sgemm_share());
+    csv += line;
+    if (profiled) {
+      for (const double seconds : r.part_seconds) {
+        std::snprintf(line, sizeof line, ",%.6g", seconds);
+        csv += line;
+      }
+      std::snprintf(line, sizeof line, ",%.6g", r.worker_seconds);
+      csv += line;
+    }
+    csv += "\n";
+  }
+  return csv;
+}
+
+// The --profile table: each part's share of the workers' time per step, and what is left.
+void print_train_profile(const std::vector<bench::TrainBenchRow>& rows) {
+  std::printf("\nwhere a step's time goes (--profile: CPU time in each part, summed over the workers, as a share\n"
+              "of the workers' whole time, their count times the step's wall time, in a run of its own)\n");
+  std::printf("%8s %-12s", "T", "model");
+  for (const profile::Part part : profile::kAllParts) std::printf(" %16s", profile::name(part));
+  std::printf(" %16s %12s\n", "the rest", "worker ms");
+  for (const bench::TrainBenchRow& r : rows) {
+    std::printf("%8d %-12s", r.seq_len, std::string(to_string(r.kind)).c_str());
+    double counted = 0;
+    for (const double seconds : r.part_seconds) {
+      std::printf(" %15.1f%%", 100.0 * seconds / r.worker_seconds);
+      counted += seconds;
+    }
+    std::printf(" %15.1f%% %12.1f\n", 100.0 * (1.0 - counted / r.worker_seconds), 1e3 * r.worker_seconds);
+  }
+}
 
 int bench_train(TrainOptions& o) {
   bench::TrainBenchOptions& options = o.bench;
@@ -124,18 +184,28 @@ int bench_train(TrainOptions& o) {
   for (const ModelKind kind : model_kinds(o.model))
     if (device == ComputeDevice::cuda && !cpu_only_reason(kind).empty())
       std::printf("not timed: %s (%s)\n", std::string(to_string(kind)).c_str(), cpu_only_reason(kind).c_str());
-  std::printf("%8s %-12s %-6s %14s %14s %18s\n", "T", "model", "device", "samples/s", "ms/step", "cost/sample vs T0");
+  const bool cpu = device != ComputeDevice::cuda;
+  if (cpu)
+    std::printf("GFLOP/s: the step's operations over its time; of SGEMM: its share of Eigen's SGEMM rate (in\n"
+                "brackets) on as many workers at the step's shapes, measured before the row\n");
+  std::printf("%8s %-12s %-6s %12s %10s %18s", "T", "model", "device", "samples/s", "ms/step", "cost/sample vs T0");
+  std::printf(cpu ? " %9s %17s\n" : "\n", "GFLOP/s", "of SGEMM");
   double base[std::size(kModelKinds)] = {};
-  bench::run_train_bench(options, [&](const bench::TrainBenchRow& r) {
+  const std::vector<bench::TrainBenchRow> rows = bench::run_train_bench(options, [&](const bench::TrainBenchRow& r) {
     const std::size_t k = std::size_t(r.kind);
     const double per_sample = 1.0 / r.samples_per_second;
     if (base[k] == 0) base[k] = per_sample;
     // The engine names its device in full ("cuda: <GPU>"); the header line already gives that.
     const std::string device_kind = r.device.substr(0, r.device.find(':'));
-    std::printf("%8d %-12s %-6s %14.1f %14.1f %17.2fx\n", r.seq_len, std::string(to_string(r.kind)).c_str(),
+    std::printf("%8d %-12s %-6s %12.1f %10.1f %17.2fx", r.seq_len, std::string(to_string(r.kind)).c_str(),
                 device_kind.c_str(), r.samples_per_second, 1e3 * r.seconds_per_step, per_sample / base[k]);
+    if (cpu) std::printf(" %9.1f %6.0f%% (%7.1f)", r.gflops, 100.0 * r.sgemm_share(), r.sgemm_gflops);
+    std::printf("\n");
     std::fflush(stdout);
   });
+  const bool profiled = o.bench.profile && cpu;
+  if (profiled) print_train_profile(rows);
+  if (!o.out.empty()) write_file_atomically(o.out, train_bench_csv(rows, profiled));
   return 0;
 }
 
@@ -292,6 +362,11 @@ void add_bench_train(CommandLine& cli, CLI::App* bench) {
   add_architecture_options(app, b.model, {.seq_len = false});
   add_whole(app, "--channels", b.model.channels, 1, 4096, "C", "input channels")->group(kModelGroup);
   add_device_option(app, o->device, "cuda: every step on the GPU; auto: the GPU where one can be used, else the CPU");
+  add_text(app, "--out", o->out, "FILE.csv", "write every row as CSV")->group(kOptionsGroup);
+  app->add_flag("--profile", b.profile,
+                "after the table, where a step's time goes: matrix products, attention, LayerNorm, GELU, the "
+                "optimizer and the rest (CPU only; a run of its own per row)")
+      ->group(kOptionsGroup);
 }
 
 void add_bench_stream(CommandLine& cli, CLI::App* bench) {

@@ -6,6 +6,7 @@
 #include "core/attention/prefix_attention.hpp"
 #include "core/nn/causal_attention.hpp"
 #include "core/nn/linear.hpp"
+#include "core/util/step_profile.hpp"
 
 namespace aaren {
 
@@ -73,12 +74,14 @@ void mixer_forward(T* out, MixerCache<T>& cache, const T* x, const MixerWeights<
     const int dh = C / H;
     const T scale = T(1) / std::sqrt(T(dh));
     linear_forward(cache.q.data(), w.q0, w.wq_w, w.wq_b, 1, C, C);
+    const profile::Scope scope(profile::Part::attention);
     for (int h = 0; h < H; ++h)
       prefix_attention_forward(cache.att.data() + h * dh, cache.log_z.data() + std::size_t(h) * std::size_t(L),
                                cache.q.data() + h * dh, cache.k.data() + h * dh, cache.v.data() + h * dh, L, dh, dh,
                                scale, C, C, C);
   } else {
     linear_forward(cache.q.data(), x, w.wq_w, w.wq_b, L, C, C);
+    const profile::Scope scope(profile::Part::attention);
     if (kind == ModelKind::transformer) {
       causal_attention_forward(cache.att.data(), cache.probs.data(), cache.q.data(), cache.k.data(),
                                cache.v.data(), L, C, H);
@@ -105,6 +108,7 @@ void mixer_backward(T* dx, const MixerGrads<T>& g, MixerScratch<T>& s, const T* 
     const T scale = T(1) / std::sqrt(T(dh));
     std::fill(s.dq.begin(), s.dq.begin() + C, T(0));
     for (int h = 0; h < H; ++h) {
+      const profile::Scope scope(profile::Part::attention);
       const T* qh = cache.q.data() + h * dh;
       for (int i = 0; i < L; ++i) {
         const T* ki = cache.k.data() + std::size_t(i) * std::size_t(C) + std::size_t(h * dh);
@@ -131,9 +135,11 @@ void mixer_backward(T* dx, const MixerGrads<T>& g, MixerScratch<T>& s, const T* 
     linear_backward(dx, g.wk_w, g.wk_b, s.dk.data(), x, w.wk_w, L, C, C);
   } else {
     if (kind == ModelKind::transformer) {
+      const profile::Scope scope(profile::Part::attention);
       causal_attention_backward(s.dq.data(), s.dk.data(), s.dv.data(), s.dscores.data(), s.datt.data(),
                                 cache.q.data(), cache.k.data(), cache.v.data(), cache.probs.data(), L, C, H);
     } else {
+      const profile::Scope scope(profile::Part::attention);
       causal_linear_attention_backward(s.dq.data(), s.dk.data(), s.dv.data(), *s.linear, s.datt.data(),
                                        cache.q.data(), cache.k.data(), cache.v.data(), cache.att.data(),
                                        cache.den.data(), L, C, H);

@@ -3,6 +3,8 @@
 #include <cmath>
 #include <numbers>
 
+#include "core/util/step_profile.hpp"
+
 namespace aaren {
 
 namespace {
@@ -14,12 +16,14 @@ constexpr T inv_sqrt_2pi = std::numbers::inv_sqrtpi_v<T> / std::numbers::sqrt2_v
 
 template <class T>
 void gelu_forward(T* out, const T* inp, long N) {
+  const profile::Scope scope(profile::Part::gelu);
   for (long i = 0; i < N; ++i) out[i] = T(0.5) * inp[i] * (T(1) + std::erf(inp[i] * inv_sqrt2<T>));
 }
 
 // d/dx [x Phi(x)] = Phi(x) + x phi(x), phi the standard normal density.
 template <class T>
 void gelu_backward(T* dinp, const T* inp, const T* dout, long N) {
+  const profile::Scope scope(profile::Part::gelu);
   for (long i = 0; i < N; ++i) {
     const T x = inp[i];
     const T cdf = T(0.5) * (T(1) + std::erf(x * inv_sqrt2<T>));

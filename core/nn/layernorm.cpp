@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "core/util/step_profile.hpp"
+
 namespace aaren {
 
 namespace {
@@ -10,6 +12,7 @@ constexpr double layernorm_eps = 1e-5;
 
 template <class T>
 void layernorm_forward(T* out, T* mean, T* rstd, const T* inp, const T* weight, const T* bias, int B, int C) {
+  const profile::Scope scope(profile::Part::layernorm);
   for (int b = 0; b < B; ++b) {
     const T* x = inp + long(b) * C;
     T* y = out + long(b) * C;
@@ -33,6 +36,7 @@ void layernorm_forward(T* out, T* mean, T* rstd, const T* inp, const T* weight, 
 template <class T>
 void layernorm_backward(T* dinp, T* dweight, T* dbias, const T* dout, const T* inp, const T* weight,
                         const T* mean, const T* rstd, int B, int C) {
+  const profile::Scope scope(profile::Part::layernorm);
   for (int b = 0; b < B; ++b) {
     const T* x = inp + long(b) * C;
     const T* g = dout + long(b) * C;

@@ -2,11 +2,13 @@
 
 #include "core/nn/eigen_maps.hpp"
 #include "core/nn/tiled_product.hpp"
+#include "core/util/step_profile.hpp"
 
 namespace aaren {
 
 template <class T>
 void linear_forward(T* out, const T* inp, const T* weight, const T* bias, int B, int C, int OC) {
+  const profile::Scope scope(profile::Part::products);
   MatrixMap<T> o(out, B, OC);
   if (bias)
     o.rowwise() = ConstRowVectorMap<T>(bias, OC);
@@ -18,6 +20,7 @@ void linear_forward(T* out, const T* inp, const T* weight, const T* bias, int B,
 template <class T>
 void linear_backward(T* dinp, T* dweight, T* dbias, const T* dout, const T* inp, const T* weight, int B, int C,
                      int OC) {
+  const profile::Scope scope(profile::Part::products);
   const ConstMatrixMap<T> g(dout, B, OC);
   if (dinp) {
     MatrixMap<T> di(dinp, B, C);
