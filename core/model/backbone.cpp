@@ -1,5 +1,6 @@
 #include "core/model/backbone.hpp"
 
+#include "core/nn/causal_attention.hpp"
 #include "core/nn/ffn.hpp"
 #include "core/nn/layernorm.hpp"
 
@@ -52,7 +53,9 @@ std::size_t backbone_scratch_bytes(const ModelConfig& c, std::size_t scalar_byte
   // buffers); then dh, dbranch, dln and dffn_act.
   const double linear =
       c.kind == ModelKind::linear ? double(linear_attention_scratch_values(c.seq_len, c.d_model, c.heads)) : 0;
-  const double values = 5 * l * d + 2 * l + 2 * d + linear + 3 * l * d + l * f;
+  // The Transformer's dscores holds a head's (L, L) gradient of the weights and a row sum.
+  const double dscores = c.kind == ModelKind::transformer ? double(causal_attention_scratch_size(c.seq_len)) : l;
+  const double values = 5 * l * d + l + dscores + 2 * d + linear + 3 * l * d + l * f;
   return std::size_t(values * double(scalar_bytes));
 }
 

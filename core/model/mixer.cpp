@@ -60,7 +60,7 @@ MixerScratch<T>::MixerScratch(ModelKind kind, int capacity, int d_model, int hea
   const std::size_t lc = std::size_t(capacity) * std::size_t(d_model);
   for (auto* buffer : {&datt, &dq, &dk, &dv, &dx}) buffer->assign(lc, T(0));
   scores.assign(std::size_t(capacity), T(0));
-  dscores.assign(std::size_t(capacity), T(0));
+  dscores.assign(std::size_t(kind == ModelKind::transformer ? causal_attention_scratch_size(capacity) : capacity), T(0));
   r.assign(std::size_t(d_model), T(0));
   dq0.assign(std::size_t(d_model), T(0));
 }

@@ -55,7 +55,7 @@ template <class T>
 struct MixerScratch {
   MixerScratch(ModelKind kind, int capacity, int d_model, int heads);
   AlignedVector<T> datt, dq, dk, dv, dx;  // (L, C)
-  AlignedVector<T> scores, dscores;       // (L)
+  AlignedVector<T> scores, dscores;       // (L); the Transformer's dscores (L, L + 1)
   AlignedVector<T> r, dq0;                // (C)
   std::optional<LinearAttentionScratch<T>> linear;  // linear: the backward's scan buffers
 };

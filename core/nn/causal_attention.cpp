@@ -7,6 +7,7 @@
 #include <string>
 
 #include "core/nn/eigen_maps.hpp"
+#include "core/nn/tiled_product.hpp"
 #include "core/scan/state.hpp"
 #include "core/util/worker_pool.hpp"
 
@@ -241,56 +242,68 @@ void causal_attention_decode(T* out, const T* q, const KvCache<T>& cache, std::v
   }
 }
 
-// Row t's output is the decode of token t against tokens 0..t, so a decoded token reproduces the
-// forward exactly; the weights kept for the backward come from a plain softmax of each row.
+// Per head, as matrix products at the machine's matrix rate (tiled: core/nn/tiled_product.hpp):
+// the (L, L) scores Q K^T scale, a softmax of each row t over its first t + 1 entries (the rest
+// set to 0; kept for the backward), then the output P V. The products cover the whole square, twice
+// the causal operations, and still beat L products of a row. The streaming decode computes row t
+// its own way and equals it to rounding (tests/core/tst_causal_attention.cpp).
 template <class T>
 void causal_attention_forward(T* out, T* probs, const T* q, const T* k, const T* v, int L, int C, int H) {
   check_heads(C, H);
   const int d_head = C / H;
   const T scale = T(1) / std::sqrt(T(d_head));
-  for (int t = 0; t < L; ++t) {
-    // Head 0's row of probs is free until its weights are written just below.
-    causal_attention_decode(out + long(t) * C, probs + long(t) * L, q + long(t) * C, k, v, t + 1, C, H);
-    for (int h = 0; h < H; ++h) {
-      T* p = probs + (long(h) * L + t) * L;
-      const long column = long(h) * d_head;
-      softmax_weights(p, q + long(t) * C + column, k + column, t + 1, d_head, C, scale);
-      std::fill(p + t + 1, p + L, T(0));
+  const Eigen::OuterStride<> stride(C);
+  for (int h = 0; h < H; ++h) {
+    const long column = long(h) * d_head;
+    MatrixMap<T> p(probs + long(h) * L * L, L, L);
+    p.setZero();
+    add_product_tiled(p, ConstColumnSliceMap<T>(q + column, L, d_head, stride),
+                      ConstColumnSliceMap<T>(k + column, L, d_head, stride).transpose());
+    p *= scale;
+    for (int t = 0; t < L; ++t) {
+      T* row = p.row(t).data();
+      const T max_score = p.row(t).head(t + 1).maxCoeff();  // subtracted so that exp never overflows
+      const T sum = exp_in_place_and_sum(row, t + 1, max_score);
+      p.row(t).head(t + 1) *= T(1) / sum;
+      std::fill(row + t + 1, row + L, T(0));
     }
+    ColumnSliceMap<T> out_h(out + column, L, d_head, stride);
+    out_h.setZero();
+    add_product_tiled(out_h, p, ConstColumnSliceMap<T>(v + column, L, d_head, stride));
   }
 }
 
-// Row t of head h, with p its softmax weights and g = dout_t (head columns):
-//   dp_i = g . v_i,  ds_i = p_i (dp_i - sum_j p_j dp_j) scale,
-//   dq_t = sum_i ds_i k_i,  dk_i += ds_i q_t,  dv_i += p_i g.
+// Head h, with P its (L, L) softmax weights (0 above the diagonal), G = dout's head columns:
+//   dP = G V^T,  dS = P o (dP - rowsum(P o dP)) scale,  dQ = dS K,  dK = dS^T Q,  dV = P^T G,
+// as five matrix products (tiled, so that no buffer is taken from the heap: core/nn/tiled_product.hpp);
+// dS is 0 above the diagonal because P is, so no entry there leaks in.
 template <class T>
 void causal_attention_backward(T* dq, T* dk, T* dv, T* dprobs_scratch, const T* dout, const T* q, const T* k,
                                const T* v, const T* probs, int L, int C, int H) {
   check_heads(C, H);
   const int d_head = C / H;
   const T scale = T(1) / std::sqrt(T(d_head));
-  std::fill(dk, dk + long(L) * C, T(0));
-  std::fill(dv, dv + long(L) * C, T(0));
-  for (int h = 0; h < H; ++h)
-    for (int t = 0; t < L; ++t) {
-      const int n = t + 1;
-      const long column = long(h) * d_head;
-      const Eigen::OuterStride<> stride(C);
-      const ConstColumnSliceMap<T> keys(k + column, n, d_head, stride);
-      const ConstColumnSliceMap<T> values(v + column, n, d_head, stride);
-      ColumnSliceMap<T> dkeys(dk + column, n, d_head, stride);
-      ColumnSliceMap<T> dvalues(dv + column, n, d_head, stride);
-      const ConstVectorMap<T> p(probs + (long(h) * L + t) * L, n);
-      const ConstVectorMap<T> g(dout + long(t) * C + column, d_head);
-      const ConstVectorMap<T> q_row(q + long(t) * C + column, d_head);
-      VectorMap<T> ds(dprobs_scratch, n);
-      ds.noalias() = values * g;
-      const T p_dot_dp = p.dot(ds);
-      ds = scale * (p.array() * (ds.array() - p_dot_dp));
-      VectorMap<T>(dq + long(t) * C + column, d_head).noalias() = keys.transpose() * ds;
-      dkeys.noalias() += ds * q_row.transpose();
-      dvalues.noalias() += p * g.transpose();
-    }
+  const Eigen::OuterStride<> stride(C);
+  MatrixMap<T> ds(dprobs_scratch, L, L);
+  VectorMap<T> p_dot_dp(dprobs_scratch + long(L) * L, L);
+  for (int h = 0; h < H; ++h) {
+    const long column = long(h) * d_head;
+    const ConstMatrixMap<T> p(probs + long(h) * L * L, L, L);
+    const ConstColumnSliceMap<T> g(dout + column, L, d_head, stride), q_h(q + column, L, d_head, stride),
+        k_h(k + column, L, d_head, stride), v_h(v + column, L, d_head, stride);
+    ds.setZero();
+    add_product_tiled(ds, g, v_h.transpose());
+    p_dot_dp = (p.array() * ds.array()).rowwise().sum();
+    ds = scale * (p.array() * (ds.array().colwise() - p_dot_dp.array()));
+    ColumnSliceMap<T> dq_h(dq + column, L, d_head, stride), dk_h(dk + column, L, d_head, stride),
+        dv_h(dv + column, L, d_head, stride);
+    dq_h.setZero();
+    dk_h.setZero();
+    dv_h.setZero();
+    add_product_tiled(dq_h, ds, k_h);
+    add_product_tiled(dk_h, ds.transpose(), q_h);
+    add_product_tiled(dv_h, p.transpose(), g);
+  }
 }
 
 #define AAREN_INSTANTIATE(T)                                                                              \

@@ -17,16 +17,17 @@ template <class T>
 void causal_attention_forward(T* out /*(L, C)*/, T* probs /*(H, L, L)*/, const T* q /*(L, C)*/,
                               const T* k /*(L, C)*/, const T* v /*(L, C)*/, int L, int C, int H);
 
-// dq, dk, dv are written.
+// dq, dk, dv are written; dprobs_scratch holds causal_attention_scratch_size(L) numbers.
+inline long causal_attention_scratch_size(int L) { return long(L) * (long(L) + 1); }
 template <class T>
-void causal_attention_backward(T* dq /*(L, C)*/, T* dk /*(L, C)*/, T* dv /*(L, C)*/, T* dprobs_scratch /*(L)*/,
+void causal_attention_backward(T* dq /*(L, C)*/, T* dk /*(L, C)*/, T* dv /*(L, C)*/, T* dprobs_scratch /*(L, L + 1)*/,
                                const T* dout /*(L, C)*/, const T* q /*(L, C)*/, const T* k /*(L, C)*/,
                                const T* v /*(L, C)*/, const T* probs /*(H, L, L)*/, int L, int C, int H);
 
 // One new token (position t) against a KV cache holding tokens 0..t, its own k and v already
-// appended as row t. Equals row t of causal_attention_forward on the same prefix: the readable
-// decode, over row-major (t + 1, C) keys and values, that the streaming decode below is checked
-// against.
+// appended as row t. Equals row t of causal_attention_forward on the same prefix to rounding (the
+// forward multiplies matrices, the decode folds the row's tokens in): the readable decode, over
+// row-major (t + 1, C) keys and values, that the streaming decode below is checked against.
 template <class T>
 void causal_attention_decode(T* out /*(C)*/, T* scores_scratch /*(t + 1)*/, const T* q /*(C)*/,
                              const T* k_cache /*(t + 1, C)*/, const T* v_cache /*(t + 1, C)*/, int t_plus_1,
