@@ -152,7 +152,8 @@ std::string train_bench_csv(const std::vector<bench::TrainBenchRow>& rows, bool 
 // The --profile table: each part's share of the workers' time per step, and what is left.
 void print_train_profile(const std::vector<bench::TrainBenchRow>& rows) {
   std::printf("\nwhere a step's time goes (--profile: CPU time in each part, summed over the workers, as a share\n"
-              "of the workers' whole time, their count times the step's wall time, in a run of its own)\n");
+              "of the workers' whole time, their count times the step's wall time, in a run of its own; the rest\n"
+              "is the loss, instance norm and the other small layers, and the workers waiting for each other)\n");
   std::printf("%8s %-12s", "T", "model");
   for (const profile::Part part : profile::kAllParts) std::printf(" %16s", profile::name(part));
   std::printf(" %16s %12s\n", "the rest", "worker ms");
@@ -365,7 +366,8 @@ void add_bench_train(CommandLine& cli, CLI::App* bench) {
   add_text(app, "--out", o->out, "FILE.csv", "write every row as CSV")->group(kOptionsGroup);
   app->add_flag("--profile", b.profile,
                 "after the table, where a step's time goes: matrix products, attention, LayerNorm, GELU, the "
-                "optimizer and the rest (CPU only; a run of its own per row)")
+                "optimizer (with the gradient's norm and clipping), copies (windows, the gradients' zeroing and "
+                "summing) and the rest: the loss, threads waiting (CPU only; a run of its own per row)")
       ->group(kOptionsGroup);
 }
 

@@ -38,7 +38,7 @@ struct TrainBenchRow {
   double sgemm_share() const { return sgemm_gflops > 0 ? gflops / sgemm_gflops : 0; }
   // With profile: each part's CPU seconds per step (core/util/step_profile.hpp), and the workers'
   // whole time per step (their count times the profiled step's wall time), of which the parts are
-  // shares; what they leave is copies, the loss, the gradients' reduction, threading and waiting.
+  // shares; what they leave is the loss, the small layers, and the workers waiting for each other.
   std::array<double, profile::kParts> part_seconds{};
   double worker_seconds = 0;
 };

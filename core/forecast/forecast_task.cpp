@@ -4,6 +4,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "core/util/step_profile.hpp"
+
 namespace aaren {
 
 ForecastErrorSums::ForecastErrorSums(int channels)
@@ -102,7 +104,10 @@ class ForecastTask::Worker : public TaskWorker {
 
  private:
   void forecast(long i, const float* params) {
-    task_.windows_.copy(i, x_.data(), truth_.data());
+    {
+      const profile::Scope scope(profile::Part::copies);
+      task_.windows_.copy(i, x_.data(), truth_.data());
+    }
     forecast_forward(state_, params, task_.layout_, task_.config_, x_.data());
   }
 

@@ -4,8 +4,6 @@
 #include <cmath>
 #include <numbers>
 
-#include "core/util/step_profile.hpp"
-
 namespace aaren {
 
 AdamW::AdamW(const ParameterLayout& layout, const AdamWSettings& settings)
@@ -15,7 +13,6 @@ AdamW::AdamW(const ParameterLayout& layout, const AdamWSettings& settings)
 }
 
 void AdamW::step(float* p, const float* g, double lr) {
-  const profile::Scope scope(profile::Part::optimizer);
   ++t_;
   const float b1 = float(s_.beta1), b2 = float(s_.beta2);
   const float c1 = float(1.0 / (1.0 - std::pow(s_.beta1, double(t_))));

@@ -9,6 +9,8 @@
 #include <random>
 #include <stdexcept>
 
+#include "core/util/step_profile.hpp"
+
 namespace aaren {
 
 namespace {
@@ -53,7 +55,10 @@ double Trainer::train_step(Workers& workers, const std::vector<long>& order, lon
   pool_.run(kShards, [&](int shard, int worker) {
     TaskWorker& w = *workers[std::size_t(worker)];
     AlignedVector<float>& g = shard_grads_[std::size_t(shard)];
-    std::fill(g.begin(), g.end(), 0.0f);
+    {
+      const profile::Scope scope(profile::Part::copies);
+      std::fill(g.begin(), g.end(), 0.0f);
+    }
     double objective = 0;
     for (long i = first + long(shard) * count / kShards; i < first + long(shard + 1) * count / kShards; ++i) {
       const LossTerms example = w.loss(order[std::size_t(i)], params_.data(), g.data(), grad_weight);
@@ -61,6 +66,7 @@ double Trainer::train_step(Workers& workers, const std::vector<long>& order, lon
     }
     shard_loss_[std::size_t(shard)] = objective;
   });
+  const profile::Scope scope(profile::Part::copies);  // the shards' gradients summed
   std::copy(shard_grads_[0].begin(), shard_grads_[0].end(), grads_.begin());
   for (int s = 1; s < kShards; ++s)
     for (std::size_t i = 0; i < grads_.size(); ++i) grads_[i] += shard_grads_[std::size_t(s)][i];
@@ -71,6 +77,7 @@ StepReport Trainer::cpu_step(Workers& workers, AdamW& optimizer, const std::vect
                              int count, double lr) {
   StepReport report;
   report.loss = train_step(workers, order, first, count);
+  const profile::Scope scope(profile::Part::optimizer);  // the norm, the clipping and AdamW
   report.grad_norm = std::sqrt(std::inner_product(grads_.begin(), grads_.end(), grads_.begin(), 0.0));
   if (!std::isfinite(report.loss) || !std::isfinite(report.grad_norm)) return report;
   clip_grad_norm(grads_.data(), grads_.size(), settings_.clip_norm);

@@ -16,6 +16,7 @@ const char* name(Part part) {
     case Part::layernorm: return "LayerNorm";
     case Part::gelu: return "GELU";
     case Part::optimizer: return "optimizer";
+    case Part::copies: return "copies";
   }
   return "?";
 }

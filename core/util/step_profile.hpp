@@ -10,10 +10,10 @@
 
 namespace aaren::profile {
 
-enum class Part { products, attention, layernorm, gelu, optimizer };
-inline constexpr int kParts = 5;
-inline constexpr Part kAllParts[kParts] = {Part::products, Part::attention, Part::layernorm, Part::gelu,
-                                           Part::optimizer};
+enum class Part { products, attention, layernorm, gelu, optimizer, copies };
+inline constexpr int kParts = 6;
+inline constexpr Part kAllParts[kParts] = {Part::products, Part::attention, Part::layernorm,
+                                           Part::gelu,     Part::optimizer, Part::copies};
 
 // "matrix products", "attention", ... for tables.
 const char* name(Part part);

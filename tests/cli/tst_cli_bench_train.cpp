@@ -85,18 +85,18 @@ class TestCliBenchTrain : public QObject {
     QVERIFY(file.open(QIODevice::ReadOnly));
     const QStringList lines = QString::fromUtf8(file.readAll()).split('\n', Qt::SkipEmptyParts);
     QVERIFY2(lines.first().endsWith(QLatin1String(",matrix_products_seconds,attention_seconds,layernorm_seconds,"
-                                                  "gelu_seconds,optimizer_seconds,worker_seconds")),
+                                                  "gelu_seconds,optimizer_seconds,copies_seconds,worker_seconds")),
              qPrintable(lines.first()));
     QCOMPARE(lines.size(), 1 + 2 * 3);
     for (const QString& line : lines.mid(1)) {
       const QStringList f = line.split(',');
-      QCOMPARE(f.size(), 15);
+      QCOMPARE(f.size(), 16);
       double parts = 0;
-      for (int i = 9; i < 14; ++i) {
+      for (int i = 9; i < 15; ++i) {
         QVERIFY2(f[i].toDouble() > 0, qPrintable(line));
         parts += f[i].toDouble();
       }
-      const double workers = f[14].toDouble();
+      const double workers = f[15].toDouble();
       QVERIFY2(parts < workers * 1.01, qPrintable(line));
       const QRegularExpression printed(
           QStringLiteral("\\n +%1 %2 +([0-9.]+)%").arg(f[0], f[1]));

@@ -57,6 +57,7 @@ class TestStepProfile : public QObject {
     QVERIFY(parts[std::size_t(profile::Part::layernorm)] > 0);
     QCOMPARE(parts[std::size_t(profile::Part::attention)], 0.0);
     QCOMPARE(parts[std::size_t(profile::Part::optimizer)], 0.0);
+    QCOMPARE(parts[std::size_t(profile::Part::copies)], 0.0);
     // Off again: more work adds nothing.
     someProducts();
     QCOMPARE(profile::seconds(), parts);
