@@ -8,6 +8,7 @@
 #include <QMessageBox>
 #include <QTemporaryDir>
 
+#include "support/test_files.hpp"
 #include "ui/explore/explore_page.hpp"
 #include "ui/lesson/lesson_player.hpp"
 #include "ui/main_window.hpp"
@@ -20,13 +21,6 @@ using namespace aaren::ui;
 namespace {
 
 constexpr int kLoadTimeoutMs = 60000;
-
-QString writeFile(const QString& path, const QByteArray& bytes) {
-  QFile file(path);
-  if (!file.open(QIODevice::WriteOnly)) qFatal("cannot write %s", qPrintable(path));
-  file.write(bytes);
-  return path;
-}
 
 // The window with every page, as aaren-studio builds it (a lesson's scenes show on several).
 struct Studio {
@@ -65,7 +59,8 @@ class TestOpenFileArgument : public QObject {
     QJsonObject lesson = QJsonDocument::fromJson(bundled.readAll()).object();
     lesson.remove(QStringLiteral("id"));  // named by its file, as a lecturer's own lesson is
     QTemporaryDir dir;
-    const QString path = writeFile(dir.filePath(QStringLiteral("week-3.lesson.json")), QJsonDocument(lesson).toJson());
+    const QString path = QString::fromStdString(
+        write_file(dir, "week-3.lesson.json", QJsonDocument(lesson).toJson().toStdString()));
 
     Studio studio;
     openFileArgument(studio.window, studio.pages, path);
@@ -88,7 +83,7 @@ class TestOpenFileArgument : public QObject {
 
   void aBrokenLessonIsSaidInTheWindow() {
     QTemporaryDir dir;
-    const QString path = writeFile(dir.filePath(QStringLiteral("broken.lesson.json")), "{\"format\": ");
+    const QString path = QString::fromStdString(write_file(dir, "broken.lesson.json", "{\"format\": "));
     Studio studio;
     openFileArgument(studio.window, studio.pages, path);
     QVERIFY(!studio.window.lessonPlayer().hasLesson());
