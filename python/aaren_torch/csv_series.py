@@ -88,6 +88,17 @@ _FORMATS = ("%Y-%m-%d %H:%M:%S", "%Y-%m-%d %H:%M", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%
             "%Y/%m/%d")
 
 
+def date_seconds(dates):
+    """The dates as seconds since 1970, for the ETT split's rows per day; [] when the column is not
+    one of the date-time forms read here (the split then says it needs dates)."""
+    for form in _FORMATS:
+        try:
+            return [(datetime.strptime(d, form) - datetime(1970, 1, 1)).total_seconds() for d in dates]
+        except ValueError:
+            continue
+    return []
+
+
 def _add_months(year, month, count):
     index = year * 12 + month - 1 + count
     return index // 12, index % 12 + 1

@@ -6,7 +6,7 @@ import numpy as np
 import torch
 
 from .atomic import write_text_atomically
-from .csv_series import continue_dates, read_series
+from .csv_series import continue_dates, date_seconds, read_series
 from .forecast_data import scale, split_rows, window_starts
 from .number_format import format_double, format_float
 from .models import KINDS
@@ -43,7 +43,7 @@ def forecast_window(run, data_path, window=None):
             raise ValueError(f"the data has {rows} rows but the look-back needs {c.seq_len}")
         input_row = rows - c.seq_len
     else:
-        starts = window_starts(split_rows(d["split"], rows)[2], c.seq_len, c.horizon, False)
+        starts = window_starts(split_rows(d["split"], rows, date_seconds(dates))[2], c.seq_len, c.horizon, False)
         if not 0 <= window < len(starts):
             raise ValueError(f"window {window} does not exist: the test part has windows 0 to {len(starts) - 1}")
         input_row = int(starts[window])

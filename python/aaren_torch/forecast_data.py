@@ -9,10 +9,18 @@ import numpy as np
 from .number_format import format_double
 
 
+# The ETT split (core/data/split.cpp: split_ett_months): 12, 4 and 4 months of 30 days, counted in
+# rows from the dates' spacing (24 a day for ETTh, 96 for ETTm); rows after the 20 months are unused.
+ETT_MONTHS = (12, 4, 4)
+ETT_DAYS_PER_MONTH = 30
+
+
+def is_ett(split):
+    return split.strip().lower() == "ett"
+
+
 def split_fractions(split):
     """The three fractions of "0.7/0.1/0.2", "0.7,0.1,0.2" or "70/10/20" (core/data/split.cpp)."""
-    if split.strip().lower() == "ett":
-        raise ValueError("the ETT month split is not supported here; split by fractions such as 0.7/0.1/0.2")
     parts = [float(p) for p in split.replace(",", "/").split("/")]
     if len(parts) != 3:
         raise ValueError(f"split '{split}' has {len(parts)} parts; use three fractions such as 0.7/0.1/0.2")
@@ -24,12 +32,48 @@ def split_fractions(split):
 
 
 def split_text(split):
-    """The split as config.json records it (to_string(SplitSpec)): "0.7/0.1/0.2"."""
-    return "/".join(format_double(p) for p in split_fractions(split))
+    """The split as config.json records it (to_string(SplitSpec)): "ett" or "0.7/0.1/0.2"."""
+    return "ett" if is_ett(split) else "/".join(format_double(p) for p in split_fractions(split))
 
 
-def split_rows(split, rows):
-    """(train, validation, test) row ranges; split is config.json's "0.7/0.1/0.2" (fractions only)."""
+def rows_per_day(seconds):
+    """Rows a day from the median spacing of the dates (infer_rows_per_day), which must divide a day."""
+    if len(seconds) < 2:
+        raise ValueError("at least two dates are needed to tell how often rows are taken")
+    spacing = float(np.median(np.diff(np.asarray(seconds, dtype=np.float64))))
+    if not spacing > 0:
+        raise ValueError("the dates do not increase from row to row, so the rows per day are unknown")
+    per_day = 86400.0 / spacing
+    whole = round(per_day)
+    if whole < 1 or abs(per_day - whole) > 0.01 * per_day:
+        raise ValueError(f"the rows are {spacing:g} seconds apart, which does not divide a day into whole rows")
+    return int(whole)
+
+
+def ett_rows(rows, seconds):
+    """(train, validation, test) row ranges of the ETT split, from the dates as seconds."""
+    if not len(seconds):
+        raise ValueError("the ETT split counts months from the dates, but the data has no date column; "
+                         "split by fractions such as 0.7/0.1/0.2 instead")
+    try:
+        per_day = rows_per_day(seconds)
+    except ValueError as error:
+        raise ValueError(f"the ETT split needs daily or finer dates: {error}; split by fractions such as "
+                         "0.7/0.1/0.2 instead") from None
+    month = ETT_DAYS_PER_MONTH * per_day
+    train, validation, test = (m * month for m in ETT_MONTHS)
+    needed = train + validation + test
+    if rows < needed:
+        raise ValueError(f"the ETT split needs 20 months of 30 days, {needed} rows at {per_day} a day, but the data "
+                         f"has {rows}; split by fractions such as 0.7/0.1/0.2 instead")
+    return (0, train), (train, train + validation), (train + validation, needed)
+
+
+def split_rows(split, rows, seconds=()):
+    """(train, validation, test) row ranges; split is config.json's "ett" (which counts months from
+    `seconds`, the rows' dates) or "0.7/0.1/0.2"."""
+    if is_ett(split):
+        return ett_rows(rows, seconds)
     parts = split_fractions(split)
     train = int(math.floor(rows * parts[0]))
     test = int(math.floor(rows * parts[2]))

@@ -16,7 +16,7 @@ import torch
 from torch import distributed as dist
 from torch.nn import functional as F
 
-from .csv_series import read_series
+from .csv_series import date_seconds, read_series
 from .forecast_data import fit_scaler, scale, split_rows, split_text, window_starts
 from .models import ForecastConfig, ForecastModel, init_parameters_
 from .run_folder import prepare_run_folder, write_checkpoint, write_config, write_metrics
@@ -143,20 +143,26 @@ def _train(args, rank, world, device):
     features = getattr(args, "features", "M")
     channels, target_channel = features_columns(channels, args.target, features)
     decimal_mark = args.decimal_mark or "."
-    _, values = read_series(args.data, channels, date_column, decimal_mark, args.interpolate)
+    dates, values = read_series(args.data, channels, date_column, decimal_mark, args.interpolate)
     split = split_text(args.split)
-    train_part, val_part, test_part = split_rows(split, len(values))
+    train_part, val_part, test_part = split_rows(split, len(values), date_seconds(dates))
     mean, std = fit_scaler(values, train_part)
     scaled = scale(values, mean, std)
     config = ForecastConfig(kind=args.model, d_model=args.d_model, heads=args.heads, layers=args.layers, d_ff=args.d_ff,
                             seq_len=args.seq_len, horizon=args.horizon, channels=len(channels))
     config.target_channel = target_channel
+    parts = (("train", train_part), ("validation", val_part), ("test", test_part))
+    for name, part in parts:
+        if len(window_starts(part, args.seq_len, args.horizon, name == "train")) == 0:
+            rows = part[1] - part[0]
+            needs = (f"look-back {args.seq_len} + horizon {args.horizon} needs at least {args.seq_len + args.horizon}"
+                     if name == "train" else
+                     f"horizon {args.horizon} (its look-back reaches into the part before) needs at least {args.horizon}")
+            raise ValueError(f"the {name} part has {rows} rows but {needs}; lower --horizon or --seq-len, give "
+                             f"{name} a larger fraction or use a longer file")
     windows = {name: gather(scaled, window_starts(part, args.seq_len, args.horizon, name == "train"), args.seq_len,
                             args.horizon, target_channel)
-               for name, part in (("train", train_part), ("validation", val_part), ("test", test_part))}
-    for name, (x, _) in windows.items():
-        if len(x) == 0:
-            raise ValueError(f"the {name} part holds no window of look-back {args.seq_len} + horizon {args.horizon}")
+               for name, part in parts}
     data = {"file": os.path.abspath(args.data), "channels": channels, "target": args.target or "",
             "features": features, "date_column": date_column, "interpolate_missing": bool(args.interpolate), "decimal_mark": decimal_mark,
             "split": split,

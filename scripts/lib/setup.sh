@@ -17,11 +17,13 @@ AAREN_PACKAGES=(
 # finds the programs whose libraries to read.
 AAREN_PACKAGING_PACKAGES=(dpkg-dev file)
 
-# Only the tests need these: the PyTorch twin's parity and DDP suites (tests/python), the report
+# Only the tests need these: the PyTorch twin's parity and DDP suites (tests/python) and its wheel
+# (pip, setuptools, wheel), the report
 # read back as pictures (pdftoppm, pdftotext) and by OCR (tests/ui/tst_report_reading.cpp), and the
 # install checks (tests/install: the package, lintian, the desktop entry's, AppStream's and the
 # MIME database's own validators, groff for the man pages). scripts/run does not install them.
-AAREN_TEST_PACKAGES=(python3-torch python3-numpy poppler-utils tesseract-ocr tesseract-ocr-eng
+AAREN_TEST_PACKAGES=(python3-torch python3-numpy python3-pip python3-setuptools python3-wheel
+  poppler-utils tesseract-ocr tesseract-ocr-eng
   "${AAREN_PACKAGING_PACKAGES[@]}" lintian desktop-file-utils appstream shared-mime-info groff-base)
 
 aaren_install_missing() { aaren_install_packages "${AAREN_PACKAGES[@]}"; }
