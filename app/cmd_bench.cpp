@@ -124,7 +124,8 @@ std::string column_name(const char* part) {
 }
 
 std::string train_bench_csv(const std::vector<bench::TrainBenchRow>& rows, bool profiled) {
-  std::string csv = "seq_len,model,device,samples_per_second,seconds_per_step,step_gflop,gflops,sgemm_gflops,sgemm_share";
+  std::string csv =
+      "seq_len,model,device,samples_per_second,seconds_per_step,step_gflop,gflops,sgemm_gflops,sgemm_share";
   if (profiled) {
     for (const profile::Part part : profile::kAllParts) csv += "," + column_name(profile::name(part)) + "_seconds";
     csv += ",worker_seconds";

@@ -40,7 +40,8 @@ std::string paragraphs(const std::string& text) {
 
 std::string option_entry(const ManOption& option) {
   std::string head;
-  for (const std::string& name : option.names) head += (head.empty() ? "" : ", ") + ("\\fB" + roff_escaped(name) + "\\fR");
+  for (const std::string& name : option.names)
+    head += (head.empty() ? "" : ", ") + ("\\fB" + roff_escaped(name) + "\\fR");
   if (!option.value.empty()) head += " \\fI" + roff_escaped(option.value) + "\\fR";
   return ".TP\n" + head + "\n" + roff_escaped(option.description) + "\n";
 }
@@ -80,7 +81,8 @@ std::string render_man_page(const ManPage& page) {
     for (std::size_t i = 0; i < page.see_also.size(); ++i) {
       const std::string& ref = page.see_also[i];
       const std::size_t paren = ref.find('(');
-      out += ".BR " + roff_escaped(ref.substr(0, paren)) + " " + ref.substr(paren) + (i + 1 < page.see_also.size() ? " ," : "") + "\n";
+      out += ".BR " + roff_escaped(ref.substr(0, paren)) + " " + ref.substr(paren);
+      out += i + 1 < page.see_also.size() ? " ,\n" : "\n";
     }
   }
   return out;

@@ -31,8 +31,8 @@ double sgemm_gflops(const std::vector<GemmShape>& shapes, int threads, int repea
         c(n, std::vector<float>(c_size, 0.0f));
     const auto multiply = [&](int task, int) {
       const std::size_t w = std::size_t(task);
-      MatrixMap<float>(c[w].data(), rows, shape.cols).noalias() =
-          ConstMatrixMap<float>(a[w].data(), rows, shape.depth) * ConstMatrixMap<float>(b[w].data(), shape.depth, shape.cols);
+      const ConstMatrixMap<float> lhs(a[w].data(), rows, shape.depth), rhs(b[w].data(), shape.depth, shape.cols);
+      MatrixMap<float>(c[w].data(), rows, shape.cols).noalias() = lhs * rhs;
     };
     const double call_seconds = median_seconds([&] { pool.run(workers, multiply); }, repeats);
     const double rate = 2.0 * double(rows) * shape.depth * shape.cols * workers / call_seconds;

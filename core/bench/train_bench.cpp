@@ -78,7 +78,8 @@ std::vector<TrainBenchRow> run_train_bench(const TrainBenchOptions& options,
       row.samples_per_second = double(options.batch) / row.seconds_per_step;
       row.step_gflop = training_step_flops(config, options.batch).total() / 1e9;
       row.gflops = row.step_gflop / row.seconds_per_step;
-      if (!engine) row.sgemm_gflops = sgemm_gflops(training_gemm_shapes(config, options.batch), options.threads, options.repeats);
+      if (!engine)
+        row.sgemm_gflops = sgemm_gflops(training_gemm_shapes(config, options.batch), options.threads, options.repeats);
       if (options.profile && !engine) {
         // Apart from the timed runs, which the clock reads would slow.
         profile::reset();
@@ -88,8 +89,10 @@ std::vector<TrainBenchRow> run_train_bench(const TrainBenchOptions& options,
         const double step_wall = seconds_since(start) / options.steps;
         profile::enable(false);
         const std::array<double, profile::kParts> parts = profile::seconds();
-        for (int i = 0; i < profile::kParts; ++i) row.part_seconds[std::size_t(i)] = parts[std::size_t(i)] / options.steps;
-        const int workers = options.threads > 0 ? options.threads : int(std::max(1u, std::thread::hardware_concurrency()));
+        for (int i = 0; i < profile::kParts; ++i)
+          row.part_seconds[std::size_t(i)] = parts[std::size_t(i)] / options.steps;
+        const int workers =
+            options.threads > 0 ? options.threads : int(std::max(1u, std::thread::hardware_concurrency()));
         row.worker_seconds = step_wall * workers;
       }
       rows.push_back(row);

@@ -30,7 +30,7 @@ void reset() {
 
 std::array<double, kParts> seconds() {
   std::array<double, kParts> out{};
-  for (int i = 0; i < kParts; ++i) out[std::size_t(i)] = 1e-9 * double(nanoseconds[std::size_t(i)].load(std::memory_order_relaxed));
+  for (std::size_t i = 0; i < out.size(); ++i) out[i] = 1e-9 * double(nanoseconds[i].load(std::memory_order_relaxed));
   return out;
 }
 

@@ -32,8 +32,9 @@ class Scope {
     if (on_) start_ = std::chrono::steady_clock::now();
   }
   ~Scope() {
-    if (on_)
-      add(part_, std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start_).count());
+    if (!on_) return;
+    const auto elapsed = std::chrono::steady_clock::now() - start_;
+    add(part_, std::chrono::duration_cast<std::chrono::nanoseconds>(elapsed).count());
   }
   Scope(const Scope&) = delete;
   Scope& operator=(const Scope&) = delete;
