@@ -60,7 +60,8 @@ AttentionResults run_attention(const AttentionCase& a) {
   aaren::causal_attention_forward(out.data(), probs.data(), q.data(), k.data(), v.data(), a.L, a.C, a.H);
   // Gradients are written, not accumulated: a NaN left anywhere fails every comparison.
   const T unset = std::numeric_limits<T>::quiet_NaN();
-  std::vector<T> dq(n, unset), dk(n, unset), dv(n, unset), dprobs_scratch(static_cast<std::size_t>(aaren::causal_attention_scratch_size(a.L)));
+  std::vector<T> dq(n, unset), dk(n, unset), dv(n, unset),
+      dprobs_scratch(static_cast<std::size_t>(aaren::causal_attention_scratch_size(a.L)));
   aaren::causal_attention_backward(dq.data(), dk.data(), dv.data(), dprobs_scratch.data(), dout.data(), q.data(),
                                    k.data(), v.data(), probs.data(), a.L, a.C, a.H);
   return {to_double(out), to_double(probs), to_double(dq), to_double(dk), to_double(dv)};
@@ -271,7 +272,8 @@ class TestCausalAttention : public QObject {
       Buffer decoded(static_cast<std::size_t>(C)), scores_scratch(static_cast<std::size_t>(n));
       aaren::causal_attention_decode(decoded.data(), scores_scratch.data(), a.q.data() + long(n - 1) * C,
                                      a.k.data(), a.v.data(), n, C, H);
-      QVERIFY2(closeRows(decoded, rows(run_attention<double>(prefix).out, n - 1, 1, C), 1e-13), qPrintable(QString::number(n)));
+      QVERIFY2(closeRows(decoded, rows(run_attention<double>(prefix).out, n - 1, 1, C), 1e-13),
+               qPrintable(QString::number(n)));
 
       std::vector<float> decoded_float(static_cast<std::size_t>(C)), scores_float(static_cast<std::size_t>(n));
       aaren::causal_attention_decode(decoded_float.data(), scores_float.data(), q_float.data() + long(n - 1) * C,

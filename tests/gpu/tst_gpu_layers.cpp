@@ -380,7 +380,8 @@ void check_causal_attention(const Sizes& s) {
   Random random(s);
   const Host q = random.normal(count(B, L, C)), k = random.normal(count(B, L, C)), v = random.normal(count(B, L, C));
   const Host dout = random.normal(count(B, L, C));
-  Host out(q.size()), probs(count(B, H, L, L)), dq(q.size()), dk(q.size()), dv(q.size()), scratch(count(L));
+  Host out(q.size()), probs(count(B, H, L, L)), dq(q.size()), dk(q.size()), dv(q.size()),
+      scratch(std::size_t(causal_attention_scratch_size(L)));
   for (int b = 0; b < B; ++b) {
     const std::size_t x = count(b, L, C), p = count(b, H, L, L);
     causal_attention_forward<float>(out.data() + x, probs.data() + p, q.data() + x, k.data() + x, v.data() + x, L, C,
