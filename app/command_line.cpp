@@ -214,18 +214,13 @@ namespace {
 // The options of `app` that its --help lists.
 std::vector<ManOption> man_options(const CLI::App* app) {
   std::vector<ManOption> options;
-  for (const std::string& group : app->get_groups()) {
-    for (const CLI::Option* option : app->get_options([&](const CLI::Option* o) {
-           return o->get_group() == group && o->nonpositional() && o != app->get_help_ptr();
-         })) {
-      if (group.empty()) continue;
-      ManOption entry;
-      for (const std::string& name : option->get_snames()) entry.names.push_back("-" + name);
-      for (const std::string& name : option->get_lnames()) entry.names.push_back("--" + name);
-      if (option->get_expected_min() > 0) entry.value = option->get_type_name();
-      entry.description = (option->get_required() ? "(required) " : "") + option->get_description();
-      options.push_back(std::move(entry));
-    }
+  for (const CLI::Option* option : listed_options(app)) {
+    ManOption entry;
+    for (const std::string& name : option->get_snames()) entry.names.push_back("-" + name);
+    for (const std::string& name : option->get_lnames()) entry.names.push_back("--" + name);
+    if (option->get_expected_min() > 0) entry.value = option->get_type_name();
+    entry.description = (option->get_required() ? "(required) " : "") + option->get_description();
+    options.push_back(std::move(entry));
   }
   return options;
 }

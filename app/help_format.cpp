@@ -50,6 +50,18 @@ std::string first_line(const std::string& text) { return text.substr(0, text.fin
 
 }  // namespace
 
+std::vector<const CLI::Option*> listed_options(const CLI::App* app) {
+  std::vector<const CLI::Option*> listed;
+  for (const std::string& group : app->get_groups()) {
+    if (group.empty()) continue;
+    for (const CLI::Option* option : app->get_options([&](const CLI::Option* o) {
+           return o->get_group() == group && o->nonpositional() && o != app->get_help_ptr();
+         }))
+      listed.push_back(option);
+  }
+  return listed;
+}
+
 std::string required_options_usage(const CLI::App* app) {
   std::string usage;
   for (const CLI::Option* option : app->get_options([](const CLI::Option* o) { return o->get_required(); }))
@@ -63,13 +75,10 @@ std::string HelpFormatter::make_help(const CLI::App* app, std::string name, CLI:
   std::string description = app->get_description();
   description.erase(description.find_last_not_of(" \n") + 1);
   if (!description.empty()) out += "\n" + description + "\n";
-  for (const std::string& group : app->get_groups()) {
-    const std::vector<const CLI::Option*> options = app->get_options([&](const CLI::Option* o) {
-      return o->get_group() == group && o->nonpositional() && o != app->get_help_ptr();
-    });
-    if (group.empty() || options.empty()) continue;
-    out += "\n" + group + ":\n";
-    for (const CLI::Option* option : options) out += option_line(option);
+  std::string group;
+  for (const CLI::Option* option : listed_options(app)) {
+    if (option->get_group() != group) out += "\n" + (group = option->get_group()) + ":\n";
+    out += option_line(option);
   }
   if (!commands.empty()) {
     out += "\nCommands:\n";

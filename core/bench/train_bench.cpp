@@ -1,7 +1,6 @@
 #include "core/bench/train_bench.hpp"
 
 #include <random>
-#include <thread>
 
 #include "core/bench/sgemm_rate.hpp"
 #include "core/bench/step_flops.hpp"
@@ -91,9 +90,7 @@ std::vector<TrainBenchRow> run_train_bench(const TrainBenchOptions& options,
         const std::array<double, profile::kParts> parts = profile::seconds();
         for (int i = 0; i < profile::kParts; ++i)
           row.part_seconds[std::size_t(i)] = parts[std::size_t(i)] / options.steps;
-        const int workers =
-            options.threads > 0 ? options.threads : int(std::max(1u, std::thread::hardware_concurrency()));
-        row.worker_seconds = step_wall * workers;
+        row.worker_seconds = step_wall * trainer.workers();
       }
       rows.push_back(row);
       if (progress) progress(row);

@@ -42,15 +42,12 @@ T exp_in_place_and_sum(T* x, int n, T shift) {
   return sum;
 }
 
-// The softmax weights of one query of one head over keys 0..n-1, written to weights (n).
+// The scores x (n) become their softmax weights, in place.
 template <class T>
-void softmax_weights(T* weights, const T* q_head, const T* k_head /*(n, d_head), stride C*/, int n, int d_head,
-                     int C, T scale) {
-  VectorMap<T> w(weights, n);
-  w.noalias() = scale * (ConstColumnSliceMap<T>(k_head, n, d_head, Eigen::OuterStride<>(C)) *
-                         ConstVectorMap<T>(q_head, d_head));
+void softmax_in_place(T* x, int n) {
+  VectorMap<T> w(x, n);
   const T max_score = w.maxCoeff();  // subtracted so that exp never overflows
-  w *= T(1) / exp_in_place_and_sum(weights, n, max_score);
+  w *= T(1) / exp_in_place_and_sum(x, n, max_score);
 }
 
 // The cache is read block by block of rows, in memory order; every head of a group works on a block
@@ -262,9 +259,7 @@ void causal_attention_forward(T* out, T* probs, const T* q, const T* k, const T*
     p *= scale;
     for (int t = 0; t < L; ++t) {
       T* row = p.row(t).data();
-      const T max_score = p.row(t).head(t + 1).maxCoeff();  // subtracted so that exp never overflows
-      const T sum = exp_in_place_and_sum(row, t + 1, max_score);
-      p.row(t).head(t + 1) *= T(1) / sum;
+      softmax_in_place(row, t + 1);
       std::fill(row + t + 1, row + L, T(0));
     }
     ColumnSliceMap<T> out_h(out + column, L, d_head, stride);

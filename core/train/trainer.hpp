@@ -89,6 +89,7 @@ class Trainer {
  public:
   // Trains `params` in place; they must be laid out by `layout` (AdamW decays its matrices only).
   Trainer(const ParameterLayout& layout, std::vector<float>& params, const TrainSettings& settings);
+  int workers() const { return pool_.size(); }  // the threads a step runs on
 
   // Hands train()'s steps and validation losses to `engine` (not owned; it must outlive the
   // training), which holds the same training and validation examples under the same numbering;

@@ -101,8 +101,9 @@ def refusal(args):
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     args = parser().parse_args(argv)
-    if args.command == "train" and refusal(args):
-        print(f"aaren_torch train: error: {refusal(args)}", file=sys.stderr)
+    refused = refusal(args) if args.command == "train" else None
+    if refused:
+        print(f"aaren_torch train: error: {refused}", file=sys.stderr)
         return 2
     if args.command == "train" and args.threads > 0:
         import torch

@@ -20,7 +20,7 @@ def _free_port():
 def without_processes(argv):
     """The arguments with --processes N (or --processes=N) taken out, for the workers."""
     out, skip = [], False
-    for i, word in enumerate(argv):
+    for word in argv:
         if skip:
             skip = False
             continue
