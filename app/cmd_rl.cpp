@@ -11,6 +11,7 @@
 #include "app/commands.hpp"
 #include "core/io/atomic_file.hpp"
 #include "core/io/matrix_csv.hpp"
+#include "core/rl/dataset_summary.hpp"
 #include "core/rl/decision_evaluation.hpp"
 #include "core/rl/decision_run.hpp"
 #include "core/rl/environment.hpp"
@@ -164,29 +165,19 @@ int generate(const GenerateOptions& o) {
   const std::string& out = o.out;
   const rl::OfflineDataset dataset = rl::generate_dataset(env, *policy, o.steps, std::uint64_t(o.seed));
   rl::write_dataset(out, dataset);
-  std::vector<double> returns = dataset.episode_returns();
-  // The last episode, cut short by the step budget, would score as if it had been finished.
-  long last_start = dataset.steps() - 1;
-  while (last_start > 0 && dataset.terminals[std::size_t(last_start - 1)] == 0 && dataset.timeouts[std::size_t(last_start - 1)] == 0)
-    --last_start;
-  const bool cut = dataset.terminals.back() == 0 && dataset.steps() - last_start < rl::make_environment(env)->spec().time_limit;
-  if (cut && returns.size() == 1) {
+  const rl::DatasetSummary summary = rl::summarize_dataset(dataset);
+  const bool cut = summary.episodes.back().cut;
+  if (summary.whole_episodes == 0) {
     std::printf("%s: %ld steps of %s on %s: no whole episode (the only one was cut short by --steps), so no score\n",
                 out.c_str(), dataset.steps(), policy_name.c_str(), env.c_str());
     return 0;
   }
-  if (cut) returns.pop_back();
-  double mean = 0, low = returns.front(), high = returns.front();
-  for (const double r : returns) {
-    mean += r / double(returns.size());
-    low = std::min(low, r);
-    high = std::max(high, r);
-  }
-  std::printf("%s: %ld steps of %s on %s, %zu whole episode%s%s\n", out.c_str(), dataset.steps(), policy_name.c_str(),
-              env.c_str(), returns.size(), returns.size() == 1 ? "" : "s",
+  std::printf("%s: %ld steps of %s on %s, %ld whole episode%s%s\n", out.c_str(), dataset.steps(), policy_name.c_str(),
+              env.c_str(), summary.whole_episodes, summary.whole_episodes == 1 ? "" : "s",
               cut ? " and the last cut short by --steps (left out below)" : "");
-  std::printf("episode returns: mean %.2f, from %.2f to %.2f; normalized score: mean %.1f, from %.1f to %.1f\n", mean, low,
-              high, rl::normalized_score(env, mean), rl::normalized_score(env, low), rl::normalized_score(env, high));
+  std::printf("episode returns: mean %.2f, from %.2f to %.2f; normalized score: mean %.1f, from %.1f to %.1f\n",
+              summary.return_mean, summary.return_min, summary.return_max, summary.score_mean, summary.score_min,
+              summary.score_max);
   return 0;
 }
 

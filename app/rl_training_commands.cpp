@@ -154,7 +154,7 @@ void add_rl_train_command(CommandLine& cli) {
   refuse_option(app, "--horizon", by_context);
   r.model = rl::decision_default_model();
   add_architecture_options(app, r.model.backbone, {.seq_len = false, .horizon = false});
-  add_whole(app, "--context", r.model.context, 1, 4096, "K", "the steps a window holds (window mode)")
+  add_whole(app, "--context", r.model.context, 1, rl::kMostDecisionContext, "K", "the steps a window holds (window mode)")
       ->group(kModelGroup);
   add_choice(app, "--act", o->act, {"window", "stream"},
              "re-run the last K steps at every step, or carry the state over the whole episode")

@@ -271,7 +271,8 @@ void MainWindow::showDataFile(const QString& path) {
 
 void MainWindow::browseDataFile() {
   const QString path = QFileDialog::getOpenFileName(this, tr("Open Data File"), settings_.lastDirectory(DirectoryPurpose::openDataFile),
-                                                    tr("Data files (*.csv *.ts);;CSV files (*.csv);;Labelled series (*.ts);;All files (*)"));
+                                                    tr("Data files (*.csv *.ts *.safetensors);;CSV files (*.csv);;Labelled series (*.ts);;"
+                                                       "Offline RL data sets (*.safetensors);;All files (*)"));
   if (!path.isEmpty()) openDataFile(path);
 }
 

@@ -8,9 +8,12 @@ namespace aaren {
 ContinueCheck check_continuable(const RunEntry* run, LoadedData loaded,
                                 const std::vector<std::string>& loaded_channels) {
   ContinueCheck check;
-  if (loaded == LoadedData::event_log || loaded == LoadedData::labelled_series) {
-    check.refusal = loaded == LoadedData::event_log ? ContinueRefusal::event_data : ContinueRefusal::classifier_data;
-    return check;
+  switch (loaded) {
+    case LoadedData::event_log: check.refusal = ContinueRefusal::event_data; return check;
+    case LoadedData::labelled_series: check.refusal = ContinueRefusal::classifier_data; return check;
+    case LoadedData::offline_dataset: check.refusal = ContinueRefusal::decision_data; return check;
+    case LoadedData::nothing:
+    case LoadedData::time_series: break;
   }
   if (!run || run->models.empty())
     throw std::invalid_argument("check_continuable needs a run that was read without a problem");

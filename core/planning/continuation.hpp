@@ -10,7 +10,7 @@
 
 namespace aaren {
 
-enum class LoadedData { nothing, time_series, event_log, labelled_series };
+enum class LoadedData { nothing, time_series, event_log, labelled_series, offline_dataset };
 
 enum class ContinueRefusal {
   none,
@@ -18,6 +18,7 @@ enum class ContinueRefusal {
   event_model,      // the run holds event models, which are never continued
   classifier_data,  // labelled series are loaded: classifiers always start from fresh weights
   classifier_model, // the run holds classifiers, which are never continued
+  decision_data,    // an offline RL data set is loaded: Decision Transformers always start from fresh weights
   decision_model,   // the run holds Decision Transformers, which are never continued
   channels_differ,  // the loaded series has other channels than the run was trained on
 };
@@ -29,7 +30,7 @@ struct ContinueCheck {
   bool ok() const { return refusal == ContinueRefusal::none; }
 };
 
-// `run` may be nullptr when an event log or labelled series are loaded (the data alone refuses then); otherwise it is
+// `run` may be nullptr when an event log, labelled series or an offline data set are loaded (the data alone refuses then); otherwise it is
 // the run as read_run_entry read it, without a problem. With nothing loaded only the run is checked.
 ContinueCheck check_continuable(const RunEntry* run, LoadedData loaded,
                                 const std::vector<std::string>& loaded_channels);

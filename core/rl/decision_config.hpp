@@ -4,6 +4,9 @@
 
 namespace aaren::rl {
 
+// The longest context the command line and the app offer (in steps; three tokens each).
+inline constexpr int kMostDecisionContext = 4096;
+
 struct DecisionConfig {
   // The shared blocks: kind, d_model, heads, layers, d_ff. seq_len is the tokens the model takes,
   // 3 per step (return-to-go, state, action), so 3 * context; channels is state_dim; horizon is 1.

@@ -118,7 +118,19 @@ std::vector<double> OfflineDataset::episode_returns() const {
   return returns;
 }
 
-OfflineDataset generate_dataset(std::string_view environment_name, DatasetPolicy policy, long steps, std::uint64_t seed) {
+double behaviour_noise(DatasetPolicy policy, double medium_noise, long step, long steps) {
+  switch (policy) {
+    case DatasetPolicy::random: return 1.0;
+    case DatasetPolicy::expert: return 0.0;
+    case DatasetPolicy::medium: return medium_noise;
+    case DatasetPolicy::medium_replay: return 1.0 - (1.0 - medium_noise) * double(step) / double(steps);
+    case DatasetPolicy::medium_expert: return step < steps / 2 ? medium_noise : 0.0;
+  }
+  return 1.0;
+}
+
+OfflineDataset generate_dataset(std::string_view environment_name, DatasetPolicy policy, long steps, std::uint64_t seed,
+                                const CancelToken& token) {
   if (steps < 1) throw std::invalid_argument("a data set needs at least 1 step, not " + std::to_string(steps));
   const auto environment = make_environment(environment_name);
   const EnvironmentSpec& spec = environment->spec();
@@ -129,20 +141,11 @@ OfflineDataset generate_dataset(std::string_view environment_name, DatasetPolicy
   d.seed = seed;
   d.observation_dim = int(spec.observation.size());
   d.action_dim = spec.action_dim;
-  auto noise_at = [&](long step) {
-    switch (policy) {
-      case DatasetPolicy::random: return 1.0;
-      case DatasetPolicy::expert: return 0.0;
-      case DatasetPolicy::medium: return medium;
-      case DatasetPolicy::medium_replay: return 1.0 - (1.0 - medium) * double(step) / double(steps);
-      case DatasetPolicy::medium_expert: return step < steps / 2 ? medium : 0.0;
-    }
-    return 1.0;
-  };
   long step = 0;
   for (std::uint64_t episode = 0; step < steps; ++episode) {
     const std::uint64_t episode_seed = seed * 1000003ULL + episode;
-    NoisyExpert behaviour(environment_name, noise_at(step), episode_seed);
+    if (token.cancelled()) throw ReadCancelled("generating the data set was cancelled");
+    NoisyExpert behaviour(environment_name, behaviour_noise(policy, medium, step, steps), episode_seed);
     std::vector<double> observation = environment->reset(episode_seed);
     for (;;) {
       const std::vector<double> action = behaviour.act(*environment);
@@ -157,6 +160,7 @@ OfflineDataset generate_dataset(std::string_view environment_name, DatasetPolicy
       if (result.terminal || result.timeout || cut) break;
       observation = result.observation;
     }
+    if (token.progress) token.progress(double(step) / double(steps));
   }
   return d;
 }

@@ -16,6 +16,8 @@
 #include <string_view>
 #include <vector>
 
+#include "core/util/cancel_token.hpp"
+
 namespace aaren::rl {
 
 enum class DatasetPolicy { random, medium, medium_replay, medium_expert, expert };
@@ -37,9 +39,16 @@ struct OfflineDataset {
   std::vector<double> episode_returns() const;
 };
 
+// The share of random steps of the behaviour that plays the episode starting at row `step` of a data
+// set of `steps` rows, where medium's share is `medium_noise`: 1 for random, 0 for expert, falling
+// over the buffer for medium-replay, medium's share in medium-expert's first half and 0 after.
+double behaviour_noise(DatasetPolicy policy, double medium_noise, long step, long steps);
+
 // `steps` rows from episodes whose starts and random draws come from `seed`. Throws
-// std::invalid_argument for an unknown environment or steps below 1.
-OfflineDataset generate_dataset(std::string_view environment, DatasetPolicy policy, long steps, std::uint64_t seed);
+// std::invalid_argument for an unknown environment or steps below 1, and ReadCancelled once
+// `token` is cancelled (it hears the fraction done after each episode).
+OfflineDataset generate_dataset(std::string_view environment, DatasetPolicy policy, long steps, std::uint64_t seed,
+                                const CancelToken& token = {});
 
 void write_dataset(const std::string& path, const OfflineDataset& dataset);
 // Throws std::runtime_error "PATH: PROBLEM" for a file that is not such a data set, is truncated,

@@ -101,10 +101,13 @@ void ClassBarsChart::clearBars() {
   setXAxisLabels({});
 }
 
+void ClassBarsChart::setCategories(const QString& category) { category_ = category; }
+
 void ClassBarsChart::setBars(const QStringList& classNames, const QList<Group>& groups) {
   clearBars();
   if (classNames.isEmpty() || groups.isEmpty()) return;
   setXAxisLabels(classLabels(classNames, false));
+  const bool byClass = groups.size() == 1 && category_.isEmpty();
   classNames_ = classNames;
   for (const Group& group : groups) groupNames_ << group.name;
   const int classes = int(classNames.size());
@@ -112,7 +115,7 @@ void ClassBarsChart::setBars(const QStringList& classNames, const QList<Group>& 
   QList<QPointF> fit;
   for (int g = 0; g < groups.size(); ++g) {
     // A single group is coloured by class, as the classes' series are; groups by their own colour.
-    groupColors_ << (groups.size() == 1 ? QColor() : groups[g].color.isValid() ? groups[g].color : classColor(g));
+    groupColors_ << (byClass ? QColor() : groups[g].color.isValid() ? groups[g].color : classColor(g));
     QList<qreal> heights;
     bool named = false;
     for (int k = 0; k < classes; ++k) {
@@ -124,7 +127,7 @@ void ClassBarsChart::setBars(const QStringList& classNames, const QList<Group>& 
       const qreal left = k - kBarSpan / 2 + g * width;
       const QString name = named || groups.size() == 1 ? QString() : groups[g].name;
       named = named || !name.isEmpty();
-      const QColor color = groups.size() == 1 ? classColor(k) : groupColors_.back();
+      const QColor color = byClass ? classColor(k) : groupColors_.back();
       bars_ << addRectangle(*this, QRectF(QPointF(left, 0), QPointF(left + width * 0.92, value)), color, name);
     }
     heights_ << heights;
@@ -135,7 +138,7 @@ void ClassBarsChart::setBars(const QStringList& classNames, const QList<Group>& 
 
 QString ClassBarsChart::tableCsv() const {
   if (heights_.isEmpty()) return {};
-  QStringList header{QStringLiteral("class")};
+  QStringList header{category_.isEmpty() ? QStringLiteral("class") : csvField(category_)};
   for (qsizetype g = 0; g < groupNames_.size(); ++g)
     header << csvField(groupNames_[g].isEmpty() ? yAxis()->titleText() : groupNames_[g]);
   QString text = header.join(QLatin1Char(',')) + QLatin1Char('\n');

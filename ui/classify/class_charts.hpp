@@ -32,6 +32,9 @@ class ClassBarsChart : public ChartPanel {
   };
 
   explicit ClassBarsChart(const QString& title = {}, QWidget* parent = nullptr);
+  // Bars that are not classes (the bins of a histogram): a single group keeps its own colour, and
+  // `category` heads the first column of the table (instead of "class").
+  void setCategories(const QString& category);
   void setBars(const QStringList& classNames, const QList<Group>& groups);
   void clearBars();
   // The height of each group's bar of each class, as drawn: [group][class].
@@ -46,6 +49,7 @@ class ClassBarsChart : public ChartPanel {
   QList<QList<qreal>> heights_;
   QList<QColor> groupColors_;
   QStringList classNames_, groupNames_;
+  QString category_;  // empty: the bars are classes
 };
 
 // The confusion matrix: rows are the true classes (top to bottom in class order), columns the

@@ -30,6 +30,8 @@
 #include "ui/pages/decimal_mark_choice.hpp"
 #include "ui/pages/dialect_panel.hpp"
 #include "ui/pages/message_bar.hpp"
+#include "ui/rl/generate_dataset_dialog.hpp"
+#include "ui/rl/offline_dataset_view.hpp"
 #include "ui/settings.hpp"
 #include "ui/side_panel.hpp"
 #include "ui/state/current_dataset.hpp"
@@ -87,8 +89,14 @@ DataPage::DataPage(CurrentDataset* dataset, QWidget* parent)
   views_->addTab(splitter, tr("Time series"));
   views_->addTab(events_, tr("Events"));
   labelled_ = new LabelledSeriesView(dataset_, messageBar_, this);
-  connect(labelled_, &LabelledSeriesView::loadFinished, this, &DataPage::onLabelledLoadFinished);
+  connect(labelled_, &LabelledSeriesView::loadFinished, this,
+          [this](bool ok) { onWholeFileLoadFinished(ok, labelled_->attemptedPath(), LoadedData::labelled_series); });
   views_->addTab(labelled_, tr("Classification"));
+  offline_ = new OfflineDatasetView(dataset_, messageBar_, this);
+  connect(offline_, &OfflineDatasetView::loadFinished, this,
+          [this](bool ok) { onWholeFileLoadFinished(ok, offline_->attemptedPath(), LoadedData::offline_dataset); });
+  connect(offline_, &OfflineDatasetView::generateRequested, this, &DataPage::generateOfflineDataset);
+  views_->addTab(offline_, tr("Reinforcement learning"));
 
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(20, 14, 20, 16);
@@ -110,15 +118,18 @@ QString DataPage::title() const { return tr("Data"); }
 
 QString DataPage::subtitle() const {
   return tr("Open a CSV time series, check how it is read, and choose the channels, the target and the split; or "
-            "labelled series (.ts) to classify");
+            "labelled series (.ts) to classify, or an offline RL data set (.safetensors)");
 }
 
 QIcon DataPage::icon() const { return glyphIcon(Glyph::data); }
 
-bool DataPage::isLoading() const { return loader_->isRunning() || events_->isLoading() || labelled_->isLoading(); }
+bool DataPage::isLoading() const {
+  return loader_->isRunning() || events_->isLoading() || labelled_->isLoading() || offline_->isLoading();
+}
 
 QList<ChartPanel*> DataPage::charts() const {
   if (views_->currentWidget() == labelled_) return labelled_->charts();
+  if (views_->currentWidget() == offline_) return offline_->charts();
   return Page::charts();
 }
 
@@ -191,7 +202,7 @@ void DataPage::open(const QString& path, const RememberedDataset* remembered) {
   dialect_->setInterpolate(remembered && remembered->interpolate);
   describeSource();
   messageBar_->clear();
-  if (openAsLabelledSeries()) return;
+  if (openAsLabelledSeries() || openAsOfflineDataset()) return;
   if (openAsEventLog(remembered ? remembered->eventLog : EventLogOptions{})) return;
   events_->cancelLoading();  // a log still being read must not replace this file when it ends
   views_->setCurrentIndex(0);
@@ -222,22 +233,48 @@ bool DataPage::openAsLabelledSeries() {
   return true;
 }
 
-void DataPage::onLabelledLoadFinished(bool ok) {
+bool DataPage::openAsOfflineDataset() {
+  if (sourceBar_->readAs() != ImportKind::automatic || !looksLikeOfflineDataset(path_)) return false;
+  detected_ = false;
+  loader_->stop();
+  events_->cancelLoading();
+  views_->setCurrentWidget(offline_);
+  offline_->openFile(path_);
+  return true;
+}
+
+void DataPage::generateOfflineDataset() {
+  if (offline_->isGenerating()) return;
+  // Beside the data files the user opens, where the file dialog will look for it again.
+  GenerateDatasetDialog dialog(Settings().lastDirectory(DirectoryPurpose::openDataFile), this);
+  if (dialog.exec() != QDialog::Accepted) return;
+  // The file is what the page shows from now on, as if it had been opened.
+  path_ = QFileInfo(dialog.request().path).absoluteFilePath();
+  failedPath_.clear();
+  detected_ = false;
+  loader_->stop();
+  events_->cancelLoading();
+  describeSource();
+  views_->setCurrentWidget(offline_);
+  offline_->generate(dialog.request());
+}
+
+void DataPage::onWholeFileLoadFinished(bool ok, const QString& attempted, LoadedData kind) {
   if (ok) {
     path_ = dataset_->path();
     failedPath_.clear();
     loadedReadAs_ = ImportKind::automatic;
-    clearTablePanel();  // the labelled series replaced a table, if there was one
+    clearTablePanel();  // the labelled series or the data set replaced a table, if there was one
     describeSource();
     emit statusMessage(tr("Loaded %1: %2").arg(QFileInfo(path_).fileName(), datasetContents(*dataset_)));
   } else {
     // The view's message says why; what was loaded before stays, and is shown again.
-    failedPath_ = labelled_->attemptedPath();
+    failedPath_ = attempted;
     restorePanel();
     describeSource();
-    // Another kind of data that is still loaded is shown again; with nothing loaded, the
-    // Classification tab stays, as the file was meant for it.
-    if (dataset_->isLoaded() && dataset_->kind() != LoadedData::labelled_series) showLoadedDataset();
+    // Another kind of data that is still loaded is shown again; with nothing loaded, the view's
+    // tab stays, as the file was meant for it.
+    if (dataset_->isLoaded() && dataset_->kind() != kind) showLoadedDataset();
     emit statusMessage(messageBar_->text());
   }
   emit loadFinished(ok);
@@ -480,9 +517,13 @@ void DataPage::clearHighlight() {
 
 void DataPage::showLoadedDataset() {
   restorePanel();
-  views_->setCurrentWidget(dataset_->kind() == LoadedData::event_log         ? static_cast<QWidget*>(events_)
-                           : (dataset_->kind() == LoadedData::labelled_series) ? static_cast<QWidget*>(labelled_)
-                                                          : views_->widget(0));
+  switch (dataset_->kind()) {
+    case LoadedData::event_log: views_->setCurrentWidget(events_); break;
+    case LoadedData::labelled_series: views_->setCurrentWidget(labelled_); break;
+    case LoadedData::offline_dataset: views_->setCurrentWidget(offline_); break;
+    case LoadedData::nothing:
+    case LoadedData::time_series: views_->setCurrentIndex(0); break;
+  }
 }
 
 void DataPage::restorePanel() {

@@ -10,8 +10,10 @@
 // offending line highlighted. An event log (chosen, or detected: ui/events/event_import.hpp) is read
 // and shown by the Events view instead, on a tab of its own; labelled series for classification (a
 // .ts file, or a classification CSV: ui/classify/labelled_series_view.hpp) by the Classification
-// view, on a third tab. The data set open at the end of a
-// session, with how it was read, is opened again at the next start.
+// view, on a third tab; an offline reinforcement-learning data set (a .safetensors file of `aaren rl
+// generate`, or one generated here: ui/rl/offline_dataset_view.hpp) by the Reinforcement learning
+// view, on a fourth. The data set open at the end of a session, with how it was read, is opened
+// again at the next start.
 //
 // The page composes its parts: the source bar (data_source_bar.hpp), the dialect panel
 // (dialect_panel.hpp), the loader without widgets (data_loader.hpp) and the series chart with the
@@ -24,6 +26,7 @@
 #include "core/data/csv_dialect.hpp"
 #include "core/data/time_series_csv.hpp"
 #include "core/events/event_log.hpp"
+#include "core/planning/continuation.hpp"
 #include "ui/events/event_import.hpp"
 #include "ui/page.hpp"
 #include "ui/pages/message_bar.hpp"
@@ -44,6 +47,7 @@ class DataSourceBar;
 class DialectPanel;
 class EventsView;
 class LabelledSeriesView;
+class OfflineDatasetView;
 class SeriesSplitChart;
 struct RememberedDataset;
 
@@ -66,6 +70,7 @@ class DataPage : public Page {
   ChartPanel* seriesChart() const;
   EventsView* eventsView() const { return events_; }
   LabelledSeriesView* labelledView() const { return labelled_; }
+  OfflineDatasetView* offlineView() const { return offline_; }
   QList<ChartPanel*> charts() const override;  // of the tab shown
   QComboBox* readAsCombo() const;  // automatic, time series or event log
   QStandardItemModel* previewModel() const { return preview_; }
@@ -97,9 +102,15 @@ class DataPage : public Page {
   // Hands the file to the Events view when it is to be read as an event log.
   bool openAsEventLog(const EventLogOptions& columns);
   void onEventsLoadFinished(bool ok);
-  // Hands the file to the Classification view when it holds labelled series.
+  // Hands the file to the Classification view when it holds labelled series, or to the
+  // Reinforcement learning view when it is an offline data set.
   bool openAsLabelledSeries();
-  void onLabelledLoadFinished(bool ok);
+  bool openAsOfflineDataset();
+  // After the Classification or the Reinforcement learning view tried to read `attempted` (or, for
+  // the latter, to generate it); `kind` is what that view shows.
+  void onWholeFileLoadFinished(bool ok, const QString& attempted, LoadedData kind);
+  // Asks for the environment, the policy, the steps, the seed and the file, and generates it.
+  void generateOfflineDataset();
 
   // False, with the reason shown, when the file cannot be read with these overrides.
   bool detect(const CsvDialectOverrides& overrides, bool keepChoices);
@@ -168,6 +179,7 @@ class DataPage : public Page {
   QTabWidget* views_ = nullptr;
   EventsView* events_ = nullptr;
   LabelledSeriesView* labelled_ = nullptr;
+  OfflineDatasetView* offline_ = nullptr;
 };
 
 }  // namespace aaren::ui

@@ -221,14 +221,44 @@ ModelSettingsForm::ModelSettingsForm(QWidget* parent) : QWidget(parent) {
   classifierGrid->addWidget(epochsBy_, 2, 1);
   classifierBox->hide();
 
+  auto* decisionBox = new QGroupBox(tr("Decision Transformer"), this);
+  decisionBox->setObjectName(QStringLiteral("decisionBox"));
+  decisionBox_ = decisionBox;
+  context_ = spinBox(decisionBox, "contextSpin", 1, rl::kMostDecisionContext, defaults.context,
+                     tr("Context K: the steps a window reads, three tokens each (return-to-go, state, action); the "
+                        "Decision Transformer paper uses 20"));
+  actMode_ = new QComboBox(decisionBox);
+  actMode_->setObjectName(QStringLiteral("actModeCombo"));
+  actMode_->addItem(tr("Window: the last K steps"), int(rl::ActMode::window));
+  actMode_->setItemData(0, tr("Trains on segments of K steps; each step re-reads the last K steps (cost grows with K)"),
+                        Qt::ToolTipRole);
+  actMode_->addItem(tr("Stream: the whole episode"), int(rl::ActMode::stream));
+  actMode_->setItemData(1, tr("Trains on whole episodes; Aaren and the linear Transformer carry a constant state from "
+                              "step to step, the Transformer a growing KV cache"),
+                        Qt::ToolTipRole);
+  actMode_->setToolTip(tr("How the trained model acts in the environment"));
+  auto* decisionGrid = new QGridLayout(decisionBox);
+  decisionGrid->setHorizontalSpacing(8);
+  decisionGrid->setColumnStretch(1, 1);
+  decisionGrid->addWidget(new QLabel(tr("Act"), decisionBox), 0, 0);
+  decisionGrid->addWidget(actMode_, 0, 1);
+  decisionGrid->addWidget(new QLabel(tr("Context"), decisionBox), 1, 0);
+  decisionGrid->addWidget(context_, 1, 1);
+  decisionBox->hide();
+
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
   layout->setSpacing(10);
   layout->addWidget(modelBox);
+  layout->addWidget(decisionBox);
   layout->addWidget(trainBox);
   layout->addWidget(classifierBox);
 
-  for (QSpinBox* box : {dModel_, heads_, layers_, dFf_, seqLen_, horizon_, epochs_, batch_, patience_, seed_, members_})
+  connect(actMode_, &QComboBox::currentIndexChanged, this, [this] {
+    context_->setEnabled(actMode_->currentData().toInt() == int(rl::ActMode::window));
+    emit edited();
+  });
+  for (QSpinBox* box : {dModel_, heads_, layers_, dFf_, seqLen_, horizon_, epochs_, batch_, patience_, seed_, members_, context_})
     connect(box, &QSpinBox::valueChanged, this, &ModelSettingsForm::edited);
   connect(lr_, &QDoubleSpinBox::valueChanged, this, &ModelSettingsForm::edited);
   connect(device_, &QComboBox::currentIndexChanged, this, [this] {
@@ -247,7 +277,8 @@ void ModelSettingsForm::onFeaturesChanged() {
 
 QString ModelSettingsForm::cpuOnlyReason() const {
   const std::string reason =
-      labelled_   ? cpu_only_reason(TrainingTaskKind::classify)
+      decision_   ? cpu_only_reason(TrainingTaskKind::rl)
+      : labelled_ ? cpu_only_reason(TrainingTaskKind::classify)
       : eventLog_ ? cpu_only_reason(TrainingTaskKind::events)
                   : cpu_only_reason(TrainingTaskKind::forecast,
                                     forecast_features_from_string(features_->currentData().toString().toStdString())
@@ -320,6 +351,18 @@ void ModelSettingsForm::setLabelledSeries(bool labelled) {
   setCudaBlocked(cpuOnlyReason());
 }
 
+void ModelSettingsForm::setDecisionTransformer(bool decision) {
+  decision_ = decision;
+  decisionBox_->setVisible(decision);
+  if (decision)
+    for (QWidget* field : {static_cast<QWidget*>(seqLen_), seqLenLabel_, static_cast<QWidget*>(horizon_), horizonLabel_,
+                           static_cast<QWidget*>(features_), static_cast<QWidget*>(featuresLabel_),
+                           static_cast<QWidget*>(featuresTarget_)})
+      field->hide();
+  if (!cudaUnavailable_.isEmpty()) return;
+  setCudaBlocked(cpuOnlyReason());
+}
+
 TrainingChoice ModelSettingsForm::choice() const {
   TrainingChoice choice;
   choice.models = models();
@@ -340,6 +383,8 @@ TrainingChoice ModelSettingsForm::choice() const {
   choice.members = members_->value();
   choice.augmentation = {.slice = slice_->isChecked(), .scale = scale_->isChecked(), .jitter = jitter_->isChecked()};
   choice.cvFolds = epochsBy_->currentData().toInt();
+  choice.context = context_->value();
+  choice.actMode = rl::ActMode(actMode_->currentData().toInt());
   return choice;
 }
 
@@ -363,6 +408,8 @@ void ModelSettingsForm::setChoice(const TrainingChoice& choice) {
   jitter_->setChecked(choice.augmentation.jitter);
   // A fold count the list lacks (a hand-edited setting) reads as the automatic choice.
   epochsBy_->setCurrentIndex(std::max(0, epochsBy_->findData(choice.cvFolds)));
+  context_->setValue(choice.context);
+  actMode_->setCurrentIndex(std::max(0, actMode_->findData(int(choice.actMode))));
   const auto* items = qobject_cast<QStandardItemModel*>(device_->model());
   const bool cudaUsable = items && items->item(kCuda)->isEnabled();
   device_->setCurrentIndex(choice.device == ComputeDevice::cuda && cudaUsable ? kCuda : kCpu);

@@ -36,6 +36,10 @@ class ModelSettingsForm : public QWidget {
   // the CUDA entry disabled and the classifier's own settings shown. Call after setEventLog, which
   // shows the horizon again.
   void setLabelledSeries(bool labelled);
+  // A Decision Transformer reads the steps of an episode and trains on the CPU only: the window and
+  // the features are hidden, the CUDA entry disabled, and its context and act mode shown. Call
+  // after setLabelledSeries.
+  void setDecisionTransformer(bool decision);
   // The ticked models, in the order they train (kModelKinds'); empty when none is ticked.
   std::vector<ModelKind> models() const;
   // Names run folders: "both" (Aaren and the Transformer), "all" (the three), or the families'
@@ -74,6 +78,11 @@ class ModelSettingsForm : public QWidget {
   QSpinBox* seed_;
   QComboBox* device_;
   QLabel* deviceHint_ = nullptr;
+  // Decision Transformers only (setDecisionTransformer): the context and the act mode.
+  bool decision_ = false;
+  QWidget* decisionBox_;
+  QSpinBox* context_;
+  QComboBox* actMode_;
   // Classifiers only (setLabelledSeries): the ensemble, the augmentation and how the epochs are chosen.
   QWidget* classifierBox_;
   QSpinBox* members_;

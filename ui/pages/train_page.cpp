@@ -184,6 +184,7 @@ void TrainPage::onDatasetChanged() {
   if (!isTraining()) accuracyChart_->setVisible(task.accuracyChart || trainTaskProfile(currentRunData_).accuracyChart);
   form_->setEventLog(task.eventWindows);
   form_->setLabelledSeries(task.wholeCases);
+  form_->setDecisionTransformer(task.decisionSteps);
   if (task.defaults) useTaskDefaults(*task.defaults);
   if (!isTraining() && lossChart_->modelCount() == 0) resetLossChart({}, task);
   if (task.testFile) testFile_->setText(QDir::toNativeSeparators(dataset_->testPath()));
@@ -310,6 +311,14 @@ bool TrainPage::launch(const TrainingChoice& choice, const QStringList& continue
     return false;
   }
   if (task.data == LoadedData::event_log) return launchEvents(choice);
+  if (task.data == LoadedData::offline_dataset) {
+    if (!continueFrom.isEmpty()) {
+      messageBar_->showMessage(MessageBar::Level::warning,
+                               tr("Decision Transformers always start from fresh weights: press Start for a new run."));
+      return false;
+    }
+    return launchFresh(choice);
+  }
   if (task.data == LoadedData::labelled_series) {
     if (!continueFrom.isEmpty()) {
       messageBar_->showMessage(MessageBar::Level::warning,
@@ -360,6 +369,10 @@ bool TrainPage::launchEvents(const TrainingChoice& choice) {
                               "to predict."));
     return false;
   }
+  return launchFresh(choice);
+}
+
+bool TrainPage::launchFresh(const TrainingChoice& choice) {
   const QString runDir = newRunFolder(runsFolder(), dataset_->name(), ModelSettingsForm::modelsLabel(choice.models));
   TrainingJob job{trainTaskProfile(dataset_->kind()).request(*dataset_, choice), {}, choice.device};
   return startJob(job, choice.models, runDir, {});
@@ -372,9 +385,7 @@ bool TrainPage::launchClassify(const TrainingChoice& choice) {
     return false;
   }
   dataset_->setTestPath(test);
-  const QString runDir = newRunFolder(runsFolder(), dataset_->name(), ModelSettingsForm::modelsLabel(choice.models));
-  TrainingJob job{trainTaskProfile(dataset_->kind()).request(*dataset_, choice), {}, choice.device};
-  return startJob(job, choice.models, runDir, {});
+  return launchFresh(choice);
 }
 
 void TrainPage::browseTestFile() {

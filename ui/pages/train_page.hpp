@@ -100,6 +100,8 @@ class TrainPage : public Page {
   bool launch(const TrainingChoice& choice, const QStringList& continueFrom = {});
   bool launchEvents(const TrainingChoice& choice);
   bool launchClassify(const TrainingChoice& choice);
+  // A run of fresh weights, of the loaded data's task, into a new folder.
+  bool launchFresh(const TrainingChoice& choice);
   void browseTestFile();
   // Fills in job's models (one folder each inside runDir when there are two) and starts it.
   bool startJob(TrainingJob& job, const std::vector<ModelKind>& models, const QString& runDir,

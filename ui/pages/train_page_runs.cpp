@@ -16,6 +16,7 @@
 #include "ui/pages/run_list_view.hpp"
 #include "ui/run_list.hpp"
 #include "ui/settings.hpp"
+#include "ui/state/train_task_profile.hpp"
 
 namespace aaren::ui {
 
@@ -37,6 +38,7 @@ void TrainPage::showRun(const QString& dir) {
   QStringList names;
   TrainingChoice choice;
   choice.models.clear();
+  const TrainingChoice shown = form_->choice();
   for (const ModelRunEntry& model : info.models) {
     names << modelName(model);
     choice.models.push_back(model.kind());
@@ -45,12 +47,23 @@ void TrainPage::showRun(const QString& dir) {
                    : model.decision() ? model.decision()->config.model.backbone
                                       : model.forecast()->config.model;
     choice.train = model.train_settings();
+    if (const DecisionModelFiles* decision = model.decision()) {
+      // Its backbone reads 3 tokens a step: the form's window stays the forecasters'.
+      choice.model.seq_len = shown.model.seq_len;
+      choice.model.horizon = shown.model.horizon;
+      choice.actMode = decision->config.act_mode;
+      if (choice.actMode == rl::ActMode::window) choice.context = decision->config.model.context;
+    }
   }
-  choice.device = form_->choice().device;  // a run folder does not say where it trained
-  lossChart_->reset(names, info.models.front().events() != nullptr);
+  choice.device = shown.device;  // a run folder does not say where it trained
+  const ModelRunEntry& first = info.models.front();
+  const LoadedData runData = first.events()     ? LoadedData::event_log
+                             : first.classify() ? LoadedData::labelled_series
+                             : first.decision() ? LoadedData::offline_dataset
+                                                : LoadedData::time_series;
+  resetLossChart(names, trainTaskProfile(runData));
   for (std::size_t i = 0; i < info.models.size(); ++i) lossChart_->showEpochs(int(i), info.models[i].epochs());
-  const bool classifiers = info.models.front().classify() != nullptr;
-  if (classifiers) lossChart_->setAxisTitles(tr("epoch"), tr("cross-entropy per case"));
+  const bool classifiers = runData == LoadedData::labelled_series;
   accuracyChart_->reset(classifiers ? names : QStringList());
   for (std::size_t i = 0; i < info.models.size(); ++i)
     if (const ClassifyModelFiles* files = info.models[i].classify(); files && files->metrics)
@@ -62,9 +75,7 @@ void TrainPage::showRun(const QString& dir) {
   }
   describeWindow(false);
   currentRun_ = runPath(info.dir);
-  currentRunData_ = info.models.front().events() ? LoadedData::event_log
-                    : classifiers                   ? LoadedData::labelled_series
-                                                    : LoadedData::time_series;
+  currentRunData_ = runData;
   currentRunOnDisk_ = true;
   runList_->selectRun(currentRun_);
   updateControls();

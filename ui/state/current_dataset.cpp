@@ -24,6 +24,8 @@ static_assert(std::is_same_v<std::variant_alternative_t<std::size_t(LoadedData::
 static_assert(std::is_same_v<std::variant_alternative_t<std::size_t(LoadedData::event_log), LoadedContent>, LoadedEventLog>);
 static_assert(std::is_same_v<std::variant_alternative_t<std::size_t(LoadedData::labelled_series), LoadedContent>,
                              LoadedLabelledSeries>);
+static_assert(std::is_same_v<std::variant_alternative_t<std::size_t(LoadedData::offline_dataset), LoadedContent>,
+                             LoadedOfflineDataset>);
 
 const CsvReadOptions& CurrentDataset::readOptions() const {
   static const CsvReadOptions none;
@@ -52,6 +54,11 @@ std::shared_ptr<const LabelledSeriesSet> CurrentDataset::labelledSeries() const 
   return loaded ? loaded->set : nullptr;
 }
 
+std::shared_ptr<const rl::OfflineDataset> CurrentDataset::offlineDataset() const {
+  const LoadedOfflineDataset* loaded = part<LoadedOfflineDataset>(content_);
+  return loaded ? loaded->dataset : nullptr;
+}
+
 void CurrentDataset::load(const QString& path, LoadedContent content) {
   path_ = path;
   content_ = std::move(content);
@@ -70,6 +77,10 @@ void CurrentDataset::setEventLog(const QString& path, const EventLogOptions& opt
 
 void CurrentDataset::setLabelledSeries(const QString& path, std::shared_ptr<const LabelledSeriesSet> set) {
   load(path, LoadedLabelledSeries{std::move(set)});
+}
+
+void CurrentDataset::setOfflineDataset(const QString& path, std::shared_ptr<const rl::OfflineDataset> dataset) {
+  load(path, LoadedOfflineDataset{std::move(dataset)});
 }
 
 void CurrentDataset::setTestPath(const QString& path) {

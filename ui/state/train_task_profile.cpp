@@ -6,6 +6,8 @@
 #include <algorithm>
 
 #include "core/classify/classify_run.hpp"
+#include "core/rl/dataset_summary.hpp"
+#include "core/rl/decision_run.hpp"
 #include "ui/state/current_dataset.hpp"
 #include "ui/state/training_choice.hpp"
 #include "ui/wording/wording.hpp"
@@ -75,6 +77,29 @@ QString casesHint(const CurrentDataset& dataset, const TrainingChoice& choice) {
   return hint;
 }
 
+QString offlineSummary(const CurrentDataset& dataset) {
+  const rl::OfflineDataset& d = *dataset.offlineDataset();
+  const rl::DatasetSummary summary = rl::summarize_dataset(d);
+  return Words::tr("<b>%1</b><br>offline data set: %2 of %3 on %4 · %5 · scores %6 to %7")
+      .arg(dataset.name().toHtmlEscaped(), countOf(qlonglong(d.steps()), Words::tr("step"), Words::tr("steps")),
+           QString::fromStdString(d.policy), QString::fromStdString(d.environment),
+           countOf(summary.whole_episodes, Words::tr("whole episode"), Words::tr("whole episodes")))
+      .arg(summary.score_min, 0, 'f', 1)
+      .arg(summary.score_max, 0, 'f', 1);
+}
+
+QString decisionHint(const CurrentDataset&, const TrainingChoice& choice) {
+  const QString acting =
+      choice.actMode == rl::ActMode::stream
+          ? Words::tr("trains on whole episodes and acts as an RNN, carrying its state over the episode")
+          : Words::tr("trains on segments of %1 steps and acts on the last %1 steps").arg(choice.context);
+  return Words::tr("Each model reads the return-to-go, state and action of every step (three tokens a step) and "
+                   "learns the next action; it %1. After training, the best weights act for %2 seeded episodes aiming "
+                   "at the expert's return, scored 0 (random) to 100 (expert).")
+      .arg(acting)
+      .arg(rl::DecisionRunRequest{}.evaluation_episodes);
+}
+
 TrainingRequest seriesRequest(const CurrentDataset& dataset, const TrainingChoice& choice) {
   ForecastRunRequest request;
   request.data_path = dataset.path().toStdString();
@@ -104,6 +129,27 @@ TrainingRequest casesRequest(const CurrentDataset& dataset, const TrainingChoice
   request.model.members = choice.members;
   request.model.augmentation = choice.augmentation;
   request.train = choice.train;
+  return request;
+}
+
+TrainingRequest decisionRequest(const CurrentDataset& dataset, const TrainingChoice& choice) {
+  rl::DecisionRunRequest request;
+  request.data_path = QDir::toNativeSeparators(dataset.path()).toStdString();
+  request.model = rl::decision_default_model();
+  request.model.backbone.d_model = choice.model.d_model;
+  request.model.backbone.heads = choice.model.heads;
+  request.model.backbone.layers = choice.model.layers;
+  request.model.backbone.d_ff = choice.model.d_ff;
+  request.model.context = choice.context;
+  request.act_mode = choice.actMode;
+  // The form's numbers over the task's own settings (the steps per epoch, the schedule), as the
+  // command line takes its options over the same defaults.
+  request.train = choice.actMode == rl::ActMode::stream ? rl::decision_stream_train_settings() : rl::decision_train_settings();
+  request.train.epochs = choice.train.epochs;
+  request.train.batch = choice.train.batch;
+  request.train.lr = choice.train.lr;
+  request.train.patience = choice.train.patience;
+  request.train.seed = choice.train.seed;
   return request;
 }
 
@@ -153,10 +199,24 @@ TrainTaskProfile classifiers() {
   return p;
 }
 
+TrainTaskProfile decisionTransformers() {
+  TrainTaskProfile p;
+  p.data = LoadedData::offline_dataset;
+  p.task = TrainingTaskKind::rl;
+  p.lossTitle = Words::tr("action MSE");
+  p.decisionSteps = true;
+  p.defaults = rl::decision_train_settings();
+  p.summary = offlineSummary;
+  p.hint = decisionHint;
+  p.request = decisionRequest;
+  return p;
+}
+
 }  // namespace
 
 const TrainTaskProfile& trainTaskProfile(LoadedData data) {
-  static const TrainTaskProfile profiles[] = {nothingLoaded(), forecasting(), eventModels(), classifiers()};
+  static const TrainTaskProfile profiles[] = {nothingLoaded(), forecasting(), eventModels(), classifiers(),
+                                              decisionTransformers()};
   return profiles[std::size_t(data)];
 }
 

@@ -26,6 +26,7 @@ struct TrainTaskProfile {
   bool testFile = false;       // a file to test on, beside the training file (classifiers)
   bool eventWindows = false;   // the form's look-back counts events and there is no horizon
   bool wholeCases = false;     // the form has no window: a model reads whole cases
+  bool decisionSteps = false;  // the form asks for a context in steps and an act mode, not a window
   bool continuable = false;    // a run continues from its weights (forecasters)
   bool describesWindow = false;  // the hint is the forecast window's, drawn on the split (forecasters)
   std::optional<TrainSettings> defaults;  // the task's own training defaults, where they differ

@@ -1,13 +1,14 @@
 #pragma once
 // What the Train page's form holds: which models, their architecture, the forecast window and the
-// features (M, S or MS), a classifier's ensemble, augmentation and epoch choice, the training
-// settings and the device. A plain value, so that the settings can remember it.
+// features (M, S or MS), a classifier's ensemble, augmentation and epoch choice, a Decision
+// Transformer's context and act mode, the training settings and the device. A plain value, so that the settings can remember it.
 #include <optional>
 #include <vector>
 
 #include "core/classify/classify_run.hpp"
 #include "core/data/forecast_features.hpp"
 #include "core/model/model_config.hpp"
+#include "core/rl/decision_actor.hpp"
 #include "core/train/trainer.hpp"
 #include "core/util/compute_device.hpp"
 
@@ -28,6 +29,10 @@ struct TrainingChoice {
   int members = kDefaultMembers;
   ClassifyAugmentation augmentation = kDefaultAugmentation;
   int cvFolds = kCvFoldsAuto;
+  // Decision Transformers only: the steps a forward reads (window mode; a stream reads the whole
+  // episode), and how the trained model acts.
+  int context = 20;
+  rl::ActMode actMode = rl::ActMode::window;
 };
 
 // The Train page's choice as the last session left it (training/...); nothing when none was saved.

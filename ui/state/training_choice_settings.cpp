@@ -36,6 +36,11 @@ SettingsField<TrainingChoice> augmentationField() {
           [](const TrainingChoice& choice) { return QVariant(QString::fromStdString(to_string(choice.augmentation))); }};
 }
 
+const NamedValues<rl::ActMode>& actModeNames() {
+  static const NamedValues<rl::ActMode> names = {{rl::ActMode::window, "window"}, {rl::ActMode::stream, "stream"}};
+  return names;
+}
+
 // The form clamps every number to its range; here only unreadable ones fall back.
 const SettingsFields<TrainingChoice>& fields() {
   using C = TrainingChoice;
@@ -58,6 +63,9 @@ const SettingsFields<TrainingChoice>& fields() {
       intField<C>(QStringLiteral("training/members"), [](auto& c) -> auto& { return c.members; }),
       augmentationField(),
       intField<C>(QStringLiteral("training/cvFolds"), [](auto& c) -> auto& { return c.cvFolds; }),
+      intField<C>(QStringLiteral("training/context"), [](auto& c) -> auto& { return c.context; }),
+      namedField<C>(QStringLiteral("training/actMode"), [](auto& c) -> auto& { return c.actMode; }, actModeNames(),
+                    rl::ActMode::window),
   };
   return table;
 }

@@ -27,6 +27,9 @@ QString datasetContents(const CurrentDataset& dataset) {
     return tr("%1 · %2 · %3").arg(countOf(qlonglong(set->series.size()), tr("case"), tr("cases")),
                                   countOf(qlonglong(set->class_names.size()), tr("class"), tr("classes")),
                                   countOf(set->dims, tr("dimension"), tr("dimensions")));
+  if (const auto offline = dataset.offlineDataset())
+    return tr("%1 of %2 on %3").arg(countOf(qlonglong(offline->steps()), tr("step"), tr("steps")),
+                                    QString::fromStdString(offline->policy), QString::fromStdString(offline->environment));
   return {};
 }
 

@@ -44,9 +44,10 @@ QString describeForTrainPage(const ContinueCheck& check) {
     case ContinueRefusal::classifier_model:
       return QCoreApplication::translate("TrainPage", "Classifiers always start from fresh weights: use Start for a "
                                                       "new run.");
+    case ContinueRefusal::decision_data:
     case ContinueRefusal::decision_model:
-      return QCoreApplication::translate("TrainPage", "Decision Transformers always start from fresh weights: train "
-                                                      "them with aaren train --task rl.");
+      return QCoreApplication::translate("TrainPage", "Decision Transformers always start from fresh weights: use "
+                                                      "Start for a new run.");
     case ContinueRefusal::channels_differ: {
       QStringList trained, loaded;
       for (const std::string& name : check.trained_channels) trained << QString::fromStdString(name);

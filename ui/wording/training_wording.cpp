@@ -127,6 +127,20 @@ QString describeOutcome(const ModelOutcome& outcome) {
                                           .arg(c->validation.cases) +
                                       history(*c));
   }
+  if (const rl::DecisionRunMetrics* d = std::get_if<rl::DecisionRunMetrics>(&outcome.metrics)) {
+    const QString validation = tr("validation action MSE %1").arg(d->validation_mse, 0, 'f', 4) + history(*d);
+    if (!d->evaluation) return tr("%1: ").arg(outcome.modelName) + validation;
+    const rl::DecisionEvaluationSummary& e = *d->evaluation;
+    return tr("%1: normalized score %2 ± %3 over %4 episodes (mean return %5, aiming at %6, acting as a %7); ")
+               .arg(outcome.modelName)
+               .arg(e.score_mean, 0, 'f', 1)
+               .arg(e.score_sd, 0, 'f', 1)
+               .arg(e.episodes.size())
+               .arg(e.return_mean, 0, 'f', 1)
+               .arg(e.target_return, 0, 'f', 1)
+               .arg(QString::fromUtf8(rl::to_string(e.act_mode).data())) +
+           validation;
+  }
   const ForecastRunMetrics& m = std::get<ForecastRunMetrics>(outcome.metrics);
   return tr("%1: test MSE %2, MAE %3 over %4 windows (scaled data)")
              .arg(outcome.modelName)

@@ -66,7 +66,7 @@ ModelOutcome trainModel(ForecastRunRequest request, const TrainingJob::Model& mo
   return outcome;
 }
 
-// Event models and classifiers: runs of their own task, always from fresh weights.
+// Event models, classifiers and Decision Transformers: runs of their own task, always from fresh weights.
 template <class Request>
 Request freshRequest(Request request, const TrainingJob::Model& model, const std::string& whose,
                      const std::string& plural) {
@@ -96,6 +96,15 @@ ModelOutcome trainModel(const ClassifyRunRequest& request, const TrainingJob::Mo
   return outcome;
 }
 
+ModelOutcome trainModel(const rl::DecisionRunRequest& request, const TrainingJob::Model& model, ComputeDevice,
+                        const TrainCallbacks& callbacks) {
+  ModelOutcome outcome;
+  outcome.metrics =
+      rl::train_decision_run(freshRequest(request, model, "a Decision Transformer's", "Decision Transformers"), callbacks)
+          .metrics;
+  return outcome;
+}
+
 TrainingEvent pausedEvent(bool paused) {
   TrainingEvent event;
   event.kind = TrainingEvent::Kind::pausedChanged;
@@ -114,7 +123,8 @@ void TrainingWorker::waitWhilePaused(JobContext& context) {
 }
 
 TrainingTaskKind taskOf(const TrainingRequest& request) {
-  constexpr TrainingTaskKind kinds[] = {TrainingTaskKind::forecast, TrainingTaskKind::events, TrainingTaskKind::classify};
+  constexpr TrainingTaskKind kinds[] = {TrainingTaskKind::forecast, TrainingTaskKind::events, TrainingTaskKind::classify,
+                                        TrainingTaskKind::rl};
   return kinds[request.index()];
 }
 

@@ -4,8 +4,9 @@
 // TrainingSession's BackgroundJob; pause blocks it between two training steps, inside the progress
 // callback, until resume or stop; stop sets the trainer's cancel flag, after which the core still
 // evaluates and writes the run folder, keeping the best weights. The data is a time series
-// (train_forecast_run, on the CPU or the GPU), an event log (train_event_run, on the CPU) or labelled
-// series (train_classify_run, on the CPU); the reports are the same.
+// (train_forecast_run, on the CPU or the GPU), an event log (train_event_run, on the CPU), labelled
+// series (train_classify_run, on the CPU) or an offline data set (rl::train_decision_run, on the CPU);
+// the reports are the same.
 #include <QMetaType>
 #include <QMutex>
 #include <QString>
@@ -52,7 +53,7 @@ struct TrainingProgress {
 };
 
 // A model's metrics as written to its metrics.json, of the job's task.
-using TaskRunMetrics = std::variant<ForecastRunMetrics, EventRunMetrics, ClassifyRunMetrics>;
+using TaskRunMetrics = std::variant<ForecastRunMetrics, EventRunMetrics, ClassifyRunMetrics, rl::DecisionRunMetrics>;
 
 struct ModelOutcome {
   QString modelName;
