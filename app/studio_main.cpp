@@ -80,8 +80,8 @@ struct StudioOptions {
                                                  "--open file when it has the run's file name."),
                                   QStringLiteral("FILE.pdf")};
   QCommandLineOption lesson{QStringLiteral("lesson"),
-                            QStringLiteral("Open the lesson FILE.json, or a bundled lesson by its id (section3, three-rnns), "
-                                           "at its first scene."),
+                            QStringLiteral("Open the lesson FILE.json, or a bundled lesson by its id (section3, three-rnns, "
+                                           "agent-memory), at its first scene."),
                             QStringLiteral("FILE|ID")};
   QCommandLineOption exportLesson{QStringLiteral("export-lesson"),
                                   QStringLiteral("Without a display, write every scene of the --lesson (and every "

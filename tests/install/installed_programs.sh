@@ -16,7 +16,8 @@ DESTDIR="$root" cmake --install "$build" --prefix "$prefix" >"$scratch/install.l
 installed="$root$prefix"
 for file in bin/aaren bin/aaren-studio share/aaren-studio/datasets/R_AirPassengers.csv \
   share/aaren-studio/datasets/README.md share/aaren-studio/lessons/section3.lesson.json \
-  share/aaren-studio/lessons/three-rnns.lesson.json share/applications/org.aarenstudio.AarenStudio.desktop \
+  share/aaren-studio/lessons/three-rnns.lesson.json share/aaren-studio/lessons/agent-memory.lesson.json \
+  share/applications/org.aarenstudio.AarenStudio.desktop \
   share/metainfo/org.aarenstudio.AarenStudio.metainfo.xml share/mime/packages/org.aarenstudio.AarenStudio.xml \
   share/icons/hicolor/scalable/apps/org.aarenstudio.AarenStudio.svg \
   share/icons/hicolor/48x48/apps/org.aarenstudio.AarenStudio.png share/man/man1/aaren.1.gz \

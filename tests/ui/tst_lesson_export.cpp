@@ -22,7 +22,13 @@
 #include "ui/lesson/lesson_parser.hpp"
 #include "ui/lesson/lesson_stage.hpp"
 #include "ui/main_window.hpp"
+#include "core/rl/decision_run.hpp"
+#include "core/runs/run_catalog.hpp"
 #include "ui/pages/efficiency_page.hpp"
+#include "ui/pages/forecast_page.hpp"
+#include "ui/rl/act_view.hpp"
+#include "ui/settings.hpp"
+#include "ui/state/current_dataset.hpp"
 
 using namespace aaren::ui;
 
@@ -82,6 +88,7 @@ class TestLessonExport : public QObject {
   void commandLineExportPrintsTheFiles();
   void commandLineRefusesABrokenLesson();
   void commandLineNeedsALessonToExport();
+  void actSceneWithoutARunSaysHowToMakeOne();
 
  private:
   QTemporaryDir folder_;
@@ -90,6 +97,26 @@ class TestLessonExport : public QObject {
 void TestLessonExport::initTestCase() {
   // The user's settings stay untouched, here and in the processes started.
   qputenv("XDG_CONFIG_HOME", folder_.filePath(QStringLiteral("config")).toLocal8Bit());
+  // The act scenes' run: the newest reinforcement-learning run in the runs folder, trained small.
+  Settings().setRunsFolder(folder_.filePath(QStringLiteral("runs")));
+  const std::string data = folder_.filePath(QStringLiteral("cartpole.safetensors")).toStdString();
+  aaren::rl::write_dataset(data, aaren::rl::generate_dataset("cartpole", aaren::rl::DatasetPolicy::medium_expert, 4000, 1));
+  for (const aaren::ModelKind kind : {aaren::ModelKind::aaren, aaren::ModelKind::transformer}) {
+    aaren::rl::DecisionRunRequest r;
+    r.data_path = data;
+    r.out_dir = aaren::side_by_side_model_dir(folder_.filePath(QStringLiteral("runs/agents")).toStdString(), kind);
+    r.model = aaren::rl::decision_default_model();
+    r.model.backbone.kind = kind;
+    r.model.backbone.d_model = 16;
+    r.model.backbone.heads = 2;
+    r.model.backbone.d_ff = 32;
+    r.model.context = 5;
+    r.train = aaren::rl::decision_train_settings();
+    r.train.epochs = 1;
+    r.train.max_steps_per_epoch = 20;
+    r.evaluation_episodes = 1;
+    aaren::rl::train_decision_run(r);
+  }
 }
 
 void TestLessonExport::bundledLessonExportsEverySceneAndAHandout_data() {
@@ -101,8 +128,11 @@ void TestLessonExport::bundledLessonExportsEverySceneAndAHandout_data() {
 void TestLessonExport::bundledLessonExportsEverySceneAndAHandout() {
   QFETCH(QString, id);
   MainWindow window;
+  CurrentDataset dataset;
   window.addPage(new ExplorePage);
   window.addPage(new EfficiencyPage);
+  auto* forecast = new ForecastPage(&dataset);
+  window.addPage(forecast);
   window.resize(1400, 900);
   window.show();
   QVERIFY(QTest::qWaitForWindowExposed(&window));
@@ -135,8 +165,33 @@ void TestLessonExport::bundledLessonExportsEverySceneAndAHandout() {
   const QByteArray bytes = pdf.readAll();
   QVERIFY(bytes.startsWith("%PDF"));
   QCOMPARE(pdfPageCount(bytes), int(lesson.scenes.size()));
-  // The efficiency scene is the Efficiency page after a real run, not a placeholder.
-  QVERIFY(qobject_cast<EfficiencyPage*>(window.pages().last())->result().has_value());
+  // The efficiency scene is the Efficiency page after a real run, not a placeholder; an act
+  // scene the run's models after acting.
+  for (const LessonScene& scene : lesson.scenes) {
+    if (scene.onEfficiencyPage()) QVERIFY(qobject_cast<EfficiencyPage*>(window.pages()[1])->result().has_value());
+    if (scene.onForecastPage()) {
+      QVERIFY(forecast->actView()->results());
+      QCOMPARE(forecast->actView()->results()->runDir, folder_.filePath(QStringLiteral("runs/agents")));
+    }
+  }
+}
+
+void TestLessonExport::actSceneWithoutARunSaysHowToMakeOne() {
+  MainWindow window;
+  CurrentDataset dataset;
+  window.addPage(new ForecastPage(&dataset));
+  Settings().setRunsFolder(folder_.filePath(QStringLiteral("empty-runs")));
+  Lesson lesson = readLesson(QStringLiteral("agent-memory"));
+  lesson.scenes = {lesson.scenes[1]};
+  try {
+    exportLesson(window, lesson, folder_.filePath(QStringLiteral("no-agents")));
+    QFAIL("exported an act scene without a run");
+  } catch (const std::exception& error) {
+    const QString message = QString::fromUtf8(error.what());
+    QVERIFY2(message.contains(QStringLiteral("holds none yet")) && message.contains(QStringLiteral("Generate")),
+             qPrintable(message));
+  }
+  Settings().setRunsFolder(folder_.filePath(QStringLiteral("runs")));
 }
 
 void TestLessonExport::slideCarriesTheNarrationUnderThePicture() {

@@ -150,7 +150,20 @@ void TestLessonParser::mistakesNameLineColumnAndReason_data() {
                                        << "unknown key 'paper_start' in a scan scene";
   QTest::newRow("unknown view")
       << lessonWith(QStringLiteral("{\"title\": \"S\", \"view\": @\"scna\", \"narration\": \"N\"}"))
-      << "'view' must be one of \"scan\", \"cell\", \"figure1\", \"linear\", \"state\", \"efficiency\", not \"scna\"";
+      << "'view' must be one of \"scan\", \"cell\", \"figure1\", \"linear\", \"state\", \"efficiency\", \"act\", not "
+         "\"scna\"";
+  const QString act = QStringLiteral("{\"title\": \"S\", \"view\": \"act\", \"narration\": \"N\"");
+  QTest::newRow("unknown act mode") << lessonWith(QStringLiteral("%1, \"act\": {\"mode\": @\"batch\"}}").arg(act))
+                                    << "'mode' must be one of \"window\", \"stream\", not \"batch\"";
+  QTest::newRow("unknown act key") << lessonWith(QStringLiteral("%1, \"act\": {@\"episodes\": 3}}").arg(act))
+                                   << "unknown key 'episodes' in 'act'";
+  QTest::newRow("negative act step") << lessonWith(QStringLiteral("%1, \"act\": {\"step\": @-1}}").arg(act))
+                                     << "'step' must be a whole number from 0";
+  QTest::newRow("explore key in an act scene") << lessonWith(QStringLiteral("%1, @\"inputs\": {}}").arg(act))
+                                               << "unknown key 'inputs' in an act scene";
+  QTest::newRow("act scene reveal")
+      << lessonWith(QStringLiteral("%1, \"question\": {\"prompt\": \"P\", \"answer\": \"A\", \"reveal\": @{\"step\": 2}}}").arg(act))
+      << "an act scene's reveal shows the answer only";
   const QString linear = QStringLiteral("{\"title\": \"S\", \"view\": \"linear\", \"narration\": \"N\"");
   QTest::newRow("features without favor")
       << lessonWith(QStringLiteral("%1, \"feature_map\": \"relu\", \"features\": @64}").arg(linear))
@@ -246,10 +259,23 @@ void TestLessonParser::readsEveryChoiceOfAScene() {
       "\"inputs\": {\"scores\": [1, -2.5, 3], \"values\": [[1, 2], [3, 4], [5, 6]]}, \"lit_terms\": [\"m\"], "
       "\"question\": {\"prompt\": \"P\", \"answer\": \"A\", \"reveal\": {\"step\": 1, \"lit_terms\": [\"c\"]}}}, "
       "{\"title\": \"Scan\", \"view\": \"scan\", \"narration\": \"M\", \"algorithm\": \"brent-kung\", "
-      "\"inputs\": {\"tokens\": 5, \"value_dims\": 2, \"seed\": 3, \"score_shift\": -4}, \"lit_boxes\": [[1, 5]]}"));
+      "\"inputs\": {\"tokens\": 5, \"value_dims\": 2, \"seed\": 3, \"score_shift\": -4}, \"lit_boxes\": [[1, 5]]}, "
+      "{\"title\": \"Act\", \"view\": \"act\", \"narration\": \"O\", "
+      "\"act\": {\"run\": \"runs/agents\", \"mode\": \"stream\", \"seed\": 4, \"step\": 120}}, "
+      "{\"title\": \"Newest\", \"view\": \"act\", \"narration\": \"P\"}"));
   const Lesson lesson = parseLesson(text.toUtf8(), QStringLiteral("/somewhere/my-lesson.json"));
   QCOMPARE(lesson.id, QStringLiteral("my-lesson"));
-  QCOMPARE(lesson.scenes.size(), 2);
+  QCOMPARE(lesson.scenes.size(), 4);
+  // An act scene's run is found beside the lesson; without one, the newest run is shown at its end.
+  const ActScene& act = lesson.scenes[2].act;
+  QVERIFY(lesson.scenes[2].onForecastPage() && !lesson.scenes[2].onExplorePage());
+  QCOMPARE(act.run, QStringLiteral("/somewhere/runs/agents"));
+  QVERIFY(act.mode == aaren::rl::ActMode::stream);
+  QCOMPARE(act.seed, 4);
+  QCOMPARE(act.step, std::optional<int>(120));
+  const ActScene& newest = lesson.scenes[3].act;
+  QVERIFY(newest.run.isEmpty() && !newest.mode && !newest.step);
+  QCOMPARE(newest.seed, 1);
   const LessonScene& cell = lesson.scenes[0];
   QCOMPARE(cell.id, QStringLiteral("c"));
   QCOMPARE(cell.explore.view, QStringLiteral("cell"));

@@ -19,6 +19,9 @@
 #include "ui/lesson/lesson_stage.hpp"
 #include "ui/main_window.hpp"
 #include "ui/pages/efficiency_page.hpp"
+#include "ui/pages/forecast_page.hpp"
+#include "ui/pages/message_bar.hpp"
+#include "ui/rl/act_view.hpp"
 
 namespace aaren::ui {
 
@@ -141,7 +144,24 @@ QString fileStem(const Lesson& lesson, int index) {
 
 QImage renderLessonScene(LessonStage& stage, const LessonScene& scene, bool revealed) {
   stage.show(scene, revealed);
-  if (!scene.onEfficiencyPage()) return stage.explorePage()->renderStage();
+  if (scene.onForecastPage()) {
+    ActView& act = *stage.forecastPage()->actView();
+    bool acted = !act.isLoading() && act.results();
+    if (act.isLoading()) {
+      QEventLoop loop;
+      QObject::connect(&act, &ActView::runLoaded, &loop, [&](bool ok) {
+        acted = ok;
+        loop.quit();
+      });
+      loop.exec();
+    }
+    if (!acted)
+      throw std::runtime_error(QObject::tr("the act scene's run could not act: %1")
+                                   .arg(stage.forecastPage()->messageBar()->text())
+                                   .toStdString());
+    return renderView(*act.stage());
+  }
+  if (scene.onExplorePage()) return stage.explorePage()->renderStage();
   EfficiencyPage& efficiency = *stage.efficiencyPage();
   waitForRun(efficiency);
   if (!efficiency.result())

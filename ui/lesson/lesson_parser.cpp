@@ -1,5 +1,6 @@
 #include "ui/lesson/lesson_parser.hpp"
 
+#include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QObject>
@@ -35,6 +36,12 @@ constexpr int kMaxEfficiencyTokens = 65536;
 constexpr int kMaxEfficiencyWidth = 1024;
 constexpr int kMaxEfficiencyLayers = 8;
 constexpr int kMaxEfficiencyRepeats = 5;
+
+// "a" or "an", as the word starts.
+QString article(const QString& word) {
+  return QStringLiteral("aeiou").contains(word.left(1).toLower()) && !word.isEmpty() ? QStringLiteral("an")
+                                                                                     : QStringLiteral("a");
+}
 
 QString quoted(const QStringList& names) {
   QStringList q;
@@ -162,24 +169,28 @@ class LessonReader {
     LessonScene scene;
     const JsonNode& viewNode = required(node, "view", where);
     scene.view = choice(viewNode, "view", {kLessonScanView, kLessonCellView, kLessonFigureView, kLessonLinearView, kLessonStateView,
-                                         kLessonEfficiencyView});
+                                         kLessonEfficiencyView, kLessonActView});
     QStringList allowed = kCommonSceneKeys;
     if (scene.view == kLessonEfficiencyView)
       allowed << QStringLiteral("efficiency");
+    else if (scene.view == kLessonActView)
+      allowed << QStringLiteral("act");
     else
       allowed << kExploreSceneKeys;
     if (scene.view == kLessonScanView) allowed << kScanSceneKeys;
     if (scene.view == kLessonCellView) allowed << kCellSceneKeys;
     if (scene.view == kLessonLinearView) allowed << kLinearSceneKeys;
-    checkKeys(node, allowed, tr("a %1 scene").arg(scene.view));
+    checkKeys(node, allowed, QStringLiteral("%1 %2").arg(article(scene.view), tr("%1 scene").arg(scene.view)));
 
     scene.id = QStringLiteral("scene-%1").arg(number);
     if (const JsonNode* id = node.member("id")) scene.id = identifier(*id, "id");
     scene.title = nonEmptyText(required(node, "title", where), "title");
     scene.narration = nonEmptyText(required(node, "narration", where), "narration");
-    scene.explore.view = scene.onEfficiencyPage() ? QString() : scene.view;
+    scene.explore.view = scene.onExplorePage() ? scene.view : QString();
 
-    if (scene.onEfficiencyPage()) {
+    if (scene.onForecastPage()) {
+      if (const JsonNode* act = node.member("act")) scene.act = this->act(*act);
+    } else if (scene.onEfficiencyPage()) {
       if (const JsonNode* run = node.member("efficiency"))
         scene.efficiency = efficiency(*run);
       else
@@ -369,8 +380,8 @@ class LessonReader {
     const JsonNode* reveal = node.member("reveal");
     if (!reveal) return question;
     requireKind(*reveal, Kind::object, tr("'reveal'"));
-    if (scene.onEfficiencyPage() && !reveal->members.empty())
-      fail(*reveal, tr("an efficiency scene's reveal shows the answer only; leave 'reveal' out"));
+    if (!scene.onExplorePage() && !reveal->members.empty())
+      fail(*reveal, tr("an %1 scene's reveal shows the answer only; leave 'reveal' out").arg(scene.view));
     QStringList allowed{"step", "lit_terms"};
     if (scene.view == kLessonScanView) allowed << QStringLiteral("lit_boxes");
     checkKeys(*reveal, allowed, tr("'reveal' of a %1 scene").arg(scene.view));
@@ -425,6 +436,24 @@ class LessonReader {
       fail(heads ? *heads : node,
            tr("'heads' (%1) must divide 'd_model' (%2)").arg(run.model.heads).arg(run.model.d_model));
     return run;
+  }
+
+  // A run named relative to the lesson file is found beside it.
+  ActScene act(const JsonNode& node) const {
+    requireKind(node, Kind::object, tr("'act'"));
+    checkKeys(node, {"run", "mode", "seed", "step"}, tr("'act'"));
+    ActScene scene;
+    if (const JsonNode* n = node.member("run")) {
+      const QString run = nonEmptyText(*n, "run");
+      scene.run = QDir::cleanPath(QFileInfo(source_).dir().absoluteFilePath(run));
+    }
+    if (const JsonNode* n = node.member("mode"))
+      scene.mode = choice(*n, "mode", {QStringLiteral("window"), QStringLiteral("stream")}) == QLatin1String("stream")
+                       ? rl::ActMode::stream
+                       : rl::ActMode::window;
+    if (const JsonNode* n = node.member("seed")) scene.seed = integer(*n, "seed", 0, 1'000'000'000);
+    if (const JsonNode* n = node.member("step")) scene.step = integer(*n, "step", 0, 1'000'000);
+    return scene;
   }
 
   QString source_;

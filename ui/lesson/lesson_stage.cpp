@@ -1,5 +1,6 @@
 #include "ui/lesson/lesson_stage.hpp"
 
+#include <QDir>
 #include <QMessageBox>
 #include <exception>
 #include <stdexcept>
@@ -7,7 +8,11 @@
 #include "ui/explore/explore_page.hpp"
 #include "ui/lesson/lesson_player.hpp"
 #include "ui/main_window.hpp"
+#include "core/runs/run_catalog.hpp"
 #include "ui/pages/efficiency_page.hpp"
+#include "ui/pages/forecast_page.hpp"
+#include "ui/rl/act_view.hpp"
+#include "ui/settings.hpp"
 #include "ui/wording/growth_wording.hpp"
 
 namespace aaren::ui {
@@ -29,17 +34,53 @@ ExplorePage* LessonStage::explorePage() const { return findPage<ExplorePage>(win
 
 EfficiencyPage* LessonStage::efficiencyPage() const { return findPage<EfficiencyPage>(window_); }
 
+ForecastPage* LessonStage::forecastPage() const { return findPage<ForecastPage>(window_); }
+
 Page* LessonStage::pageFor(const LessonScene& scene) const {
-  Page* page = scene.onEfficiencyPage() ? static_cast<Page*>(efficiencyPage()) : static_cast<Page*>(explorePage());
+  Page* page = scene.onEfficiencyPage()  ? static_cast<Page*>(efficiencyPage())
+               : scene.onForecastPage() ? static_cast<Page*>(forecastPage())
+                                         : static_cast<Page*>(explorePage());
   if (!page)
     throw std::runtime_error(tr("the scene \"%1\" needs the %2 page, which this window does not have")
-                                 .arg(scene.title, scene.onEfficiencyPage() ? tr("Efficiency") : tr("Explore"))
+                                 .arg(scene.title, scene.onEfficiencyPage()  ? tr("Efficiency")
+                                                   : scene.onForecastPage() ? tr("Forecast")
+                                                                            : tr("Explore"))
                                  .toStdString());
   return page;
 }
 
+namespace {
+
+// The reinforcement-learning run written last into the runs folder.
+QString newestDecisionRun() {
+  const QString folder = Settings().runsFolder();
+  const RunEntry* newest = nullptr;
+  const std::vector<RunEntry> runs = list_runs(QDir::toNativeSeparators(folder).toStdString());
+  for (const RunEntry& run : runs)
+    if (!run.models.empty() && run.models.front().decision() && (!newest || run.modified > newest->modified)) newest = &run;
+  if (!newest)
+    throw std::invalid_argument(
+        QObject::tr("this scene lets trained Decision Transformers act, and %1 holds none yet: on the Data page, "
+                    "Reinforcement learning > Generate… a data set, then train on the Train page")
+            .arg(QDir::toNativeSeparators(folder))
+            .toStdString());
+  return QString::fromStdString(newest->dir);
+}
+
+}  // namespace
+
 void LessonStage::show(const LessonScene& scene, bool revealed) {
   Page* page = pageFor(scene);
+  if (scene.onForecastPage()) {
+    leave();
+    auto* forecast = static_cast<ForecastPage*>(page);
+    const QString run = scene.act.run.isEmpty() ? newestDecisionRun() : scene.act.run;
+    forecast->actView()->choose(scene.act.mode, scene.act.seed, scene.act.step.value_or(-1));
+    forecast->openRun(run);
+    window_.showPage(forecast->id());
+    forecast->actView()->setFocus(Qt::OtherFocusReason);
+    return;
+  }
   if (!scene.onEfficiencyPage()) {
     leave();
     auto* explore = static_cast<ExplorePage*>(page);

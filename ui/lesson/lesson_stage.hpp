@@ -1,7 +1,8 @@
 #pragma once
 // Shows a lesson's scenes on the window's pages: a scan, cell or Figure 1 scene on the Explore
 // page (ExplorePage::applyScene), the efficiency scene as a short live run on the Efficiency page,
-// started through the page's own controls. The lesson bar (LessonPlayer) says which scene; this
+// started through the page's own controls, and an act scene as a Decision Transformer run acting
+// on the Forecast page (its newest reinforcement-learning run unless the scene names one). The lesson bar (LessonPlayer) says which scene; this
 // puts it on the screen, for the class and for exports alike.
 #include <QObject>
 #include <optional>
@@ -13,6 +14,7 @@ namespace aaren::ui {
 
 class EfficiencyPage;
 class ExplorePage;
+class ForecastPage;
 class MainWindow;
 class Page;
 
@@ -34,6 +36,7 @@ class LessonStage : public QObject {
 
   ExplorePage* explorePage() const;
   EfficiencyPage* efficiencyPage() const;
+  ForecastPage* forecastPage() const;
   // The page the scene is shown on.
   Page* pageFor(const LessonScene& scene) const;
 

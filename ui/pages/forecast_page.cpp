@@ -24,6 +24,7 @@
 #include "ui/charts/model_colors.hpp"
 #include "ui/charts/row_axis.hpp"
 #include "ui/classify/classify_results_view.hpp"
+#include "ui/rl/act_view.hpp"
 #include "ui/events/event_forecast_view.hpp"
 #include "ui/glyph_icons.hpp"
 #include "ui/hint_label.hpp"
@@ -93,12 +94,17 @@ ForecastPage::ForecastPage(CurrentDataset* dataset, QWidget* parent)
   classifyView_ = new ClassifyResultsView(messageBar_, this);
   connect(classifyView_, &ClassifyResultsView::runLoaded, this, &ForecastPage::runLoaded);
   views_->addWidget(classifyView_);
+  actView_ = new ActView(messageBar_, this);
+  connect(actView_, &ActView::runLoaded, this, &ForecastPage::runLoaded);
+  views_->addWidget(actView_);
   layout->addWidget(views_, 1);
   taskViews_ = {
       {std::string(kEventModelRuns.name), eventView_, [this](const QString& dir) { eventView_->openRun(dir); },
        tr("%1: the next event's time and mark, predicted after each test event")},
       {std::string(kClassifierRuns.name), classifyView_, [this](const QString& dir) { classifyView_->openRun(dir); },
        tr("%1: how its classifier(s) label the test cases")},
+      {std::string(kDecisionRuns.name), actView_, [this](const QString& dir) { actView_->openRun(dir); },
+       tr("%1: its Decision Transformer(s) acting in the environment, step by step")},
   };
 
   connect(loader_, &BackgroundJob::succeeded, this, [this](const QVariant& result) {
@@ -129,6 +135,7 @@ QIcon ForecastPage::icon() const { return glyphIcon(Glyph::forecast); }
 
 QList<ChartPanel*> ForecastPage::charts() const {
   if (views_->currentWidget() == classifyView_) return classifyView_->charts();
+  if (views_->currentWidget() == actView_) return actView_->charts();
   if (views_->currentWidget() != eventView_) return {chart_};
   QList<ChartPanel*> charts{eventView_->densityChart()};
   if (!eventView_->markChart()->isHidden()) charts << eventView_->markChart();
@@ -136,7 +143,8 @@ QList<ChartPanel*> ForecastPage::charts() const {
 }
 
 bool ForecastPage::isLoading() const {
-  return loader_->isRunning() || eventView_->isLoading() || classifyView_->isLoading() || lister_->isRunning();
+  return loader_->isRunning() || eventView_->isLoading() || classifyView_->isLoading() || actView_->isLoading() ||
+         lister_->isRunning();
 }
 
 QTableWidget* ForecastPage::metricsTable() const { return metrics_; }
@@ -262,13 +270,6 @@ void ForecastPage::browseRun() {
 void ForecastPage::openRun(const QString& runDir) {
   if (runDir.isEmpty()) return;
   const RunTask* task = run_task(QDir::toNativeSeparators(runDir).toStdString());
-  if (task && task->name == kDecisionRuns.name) {
-    messageBar_->showMessage(MessageBar::Level::information,
-                             tr("%1 is a reinforcement-learning run: aaren rl evaluate --run %1 lets it act and prints "
-                                "its scores")
-                                 .arg(QDir::toNativeSeparators(runDir)));
-    return;
-  }
   for (const TaskRunView& taskView : taskViews_) {
     if (!task || task->name != taskView.task) continue;
     loader_->cancel();

@@ -6,7 +6,8 @@
 // data's units and scaled (as the literature reports them), beside the two naive baselines. Loading a run (reading its data and
 // evaluating every test window) happens on a worker thread. A run of event models is shown by the
 // EventForecastView instead: the next event's predicted density, one test event at a time; a
-// classification run by the ClassifyResultsView (confusion matrix, per-class accuracy, streaming).
+// classification run by the ClassifyResultsView (confusion matrix, per-class accuracy, streaming); a
+// Decision Transformer run by the ActView (its models acting in the environment, step by step).
 #include <functional>
 #include <memory>
 #include <vector>
@@ -30,6 +31,7 @@ namespace aaren::ui {
 class BackgroundJob;
 class ChartPanel;
 class ClassifyResultsView;
+class ActView;
 class CurrentDataset;
 class EventForecastView;
 class FittedTable;
@@ -53,6 +55,7 @@ class ForecastPage : public Page {
   MessageBar* messageBar() const { return messageBar_; }
   EventForecastView* eventForecastView() const { return eventView_; }
   ClassifyResultsView* classifyView() const { return classifyView_; }
+  ActView* actView() const { return actView_; }
   bool isLoading() const;  // a run, or the list of runs
   std::shared_ptr<const RunForecastSet> forecastSet() const { return set_; }
   QString shownRun() const override;
@@ -116,6 +119,7 @@ class ForecastPage : public Page {
   QStackedWidget* views_ = nullptr;  // the forecasting charts, or the event view
   EventForecastView* eventView_ = nullptr;
   ClassifyResultsView* classifyView_ = nullptr;
+  ActView* actView_ = nullptr;
   // The view of each task whose runs are not forecasters' (its run-folder task name), what opens a
   // run in it, and the line above it ("%1" the run's name).
   struct TaskRunView {

@@ -1,0 +1,262 @@
+// The Act view (ui/rl/act_view.hpp): a Decision Transformer run's models act for one seeded
+// episode exactly as core's evaluation acts for that seed, and every number the view shows at a
+// step (the picture's pose and action, the caption's return and return-to-go, the charts' time,
+// state and return-to-go, the scores table) is one of the recorded steps or the run's metrics. A
+// stream keeps Aaren's state constant while the Transformer's grows; the keyboard moves the
+// episode; the Forecast page shows the view for a reinforcement-learning run.
+#include <QtTest>
+
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QSpinBox>
+#include <QStackedWidget>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QXYSeries>
+
+#include "core/rl/cart_pole.hpp"
+#include "core/rl/decision_run.hpp"
+#include "core/rl/pendulum.hpp"
+#include "core/rl/reference_returns.hpp"
+#include "core/runs/run_catalog.hpp"
+#include "ui/explore/step_controller.hpp"
+#include "ui/pages/fitted_table.hpp"
+#include "ui/pages/forecast_page.hpp"
+#include "ui/pages/message_bar.hpp"
+#include "ui/rl/act_results.hpp"
+#include "ui/rl/act_view.hpp"
+#include "ui/rl/environment_picture.hpp"
+#include "ui/state/current_dataset.hpp"
+
+using namespace aaren;
+using namespace aaren::ui;
+
+class TestRlActView : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void initTestCase();
+  void posesAreTheEnvironmentsState_data();
+  void posesAreTheEnvironmentsState();
+  void actingIsCoresEvaluation();
+  void theViewShowsTheRecordedSteps();
+  void aStreamKeepsAaresStateConstant();
+  void theKeyboardMovesTheEpisode();
+  void theForecastPageShowsTheActView();
+  void aFolderThatIsNoRunIsRefused();
+
+ private:
+  std::shared_ptr<const ActResults> actAndWait(ActView& view, const std::function<void()>& start);
+
+  QTemporaryDir folder_;
+  QString run_;
+};
+
+void TestRlActView::initTestCase() {
+  QVERIFY(folder_.isValid());
+  const std::string data = folder_.filePath(QStringLiteral("cartpole.safetensors")).toStdString();
+  rl::write_dataset(data, rl::generate_dataset("cartpole", rl::DatasetPolicy::medium_expert, 6000, 2));
+  run_ = folder_.filePath(QStringLiteral("run"));
+  for (const ModelKind kind : {ModelKind::aaren, ModelKind::transformer}) {
+    rl::DecisionRunRequest r;
+    r.data_path = data;
+    r.out_dir = side_by_side_model_dir(run_.toStdString(), kind);
+    r.model = rl::decision_default_model();
+    r.model.backbone.kind = kind;
+    r.model.backbone.d_model = 16;
+    r.model.backbone.heads = 2;
+    r.model.backbone.d_ff = 32;
+    r.model.context = 5;
+    r.train = rl::decision_train_settings();
+    r.train.epochs = 1;
+    r.train.max_steps_per_epoch = 40;
+    r.evaluation_episodes = 2;
+    rl::train_decision_run(r);
+  }
+}
+
+void TestRlActView::posesAreTheEnvironmentsState_data() {
+  QTest::addColumn<QString>("environment");
+  QTest::addColumn<QList<double>>("state");  // as reset_to takes it
+  QTest::newRow("pendulum") << "pendulum" << QList<double>{2.5, -1.0};
+  QTest::newRow("cartpole") << "cartpole" << QList<double>{0.7, 0.1, -0.15, 0.3};
+  QTest::newRow("swing-up") << "cartpole-swingup" << QList<double>{-1.2, 0.0, 3.0, 1.0};
+}
+
+void TestRlActView::posesAreTheEnvironmentsState() {
+  QFETCH(QString, environment);
+  QFETCH(QList<double>, state);
+  const auto env = rl::make_environment(environment.toStdString());
+  const std::vector<double> start(state.begin(), state.end());
+  const std::vector<double> observation = env->reset_to(start);
+  const EnvironmentPose pose = environmentPose(environment.toStdString(), observation);
+  const bool pendulum = environment == QLatin1String("pendulum");
+  const double angle = pendulum ? start[0] : start[2];
+  QVERIFY(std::abs(std::remainder(pose.angle - angle, 2 * M_PI)) < 1e-12);
+  QCOMPARE(pose.cart.has_value(), !pendulum);
+  if (!pendulum) QCOMPARE(*pose.cart, start[0]);
+  QVERIFY_THROWS_EXCEPTION(std::invalid_argument, environmentPose(environment.toStdString(), std::vector<double>{1.0}));
+}
+
+void TestRlActView::actingIsCoresEvaluation() {
+  ActSettings settings;
+  settings.seed = 7;
+  settings.target_return = 300;
+  const ActResults results = actRun(run_, settings);
+  QCOMPARE(results.models.size(), std::size_t(2));
+  QCOMPARE(results.environment, std::string("cartpole"));
+  for (const ActedModel& model : results.models) {
+    const rl::LoadedDecisionRun run = rl::load_decision_run(side_by_side_model_dir(run_.toStdString(), model.kind));
+    rl::EvaluationSettings evaluation;
+    evaluation.episodes = 1;
+    evaluation.first_seed = 7;
+    evaluation.target_return = 300;
+    evaluation.mode = run.config.act_mode;
+    const rl::EpisodeOutcome expected = rl::evaluate_decision(run.config.model, run.config.data, run.params, evaluation).episodes.front();
+    QCOMPARE(model.episode.steps, expected.steps);
+    QCOMPARE(model.episode.total_reward, expected.total_reward);
+    QVERIFY(model.episode.observations == expected.observations && model.episode.actions == expected.actions);
+    QCOMPARE(model.episode.returns_to_go.front(), 300.0);
+    QVERIFY(model.evaluation.has_value());
+    QCOMPARE(model.evaluation->score_mean, run.metrics.evaluation->score_mean);
+  }
+  // Without a target: the expert's reference return.
+  QCOMPARE(actRun(run_, {}).target_return, rl::reference_returns("cartpole").expert);
+}
+
+std::shared_ptr<const ActResults> TestRlActView::actAndWait(ActView& view, const std::function<void()>& start) {
+  QSignalSpy loaded(&view, &ActView::runLoaded);
+  start();
+  if (!loaded.wait(120000) || !loaded.takeFirst().at(0).toBool()) return nullptr;
+  return view.results();
+}
+
+void TestRlActView::theViewShowsTheRecordedSteps() {
+  MessageBar messages;
+  ActView view(&messages);
+  view.resize(1200, 800);
+  const auto results = actAndWait(view, [&] { view.openRun(run_); });
+  QVERIFY2(results, qPrintable(messages.text()));
+  QCOMPARE(view.pictures().size(), 2);
+  QCOMPARE(view.controller()->count(), results->longestEpisode());
+  QCOMPARE(view.targetSpin()->value(), results->target_return);
+  QVERIFY(view.summary().contains(QStringLiteral("Aaren (window), Transformer (window)")));
+
+  for (const int position : {1, 3, results->longestEpisode()}) {
+    view.controller()->setPosition(position);
+    for (int m = 0; m < 2; ++m) {
+      const ActedModel& model = results->models[std::size_t(m)];
+      const rl::EpisodeOutcome& e = model.episode;
+      const int shown = std::min(position, e.steps);
+      const int row = shown - 1;
+      const EnvironmentPicture* picture = view.pictures()[m];
+      const std::vector<double> observation(e.observations.begin() + row * 4, e.observations.begin() + row * 4 + 4);
+      QCOMPARE(picture->pose()->angle, environmentPose("cartpole", observation).angle);
+      QCOMPARE(*picture->pose()->cart, observation[0]);
+      QCOMPARE(picture->action(), e.actions[std::size_t(row)] / model.config.data.action_scale);
+      double soFar = 0;
+      for (int t = 0; t < shown; ++t) soFar += e.rewards[std::size_t(t)];
+      QVERIFY2(picture->caption().contains(QStringLiteral("step %1 · return %2 · to go %3")
+                                               .arg(shown)
+                                               .arg(soFar, 0, 'f', 1)
+                                               .arg(e.returns_to_go[std::size_t(row)], 0, 'f', 1)),
+               qPrintable(picture->caption()));
+      // The charts hold this model's first `shown` steps, as measured.
+      const QXYSeries* time = view.timeChart()->dataSeries()[m];
+      const QXYSeries* state = view.stateChart()->dataSeries()[m];
+      const QXYSeries* toGo = view.returnChart()->dataSeries()[m];
+      // Time from step 2 on; step 1 is written on the chart.
+      QCOMPARE(time->count(), shown - 1);
+      if (row > 0) QCOMPARE(time->at(row - 1).y(), e.step_seconds[std::size_t(row)] * 1e6);
+      QVERIFY(view.timeChart()->annotation().contains(
+          QStringLiteral("%1 %2 µs").arg(model.name).arg(e.step_seconds.front() * 1e6, 0, 'f', 1)));
+      QCOMPARE(state->count(), shown);
+      QCOMPARE(state->at(row).y(), double(e.state_bytes[std::size_t(row)]) / 1000.0);
+      QCOMPARE(toGo->at(row).y(), e.returns_to_go[std::size_t(row)]);
+      QCOMPARE(toGo->at(0).y(), results->target_return);
+    }
+  }
+  // The scores: this episode's return and score, the run's evaluation after training.
+  const FittedTable* table = view.scoresTable();
+  QCOMPARE(table->rowCount(), 2);
+  for (int m = 0; m < 2; ++m) {
+    const ActedModel& model = results->models[std::size_t(m)];
+    QCOMPARE(table->item(m, 1)->text(), QString::number(model.episode.total_reward, 'f', 1));
+    QCOMPARE(table->item(m, 2)->text(), QString::number(rl::normalized_score("cartpole", model.episode.total_reward), 'f', 1));
+    QVERIFY(table->item(m, 6)->text().startsWith(QString::number(model.evaluation->score_mean, 'f', 1) + QStringLiteral(" ± ")));
+  }
+  // Position 0: before the first step, the charts empty.
+  view.controller()->toStart();
+  QVERIFY(view.pictures()[0]->caption().contains(QStringLiteral("before the first step")));
+  QCOMPARE(view.timeChart()->dataSeries()[0]->count(), 0);
+  QCOMPARE(view.stateChart()->dataSeries()[0]->count(), 0);
+}
+
+void TestRlActView::aStreamKeepsAaresStateConstant() {
+  MessageBar messages;
+  ActView view(&messages);
+  const auto first = actAndWait(view, [&] { view.openRun(run_); });
+  QVERIFY(first);
+  view.modeCombo()->setCurrentIndex(view.modeCombo()->findText(QStringLiteral("Stream")));
+  view.seedSpin()->setValue(3);
+  const auto results = actAndWait(view, [&] { view.act(); });
+  QVERIFY2(results, qPrintable(messages.text()));
+  QCOMPARE(results->seed, std::uint64_t(3));
+  for (const ActedModel& model : results->models) {
+    QVERIFY(model.mode == rl::ActMode::stream);
+    const std::vector<std::size_t>& bytes = model.episode.state_bytes;
+    QVERIFY(bytes.size() >= 10);
+    if (model.kind == ModelKind::aaren)
+      QVERIFY(std::all_of(bytes.begin(), bytes.end(), [&](std::size_t b) { return b == bytes.front(); }));
+    else
+      QVERIFY(bytes.back() > bytes.front());  // the KV cache grows every step
+  }
+  view.controller()->toEnd();
+  const QXYSeries* aaren = view.stateChart()->dataSeries()[0];
+  QCOMPARE(aaren->at(aaren->count() - 1).y(), aaren->at(0).y());
+  QVERIFY(view.summary().contains(QStringLiteral("Aaren (stream), Transformer (stream)")));
+}
+
+void TestRlActView::theKeyboardMovesTheEpisode() {
+  MessageBar messages;
+  ActView view(&messages);
+  QVERIFY(actAndWait(view, [&] { view.openRun(run_); }));
+  view.show();
+  QVERIFY(QTest::qWaitForWindowExposed(&view));
+  view.activateWindow();
+  view.setFocus();
+  QTest::keyClick(&view, Qt::Key_Right);
+  QTest::keyClick(&view, Qt::Key_Right);
+  QCOMPARE(view.controller()->position(), 2);
+  QTest::keyClick(&view, Qt::Key_End);
+  QCOMPARE(view.controller()->position(), view.controller()->count());
+  QTest::keyClick(&view, Qt::Key_Home);
+  QCOMPARE(view.controller()->position(), 0);
+  const double speed = view.controller()->speed();
+  QTest::keyClick(&view, Qt::Key_Minus);
+  QVERIFY(view.controller()->speed() < speed);
+}
+
+void TestRlActView::theForecastPageShowsTheActView() {
+  CurrentDataset dataset;
+  ForecastPage page(&dataset);
+  QSignalSpy loaded(&page, &ForecastPage::runLoaded);
+  page.openRun(run_);
+  QVERIFY(loaded.wait(120000));
+  QCOMPARE(loaded.takeFirst().at(0).toBool(), true);
+  QCOMPARE(page.charts(), (QList<ChartPanel*>{page.actView()->timeChart(), page.actView()->stateChart()}));
+  QCOMPARE(page.actView()->results()->models.size(), std::size_t(2));
+}
+
+void TestRlActView::aFolderThatIsNoRunIsRefused() {
+  MessageBar messages;
+  ActView view(&messages);
+  QSignalSpy loaded(&view, &ActView::runLoaded);
+  view.openRun(folder_.filePath(QStringLiteral("nothing-here")));
+  QVERIFY(loaded.wait(30000));
+  QCOMPARE(loaded.takeFirst().at(0).toBool(), false);
+  QVERIFY2(messages.text().contains(QStringLiteral("not a run folder")), qPrintable(messages.text()));
+}
+
+QTEST_MAIN(TestRlActView)
+#include "tst_rl_act_view.moc"
