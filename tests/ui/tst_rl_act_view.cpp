@@ -3,11 +3,14 @@
 // step (the picture's pose and action, the caption's return and return-to-go, the charts' time,
 // state and return-to-go, the scores table) is one of the recorded steps or the run's metrics. A
 // stream keeps Aaren's state constant while the Transformer's grows; the keyboard moves the
-// episode; the Forecast page shows the view for a reinforcement-learning run.
+// episode; the Forecast page shows the view for a reinforcement-learning run. The report and the
+// lecture pack of such a run carry the data set, the loss curves, the score table (core's numbers
+// beside the random policy, the expert and the data set's episodes) and a strip of frames.
 #include <QtTest>
 
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QSet>
 #include <QSpinBox>
 #include <QStackedWidget>
 #include <QTabWidget>
@@ -21,7 +24,12 @@
 #include "core/runs/run_catalog.hpp"
 #include "ui/explore/step_controller.hpp"
 #include "ui/pages/fitted_table.hpp"
+#include "core/rl/dataset_summary.hpp"
+#include "ui/lecture_pack/lecture_pack.hpp"
 #include "ui/pages/forecast_page.hpp"
+#include "ui/report/run_figures.hpp"
+#include "ui/report/run_report.hpp"
+#include "ui/rl/episode_strip.hpp"
 #include "ui/pages/message_bar.hpp"
 #include "ui/rl/act_results.hpp"
 #include "ui/rl/act_view.hpp"
@@ -44,6 +52,8 @@ class TestRlActView : public QObject {
   void theKeyboardMovesTheEpisode();
   void theForecastPageShowsTheActView();
   void aFolderThatIsNoRunIsRefused();
+  void stripsShowTheFirstTheLastAndBetween();
+  void theReportAndThePackCarryTheRun();
 
  private:
   std::shared_ptr<const ActResults> actAndWait(ActView& view, const std::function<void()>& start);
@@ -68,8 +78,8 @@ void TestRlActView::initTestCase() {
     r.model.backbone.d_ff = 32;
     r.model.context = 5;
     r.train = rl::decision_train_settings();
-    r.train.epochs = 1;
-    r.train.max_steps_per_epoch = 40;
+    r.train.epochs = 2;  // a loss curve, not a point
+    r.train.max_steps_per_epoch = 20;
     r.evaluation_episodes = 2;
     rl::train_decision_run(r);
   }
@@ -256,6 +266,64 @@ void TestRlActView::aFolderThatIsNoRunIsRefused() {
   QVERIFY(loaded.wait(30000));
   QCOMPARE(loaded.takeFirst().at(0).toBool(), false);
   QVERIFY2(messages.text().contains(QStringLiteral("not a run folder")), qPrintable(messages.text()));
+}
+
+void TestRlActView::stripsShowTheFirstTheLastAndBetween() {
+  QCOMPARE(stripSteps(500, 6), (std::vector<int>{1, 101, 201, 300, 400, 500}));
+  QCOMPARE(stripSteps(3, 6), (std::vector<int>{1, 2, 3}));
+  QCOMPARE(stripSteps(1, 6), (std::vector<int>{1}));
+  QVERIFY(stripSteps(0, 6).empty());
+}
+
+void TestRlActView::theReportAndThePackCarryTheRun() {
+  const RunOnDisk run = readRunOnDisk(run_);
+  QVERIFY(run.decides() && run.offline);
+  QCOMPARE(run.acting->models.size(), std::size_t(2));
+  QCOMPARE(run.acting->seed, std::uint64_t(1));
+
+  // The score table: each model's evaluation as metrics.json has it, then the yardsticks.
+  const TextTable table = metricsTable(run);
+  QCOMPARE(table.rows.size(), std::size_t(5));
+  for (std::size_t m = 0; m < 2; ++m) {
+    const rl::DecisionEvaluationSummary& e = *run.entry.models[m].decision()->metrics->evaluation;
+    QCOMPARE(table.rows[m][1], QStringLiteral("%1 ± %2").arg(e.score_mean, 0, 'f', 1).arg(e.score_sd, 0, 'f', 1));
+    QCOMPARE(table.rows[m][2], QString::number(e.return_mean, 'f', 1));
+  }
+  const rl::ReferenceReturns& reference = rl::reference_returns("cartpole");
+  QCOMPARE(table.rows[2][2], QString::number(reference.random, 'f', 1));
+  QCOMPARE(table.rows[3][2], QString::number(reference.expert, 'f', 1));
+  const rl::DatasetSummary summary = rl::summarize_dataset(*run.offline);
+  QCOMPARE(table.rows[4][1], QString::number(summary.score_mean, 'f', 1));
+
+  // The strip: six frames of the first model's episode, not blank.
+  const QImage strip = episodeStripImage(run, 0, 6, Theme::light);
+  QCOMPARE(strip.size(), QSize(3 * 400, 2 * 260));  // six frames, three a row
+  QSet<QRgb> colours;
+  for (int y = 0; y < strip.height(); y += 4)
+    for (int x = 0; x < strip.width(); x += 4) colours.insert(strip.pixel(x, y));
+  QVERIFY2(colours.size() > 10, "a blank strip");  // the track, the carts, the poles, the captions
+
+  const QString pdf = folder_.filePath(QStringLiteral("report.pdf"));
+  const WrittenReport written = writeRunReport(run, pdf);
+  QVERIFY(written.pages >= 2);
+  QVERIFY2(written.cellsThatDidNotFit.isEmpty(), qPrintable(written.cellsThatDidNotFit.join(QLatin1Char('\n'))));
+  QVERIFY(written.futureCsvPath.isEmpty());
+
+  LecturePackSources sources;
+  sources.runDir = run_;
+  const LecturePack pack = writeLecturePack(sources, folder_.filePath(QStringLiteral("pack")));
+  QStringList files;
+  for (const PackEntry& entry : pack.entries) files << entry.files;
+  for (const QString& expected : {QStringLiteral("train/loss.png"), QStringLiteral("train/dataset-scores.png"),
+                                  QStringLiteral("train/dataset-scores.csv"), QStringLiteral("forecast/episode-aaren.png"),
+                                  QStringLiteral("forecast/episode-transformer.png")})
+    QVERIFY2(files.contains(expected), qPrintable(files.join(QLatin1Char(' '))));
+  for (const PackEntry& entry : pack.entries)
+    if (entry.title == QLatin1String("Test metrics")) QCOMPARE(entry.table.rows, table.rows);
+  // Nothing of the run is refused (the Explore page, absent here, may be).
+  QVERIFY2(std::all_of(pack.refused.begin(), pack.refused.end(),
+                       [](const PackRefusal& r) { return r.folder == QLatin1String("explore"); }),
+           qPrintable(pack.summary()));
 }
 
 QTEST_MAIN(TestRlActView)

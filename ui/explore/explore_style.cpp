@@ -12,6 +12,7 @@
 #include <cmath>
 
 #include "ui/appearance.hpp"
+#include "ui/theme.hpp"
 
 namespace aaren::ui {
 
@@ -37,11 +38,7 @@ constexpr ThemedColor kThemedColors[] = {
     {&ExploreColors::transformer, 0xf59e0b, 0xc26a00},
 };
 
-}  // namespace
-
-ExploreColors exploreColors() {
-  const QPalette palette = QApplication::palette();
-  const Theme theme = Appearance::instance().theme();
+ExploreColors colorsOf(Theme theme, const QPalette& palette) {
   ExploreColors c;
   c.background = palette.color(QPalette::Base);
   c.text = palette.color(QPalette::Text);
@@ -51,6 +48,12 @@ ExploreColors exploreColors() {
     c.*themed.role = QColor(theme == Theme::dark ? themed.dark : themed.light);
   return c;
 }
+
+}  // namespace
+
+ExploreColors exploreColors() { return colorsOf(Appearance::instance().theme(), QApplication::palette()); }
+
+ExploreColors exploreColors(Theme theme) { return colorsOf(theme, paletteFor(theme)); }
 
 ExploreColors beginPainting(QPainter& painter, const QWidget& widget) {
   painter.setRenderHint(QPainter::Antialiasing);

@@ -36,6 +36,7 @@ struct ExploreColors {
 };
 
 ExploreColors exploreColors();  // for the current theme
+ExploreColors exploreColors(Theme theme);  // for `theme` whatever the window's (a report's pictures are light)
 // The highlighter band of lit boxes is ExploreColors::lit at this alpha over the background.
 inline constexpr int kLitAlpha = 170;
 qreal explorePenWidth();        // 1.5 px, scaled in presenter mode

@@ -9,6 +9,7 @@
 #include <optional>
 #include <stdexcept>
 
+#include "ui/appearance.hpp"
 #include "ui/atomic_write.hpp"
 #include "ui/chart_panel.hpp"
 #include "ui/explore/explore_page.hpp"
@@ -113,6 +114,17 @@ class PackWriter {
     return stem;
   }
 
+  // A picture drawn in pixels only (frames of an environment), as PNG, unless it is blank.
+  void addImage(const QString& folder, const QString& title, const QImage& image, const QString& caption,
+                const QString& name) {
+    if (const auto reason = blankPictureReason(image)) return refuse(folder, title, *reason);
+    const QString stem = uniqueStem(folder, name.isEmpty() ? slugify(title) : name);
+    PackEntry entry{folder, title, caption, stem + QStringLiteral(".png"), {}, {}};
+    writeBytes(absolute(entry.picture), encodePng(image));
+    entry.files << entry.picture;
+    pack_.entries.append(entry);
+  }
+
   // Files another export wrote into the pack: each PNG is checked and removed when blank.
   void adoptFiles(const QString& folder, const QStringList& absolutePaths, const QString& caption) {
     for (const QString& path : absolutePaths) {
@@ -202,7 +214,20 @@ void addRunCharts(PackWriter& writer, const LecturePackSources& sources) {
   auto loss = lossChart(run);
   writer.addChart(kTrainFolder, *loss, QObject::tr("Training and validation loss per epoch, read from the run %1.").arg(summary),
                   QStringLiteral("loss"));
-  if (run.classifies()) {
+  if (run.decides()) {
+    if (auto scores = datasetScoresChart(run))
+      writer.addChart(kTrainFolder, *scores, QObject::tr("The offline data set's episodes by normalized score (%1).").arg(summary),
+                      QStringLiteral("dataset-scores"));
+    for (int m = 0; m < int(run.acting->models.size()); ++m) {
+      const ActedModel& model = run.acting->models[std::size_t(m)];
+      const QString name = QStringLiteral("episode-") + model.name.toLower().replace(QLatin1Char(' '), QLatin1Char('-'));
+      writer.addImage(kForecastFolder, QObject::tr("%1 acting").arg(model.name),
+                      episodeStripImage(run, m, 6, Appearance::instance().theme()),
+                      QObject::tr("Frames of %1's episode from seed 1's start, acting as %2 (%3).")
+                          .arg(model.name, QString::fromUtf8(rl::to_string(model.mode).data()), summary),
+                      name);
+    }
+  } else if (run.classifies()) {
     for (int m = 0; m < int(run.classification->models.size()); ++m) {
       auto confusion = confusionChart(run, m);
       writer.addChart(kForecastFolder, *confusion,
@@ -220,13 +245,16 @@ void addRunCharts(PackWriter& writer, const LecturePackSources& sources) {
                     QStringLiteral("after-the-data"));
   }
   writer.addTable(kForecastFolder, QObject::tr("Test metrics"), metricsTable(run),
-                  run.classifies()
+                  run.decides()
+                      ? QObject::tr("Each model's normalized score after training (seeded episodes aiming at the "
+                                    "expert's return), beside the random policy, the expert and the data set's episodes.")
+                  : run.classifies()
                       ? QObject::tr("Each classifier on the test cases, beside the yardsticks on the same cases: the "
                                     "majority class and the 1-nearest-neighbour classifiers.")
                   : run.events() ? QObject::tr("Per event on the test part; the Poisson process is fitted to the training part.")
                                  : QObject::tr("Over every test window, in the data's own units and scaled (as the "
                                                "literature reports them), beside two forecasts that need no model."));
-  if (!run.events() && !run.classifies() && run.forecasts->models.front().data->table.channel_names.size() > 1)
+  if (run.forecasts && run.forecasts->models.front().data->table.channel_names.size() > 1)
     writer.addTable(kForecastFolder, QObject::tr("Test metrics per channel"), channelMetricsTable(run),
                     QObject::tr("Each channel's errors in its own units."));
 }

@@ -21,6 +21,10 @@
 #include "ui/charts/loss_curves.hpp"
 #include "ui/charts/model_colors.hpp"
 #include "ui/charts/row_axis.hpp"
+#include "core/rl/dataset_summary.hpp"
+#include "core/rl/reference_returns.hpp"
+#include "ui/rl/episode_strip.hpp"
+#include "ui/rl/score_histogram.hpp"
 #include "ui/run_list.hpp"
 
 namespace aaren::ui {
@@ -126,15 +130,23 @@ RunOnDisk readRunOnDisk(const QString& runDir, const QString& preferredData) {
   if (!run.entry.problem.empty()) throw std::runtime_error(run.entry.problem);
   if (run.entry.models.empty())
     throw std::runtime_error(QObject::tr("%1: the run holds no model").arg(runDir).toStdString());
-  if (run.entry.models.front().decision())
-    throw std::runtime_error(QObject::tr("%1 is a reinforcement-learning run: the report and the lecture pack do not "
-                                         "draw it yet; `aaren rl evaluate --run %1` lets it act and prints its scores")
-                                 .arg(runDir)
-                                 .toStdString());
   for (const ModelRunEntry& model : run.entry.models)
     if (!model.has_metrics())
       throw std::runtime_error(
           QObject::tr("%1: no metrics.json yet (the model has not finished training)").arg(runPath(model.dir)).toStdString());
+  if (const DecisionModelFiles* decision = run.entry.models.front().decision()) {
+    // The data set is described when it is found; the models act whether or not it is.
+    ForecastRunConfig located;
+    located.data_file = decision->config.data.data_file;
+    try {
+      run.dataPath = findRunDataFile(located, runDir, preferredData);
+      run.offline = std::make_shared<const rl::OfflineDataset>(rl::read_dataset(run.dataPath.toStdString()));
+    } catch (const std::runtime_error&) {
+      run.dataPath = QString::fromStdString(decision->config.data.data_file);
+    }
+    run.acting = std::make_shared<const ActResults>(actRun(runDir, {}));
+    return run;
+  }
   if (run.events()) {
     // The event log is found where a forecasting run's series would be (findRunDataFile).
     const EventRunConfig& config = run.entry.models.front().events()->config;
@@ -162,6 +174,7 @@ std::unique_ptr<ChartPanel> lossChart(const RunOnDisk& run) {
   for (const ModelRunEntry& model : run.entry.models) names << modelName(model);
   chart->reset(names, run.events());
   if (run.classifies()) chart->setAxisTitles(QObject::tr("epoch"), QObject::tr("cross-entropy per case"));  // as the Train page
+  if (run.decides()) chart->setAxisTitles(QObject::tr("epoch"), QObject::tr("action MSE"));
   for (std::size_t i = 0; i < run.entry.models.size(); ++i) chart->showEpochs(int(i), run.entry.models[i].epochs());
   return chart;
 }
@@ -202,6 +215,41 @@ std::vector<int> sampleTestWindows(const RunOnDisk& run, int count) {
 
 namespace {
 
+TextTable decisionMetricsTable(const RunOnDisk& run) {
+  TextTable table;
+  table.header = {QObject::tr("Policy"), QObject::tr("Normalized score"), QObject::tr("Mean return"),
+                  QObject::tr("Validation MSE"), QObject::tr("µs a step"), QObject::tr("State kept")};
+  const std::string& environment = run.acting->environment;
+  for (const ModelRunEntry& model : run.entry.models) {
+    const rl::DecisionRunMetrics& metrics = *model.decision()->metrics;
+    if (!metrics.evaluation) {
+      table.rows.push_back({modelName(model), QObject::tr("not evaluated"), QString(), QString::number(metrics.validation_mse, 'g', 5),
+                            QString(), QString()});
+      continue;
+    }
+    const rl::DecisionEvaluationSummary& e = *metrics.evaluation;
+    table.rows.push_back({QObject::tr("%1 (%2, %3 episodes)")
+                              .arg(modelName(model), QString::fromUtf8(rl::to_string(e.act_mode).data()))
+                              .arg(e.episodes.size()),
+                          QObject::tr("%1 ± %2").arg(e.score_mean, 0, 'f', 1).arg(e.score_sd, 0, 'f', 1),
+                          QString::number(e.return_mean, 'f', 1), QString::number(metrics.validation_mse, 'g', 5),
+                          QString::number(e.median_step_seconds * 1e6, 'f', 1), QObject::tr("%1 B").arg(e.state_bytes)});
+  }
+  const rl::ReferenceReturns& reference = rl::reference_returns(environment);
+  table.rows.push_back({QObject::tr("Random policy"), QStringLiteral("0.0"), QString::number(reference.random, 'f', 1),
+                        QString(), QString(), QString()});
+  table.rows.push_back({QObject::tr("Expert (closed form)"), QStringLiteral("100.0"), QString::number(reference.expert, 'f', 1),
+                        QString(), QString(), QString()});
+  if (run.offline) {
+    const rl::DatasetSummary summary = rl::summarize_dataset(*run.offline);
+    if (summary.whole_episodes > 0)
+      table.rows.push_back({QObject::tr("The data set's %1 episodes").arg(summary.whole_episodes),
+                            QString::number(summary.score_mean, 'f', 1), QString::number(summary.return_mean, 'f', 1),
+                            QString(), QString(), QString()});
+  }
+  return table;
+}
+
 TextTable classificationMetricsTable(const ClassifyResults& results) {
   TextTable table;
   table.header = {QObject::tr("Classifier"), QObject::tr("Accuracy"), QObject::tr("Macro F1"), QObject::tr("NLL per case"),
@@ -228,8 +276,22 @@ TextTable classificationMetricsTable(const ClassifyResults& results) {
 
 }  // namespace
 
+std::unique_ptr<ChartPanel> datasetScoresChart(const RunOnDisk& run) {
+  if (!run.offline) return nullptr;
+  auto chart = std::make_unique<ClassBarsChart>();
+  drawScoreHistogram(*chart, rl::summarize_dataset(*run.offline));
+  return chart;
+}
+
+QImage episodeStripImage(const RunOnDisk& run, int model, int frames, Theme theme) {
+  if (!run.decides()) throw std::runtime_error(QObject::tr("%1 is not a reinforcement-learning run").arg(run.name()).toStdString());
+  // Three frames a row, sized so that a page's width keeps their captions readable.
+  return renderEpisodeStrip(*run.acting, model, frames, 3, QSize(400, 260), 18, theme);
+}
+
 TextTable metricsTable(const RunOnDisk& run) {
   if (run.classifies()) return classificationMetricsTable(*run.classification);
+  if (run.decides()) return decisionMetricsTable(run);
   TextTable table;
   if (run.events()) {
     table.header = {QObject::tr("Forecaster"), QObject::tr("NLL per event"), QObject::tr("Time NLL"), QObject::tr("RMSE"),
@@ -381,6 +443,10 @@ QString runSummary(const RunOnDisk& run) {
   if (run.events())
     return QObject::tr("%1: event model%2 %3").arg(run.name(), names.size() > 1 ? QStringLiteral("s") : QString(),
                                                    names.join(QStringLiteral(" + ")));
+  if (run.decides())
+    return QObject::tr("%1: Decision Transformer%2 %3 on %4, data %5")
+        .arg(run.name(), names.size() > 1 ? QStringLiteral("s") : QString(), names.join(QStringLiteral(" + ")),
+             QString::fromStdString(run.acting->environment), QFileInfo(run.dataPath).fileName());
   if (run.classifies())
     return QObject::tr("%1: classifier%2 %3, data %4")
         .arg(run.name(), names.size() > 1 ? QStringLiteral("s") : QString(), names.join(QStringLiteral(" + ")),

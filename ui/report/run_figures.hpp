@@ -12,6 +12,9 @@
 #include "ui/classify/classify_results.hpp"
 #include "core/runs/run_catalog.hpp"
 #include "core/forecast/forecast_evaluation.hpp"
+#include "core/rl/offline_dataset.hpp"
+#include "ui/rl/act_results.hpp"
+#include "ui/theme.hpp"
 #include "ui/workers/run_forecast_loader.hpp"
 
 namespace aaren::ui {
@@ -35,6 +38,11 @@ struct RunOnDisk {
   std::shared_ptr<const EventRunData> eventData;  // event runs only: the log as the run splits it
   // Classification runs only: each model's predictions of the test file (else the training file).
   std::shared_ptr<const ClassifyResults> classification;
+  // Reinforcement-learning runs only: one seeded episode of each model (seed 1, acting as it was
+  // trained to, aiming at the expert's return), and the offline data set when its file is found.
+  std::shared_ptr<const ActResults> acting;
+  std::shared_ptr<const rl::OfflineDataset> offline;
+  bool decides() const { return acting != nullptr; }
   bool events() const { return !entry.models.empty() && entry.models.front().events(); }
   bool classifies() const { return classification != nullptr; }
   QString name() const { return QString::fromStdString(entry.name); }
@@ -56,6 +64,11 @@ std::unique_ptr<ChartPanel> futureChart(const RunOnDisk& run);
 // Classification runs: model `model`'s confusion matrix on the test file (else the training file).
 std::unique_ptr<ChartPanel> confusionChart(const RunOnDisk& run, int model);
 
+// Reinforcement-learning runs: the data set's episodes by normalized score (null when the data
+// set's file was not found), and a strip of `frames` frames of model `model`'s episode.
+std::unique_ptr<ChartPanel> datasetScoresChart(const RunOnDisk& run);
+QImage episodeStripImage(const RunOnDisk& run, int model, int frames, Theme theme);
+
 // The test windows worth showing: the first, the middle and the last (fewer when there are fewer).
 std::vector<int> sampleTestWindows(const RunOnDisk& run, int count = 3);
 
@@ -65,7 +78,10 @@ std::vector<int> sampleTestWindows(const RunOnDisk& run, int count = 3);
 // channel on the scaled data only, since channels in different units do not add up. For events NLL
 // per event, RMSE and accuracy beside the Poisson process fitted to the training part. For
 // classification each model's accuracy, macro F1 and NLL per case beside the yardsticks' accuracies
-// on the same cases (metrics.json's test.baselines).
+// on the same cases (metrics.json's test.baselines). For Decision Transformers each model's
+// normalized score after training (mean ± deviation over its evaluation's episodes), mean return,
+// validation action MSE, time per step and state kept, beside the random policy, the expert and the
+// data set's own episodes.
 TextTable metricsTable(const RunOnDisk& run);
 // Forecasting only: a row per channel (the target first) with each forecaster's test MSE and MAE in
 // the channel's own units.

@@ -15,6 +15,8 @@
 
 #include "core/data/date_continuation.hpp"
 #include "core/forecast/forecast_run.hpp"
+#include "core/rl/dataset_summary.hpp"
+#include "core/rl/decision_run.hpp"
 #include "ui/about_info.hpp"
 #include "ui/atomic_write.hpp"
 #include "ui/chart_export.hpp"
@@ -58,6 +60,7 @@ QString modelNames(const RunOnDisk& run) {
 // "forecasting model", "event models", "classifiers" for the title's line.
 QString kindOfModels(const RunOnDisk& run) {
   const bool one = run.entry.models.size() == 1;
+  if (run.decides()) return one ? QObject::tr("Decision Transformer") : QObject::tr("Decision Transformers");
   if (run.events()) return one ? QObject::tr("event model") : QObject::tr("event models");
   if (run.classifies()) return one ? QObject::tr("classifier") : QObject::tr("classifiers");
   return one ? QObject::tr("forecasting model") : QObject::tr("forecasting models");
@@ -155,6 +158,33 @@ void eventData(ReportLayout& layout, const RunOnDisk& run) {
   layout.table(split, QObject::tr("The split (%1). The models measure time in units of the training part's mean gap, "
                                   "%2 %3; the gaps are scaled by it, nothing else is.")
                           .arg(text(std::string(to_string(data.split.method))), number(data.split.train_mean_gap), unit));
+}
+
+void decisionData(ReportLayout& layout, const RunOnDisk& run) {
+  const rl::DecisionRunConfig& config = run.entry.models.front().decision()->config;
+  if (!run.offline) {
+    layout.paragraph(QObject::tr("%1: %2 data on %3 (seed of the file's generation not known here: the file was not "
+                                 "found, so only what the run recorded is reported).")
+                         .arg(QFileInfo(run.dataPath).fileName(), text(config.data.policy), text(config.data.environment)));
+    return;
+  }
+  const rl::OfflineDataset& d = *run.offline;
+  const rl::DatasetSummary summary = rl::summarize_dataset(d);
+  const long cut = std::count_if(summary.episodes.begin(), summary.episodes.end(), [](const rl::DatasetEpisode& e) { return e.cut; });
+  layout.paragraph(QObject::tr("%1: %2 steps of %3 behaviour on %4, generated with seed %5: %6 whole episodes%7, normalized "
+                               "scores %8 to %9, mean %10 (0 is the random policy, 100 the closed-form expert). %11% of "
+                               "the episodes were held out for the validation loss.")
+                       .arg(QFileInfo(run.dataPath).fileName())
+                       .arg(d.steps())
+                       .arg(text(d.policy), text(d.environment))
+                       .arg(d.seed)
+                       .arg(summary.whole_episodes)
+                       .arg(cut > 0 ? QObject::tr(" and one cut short by the step budget") : QString())
+                       .arg(summary.score_min, 0, 'f', 1)
+                       .arg(summary.score_max, 0, 'f', 1)
+                       .arg(summary.score_mean, 0, 'f', 1)
+                       .arg(100.0 * config.data.val_fraction, 0, 'f', 0));
+  if (auto chart = datasetScoresChart(run)) layout.pictures({chartImage(*chart)}, {QString()}, kWideAspect);
 }
 
 void classificationData(ReportLayout& layout, const RunOnDisk& run) {
@@ -335,7 +365,30 @@ void classificationMetrics(ReportLayout& layout, const RunOnDisk& run) {
   }
 }
 
+void decisionMetrics(ReportLayout& layout, const RunOnDisk& run) {
+  layout.heading(QObject::tr("Acting in the environment"));
+  const ActResults& acting = *run.acting;
+  layout.table(metricsTable(run),
+               QObject::tr("After training, each model's best weights acted for seeded episodes aiming at the expert's "
+                           "return, %1, and were scored as D4RL scores: 100 (R - R_random) / (R_expert - R_random). "
+                           "The time is the median of a step on the machine that trained it; the state is what the "
+                           "model keeps between steps after the first episode.")
+                   .arg(acting.target_return, 0, 'f', 1));
+  for (int m = 0; m < int(acting.models.size()); ++m) {
+    const ActedModel& model = acting.models[std::size_t(m)];
+    const QImage strip = episodeStripImage(run, m, 6, Theme::light);
+    if (strip.isNull()) continue;
+    layout.pictures({strip}, {QObject::tr("%1 acting (%2) from the start of seed 1: return %3 in %4 steps%5.")
+                                  .arg(model.name, QString::fromUtf8(rl::to_string(model.mode).data()))
+                                  .arg(model.episode.total_reward, 0, 'f', 1)
+                                  .arg(model.episode.steps)
+                                  .arg(model.episode.terminal ? QObject::tr(", where the episode ended") : QString())},
+                    qreal(strip.height()) / qreal(strip.width()));
+  }
+}
+
 void metrics(ReportLayout& layout, const RunOnDisk& run) {
+  if (run.decides()) return decisionMetrics(layout, run);
   layout.heading(QObject::tr("Test metrics"));
   if (run.classifies()) return classificationMetrics(layout, run);
   if (run.events()) {
@@ -378,7 +431,7 @@ QString futureCsvPathFor(const QString& pdfPath) {
 
 WrittenReport writeRunReport(const RunOnDisk& run, const QString& pdfPath) {
   WrittenReport written;
-  const bool forecasting = !run.events() && !run.classifies();
+  const bool forecasting = !run.events() && !run.classifies() && !run.decides();
   if (forecasting) written.futureCsvPath = futureCsvPathFor(pdfPath);
   writeFileAtomically(pdfPath, [&](QIODevice& file) {
     QPdfWriter writer(&file);
@@ -395,6 +448,7 @@ WrittenReport writeRunReport(const RunOnDisk& run, const QString& pdfPath) {
                           QDateTime::currentDateTime().toString(QStringLiteral("yyyy-MM-dd HH:mm")), applicationVersion()));
     layout.heading(QObject::tr("Data"));
     if (run.events()) eventData(layout, run);
+    else if (run.decides()) decisionData(layout, run);
     else if (run.classifies()) classificationData(layout, run);
     else forecastingData(layout, run);
     layout.heading(QObject::tr("Configuration"));

@@ -55,9 +55,16 @@ void EnvironmentPicture::clearFrame(const QString& placeholder) {
   update();
 }
 
+void EnvironmentPicture::setFixedTheme(std::optional<Theme> theme) {
+  fixedTheme_ = theme;
+  update();
+}
+
 void EnvironmentPicture::paintEvent(QPaintEvent*) {
   QPainter p(this);
-  const ExploreColors colors = beginPainting(p, *this);
+  p.setRenderHint(QPainter::Antialiasing);
+  const ExploreColors colors = fixedTheme_ ? exploreColors(*fixedTheme_) : exploreColors();
+  p.fillRect(rect(), colors.background);
   const QFont captionFont = atLeastReadable(exploreFont(font(), 1.0));
   const qreal em = QFontMetricsF(captionFont).height();
   const qreal pen = explorePenWidth();

@@ -11,6 +11,8 @@
 #include <span>
 #include <string>
 
+#include "ui/theme.hpp"
+
 namespace aaren::ui {
 
 // Where the bodies are, from an observation of `environment` (core/rl/pendulum.hpp, cart_pole.hpp):
@@ -33,6 +35,8 @@ class EnvironmentPicture : public QWidget {
   // caption under the picture; `accent` colours the moving body (the model's colour).
   void setFrame(std::span<const double> observation, double action, const QString& caption, const QColor& accent);
   void clearFrame(const QString& placeholder);
+  // Drawn in `theme` whatever the window's (a report is printed light); none: the window's.
+  void setFixedTheme(std::optional<Theme> theme);
   const std::optional<EnvironmentPose>& pose() const { return pose_; }
   double action() const { return action_; }
   QString caption() const { return caption_; }
@@ -48,6 +52,7 @@ class EnvironmentPicture : public QWidget {
   double action_ = 0;
   QString caption_;
   QColor accent_;
+  std::optional<Theme> fixedTheme_;
 };
 
 }  // namespace aaren::ui

@@ -14,6 +14,7 @@
 #include "core/rl/environment.hpp"
 #include "ui/classify/class_charts.hpp"
 #include "ui/pages/message_bar.hpp"
+#include "ui/rl/score_histogram.hpp"
 #include "ui/wording/load_messages.hpp"
 #include "ui/wording/wording.hpp"
 #include "ui/workers/background_job.hpp"
@@ -24,7 +25,7 @@ namespace {
 
 QString number(double value) { return QString::number(value, 'f', 1); }
 
-// "medium-expert" as the chart's legend names its parts.
+// "medium", "early third": as the charts' legends name the parts of the behaviour.
 QString behaviourName(const std::string& name) { return QString::fromStdString(name); }
 
 }  // namespace
@@ -66,8 +67,6 @@ OfflineDatasetView::OfflineDatasetView(CurrentDataset* dataset, MessageBar* mess
 
   const QString placeholder = tr("Open an offline data set (.safetensors), or press Generate…");
   scores_ = new ClassBarsChart(tr("Episodes by normalized score"), this);
-  scores_->setCategories(tr("normalized score from"));
-  scores_->setAxisTitles(tr("Normalized score (0 random, 100 expert)"), tr("Episodes"));
   scores_->setPlaceholderText(placeholder);
   trajectories_ = new ChartPanel(tr("A few episodes"), this);
   trajectories_->setAxisTitles(tr("Step"), tr("Value"));
@@ -198,27 +197,7 @@ void OfflineDatasetView::showDataset(std::shared_ptr<const rl::OfflineDataset> d
   drawTrajectories();
 }
 
-void OfflineDatasetView::drawScores() {
-  const rl::ScoreHistogram histogram = rl::score_histogram(summary_);
-  if (histogram.edges.size() < 2) {
-    scores_->clearBars();
-    return;
-  }
-  // Each bar named by its lower edge, so that every label stays whole at any width; the title
-  // gives the width.
-  QStringList bins;
-  for (std::size_t b = 0; b + 1 < histogram.edges.size(); ++b) bins << QString::number(histogram.edges[b]);
-  scores_->setTitle(tr("Episodes by normalized score, bins of %1").arg(histogram.edges[1] - histogram.edges[0]));
-  QList<ClassBarsChart::Group> groups;
-  for (std::size_t g = 0; g < summary_.behaviours.size(); ++g) {
-    ClassBarsChart::Group group;
-    group.name = behaviourName(summary_.behaviours[g]);
-    group.color = classColor(int(g));
-    for (const long count : histogram.counts[g]) group.values.push_back(double(count));
-    groups << group;
-  }
-  scores_->setBars(bins, groups);
-}
+void OfflineDatasetView::drawScores() { drawScoreHistogram(*scores_, summary_); }
 
 void OfflineDatasetView::drawTrajectories() {
   trajectories_->removeAllSeries();
