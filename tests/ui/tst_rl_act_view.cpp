@@ -10,6 +10,10 @@
 
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QChart>
+#include <QGraphicsScene>
+#include <QGraphicsSimpleTextItem>
+#include <QGraphicsTextItem>
 #include <QSet>
 #include <QSpinBox>
 #include <QStackedWidget>
@@ -17,12 +21,16 @@
 #include <QTemporaryDir>
 #include <QXYSeries>
 
+#include "core/bench/stream_summary.hpp"
 #include "core/rl/cart_pole.hpp"
 #include "core/rl/decision_run.hpp"
 #include "core/rl/pendulum.hpp"
 #include "core/rl/reference_returns.hpp"
 #include "core/runs/run_catalog.hpp"
+#include "ui/appearance.hpp"
+#include "ui/explore/explore_style.hpp"
 #include "ui/explore/step_controller.hpp"
+#include "ui/main_window.hpp"
 #include "ui/pages/fitted_table.hpp"
 #include "core/rl/dataset_summary.hpp"
 #include "ui/lecture_pack/lecture_pack.hpp"
@@ -52,7 +60,10 @@ class TestRlActView : public QObject {
   void theKeyboardMovesTheEpisode();
   void theForecastPageShowsTheActView();
   void aFolderThatIsNoRunIsRefused();
+  void presenterModeKeepsTheCaptionsReadable_data();
+  void presenterModeKeepsTheCaptionsReadable();
   void stripsShowTheFirstTheLastAndBetween();
+  void theViewAndItsFramesExport();
   void theReportAndThePackCarryTheRun();
 
  private:
@@ -175,11 +186,19 @@ void TestRlActView::theViewShowsTheRecordedSteps() {
       const QXYSeries* time = view.timeChart()->dataSeries()[m];
       const QXYSeries* state = view.stateChart()->dataSeries()[m];
       const QXYSeries* toGo = view.returnChart()->dataSeries()[m];
-      // Time from step 2 on; step 1 is written on the chart.
+      // From step 2 on, each step's typical time: the median of it and the 15 before it (step 1,
+      // in the Scores tab, left out).
       QCOMPARE(time->count(), shown - 1);
-      if (row > 0) QCOMPARE(time->at(row - 1).y(), e.step_seconds[std::size_t(row)] * 1e6);
-      QVERIFY(view.timeChart()->annotation().contains(
-          QStringLiteral("%1 %2 µs").arg(model.name).arg(e.step_seconds.front() * 1e6, 0, 'f', 1)));
+      if (row > 0) {
+        const std::vector<float> fromStep2(e.step_seconds.begin() + 1, e.step_seconds.end());
+        QCOMPARE(time->at(row - 1).y(), bench::typical_step_seconds(fromStep2, row - 1) * 1e6);
+        std::vector<double> window(fromStep2.begin() + std::max(0, row - 16), fromStep2.begin() + row);
+        std::sort(window.begin(), window.end());
+        const std::size_t mid = window.size() / 2;
+        const double median = window.size() % 2 ? window[mid] : (window[mid - 1] + window[mid]) / 2;
+        QCOMPARE(time->at(row - 1).y(), median * 1e6);
+      }
+      QCOMPARE(view.scoresTable()->item(m, 5)->text(), QString::number(e.step_seconds.front() * 1e6, 'f', 1));
       QCOMPARE(state->count(), shown);
       QCOMPARE(state->at(row).y(), double(e.state_bytes[std::size_t(row)]) / 1000.0);
       QCOMPARE(toGo->at(row).y(), e.returns_to_go[std::size_t(row)]);
@@ -193,7 +212,7 @@ void TestRlActView::theViewShowsTheRecordedSteps() {
     const ActedModel& model = results->models[std::size_t(m)];
     QCOMPARE(table->item(m, 1)->text(), QString::number(model.episode.total_reward, 'f', 1));
     QCOMPARE(table->item(m, 2)->text(), QString::number(rl::normalized_score("cartpole", model.episode.total_reward), 'f', 1));
-    QVERIFY(table->item(m, 6)->text().startsWith(QString::number(model.evaluation->score_mean, 'f', 1) + QStringLiteral(" ± ")));
+    QVERIFY(table->item(m, 7)->text().startsWith(QString::number(model.evaluation->score_mean, 'f', 1) + QStringLiteral(" ± ")));
   }
   // Position 0: before the first step, the charts empty.
   view.controller()->toStart();
@@ -266,6 +285,75 @@ void TestRlActView::aFolderThatIsNoRunIsRefused() {
   QVERIFY(loaded.wait(30000));
   QCOMPARE(loaded.takeFirst().at(0).toBool(), false);
   QVERIFY2(messages.text().contains(QStringLiteral("not a run folder")), qPrintable(messages.text()));
+}
+
+void TestRlActView::presenterModeKeepsTheCaptionsReadable_data() {
+  QTest::addColumn<QSize>("size");
+  QTest::newRow("1280x720") << QSize(1280, 720);
+  QTest::newRow("1920x1080") << QSize(1920, 1080);
+}
+
+void TestRlActView::presenterModeKeepsTheCaptionsReadable() {
+  QFETCH(QSize, size);
+  // On the Forecast page of a window of that size, with its run box above the view.
+  Appearance::instance().setPresenterMode(true);
+  const struct PresenterOff {
+    ~PresenterOff() { Appearance::instance().setPresenterMode(false); }
+  } presenterOff;
+  MainWindow window;
+  CurrentDataset dataset;
+  auto* page = new ForecastPage(&dataset);
+  window.addPage(page);
+  window.resize(size);
+  window.show();
+  QVERIFY(QTest::qWaitForWindowExposed(&window));
+  ActView& view = *page->actView();
+  QVERIFY(actAndWait(view, [&] { page->openRun(run_); }));
+  view.controller()->setPosition(50);
+  QCoreApplication::processEvents();
+  resetPaintedTextLog();
+  const QImage frame = window.grab().toImage();
+  QVERIFY(!frame.isNull());
+  // The environments' captions: the back row's floor, however small the pictures' share.
+  const int painted = smallestPaintedPixelSize();
+  QVERIFY2(painted >= kMinimumPresenterTextPixels, qPrintable(QStringLiteral("painted %1 px").arg(painted)));
+  for (const EnvironmentPicture* picture : view.pictures()) {
+    QVERIFY(picture->height() >= picture->minimumSizeHint().height());
+    QVERIFY2(!picture->captionCut(), qPrintable(picture->caption()));  // wrapped, whole
+  }
+  // Nor does QtCharts cut a title, an axis title or a tick label short to "...".
+  for (ChartPanel* chart : {view.timeChart(), view.stateChart()})
+    for (QGraphicsItem* item : chart->chart()->scene()->items()) {
+      QString text;
+      if (auto* rich = dynamic_cast<QGraphicsTextItem*>(item)) text = rich->toPlainText();
+      else if (auto* simple = dynamic_cast<QGraphicsSimpleTextItem*>(item)) text = simple->text();
+      QVERIFY2(!item->isVisible() || !(text.endsWith(QStringLiteral("...")) || text.endsWith(QChar(0x2026))),
+               qPrintable(chart->title() + QStringLiteral(": ") + text));
+    }
+}
+
+void TestRlActView::theViewAndItsFramesExport() {
+  MessageBar messages;
+  ActView view(&messages);
+  view.resize(1280, 720);
+  const auto results = actAndWait(view, [&] { view.openRun(run_); });
+  QVERIFY(results);
+  view.show();
+  QVERIFY(QTest::qWaitForWindowExposed(&view));
+  view.controller()->setPosition(7);
+  const QString png = folder_.filePath(QStringLiteral("act.png"));
+  view.exportStage(png, ExportFormat::png);
+  QVERIFY(!QImage(png).isNull());
+  const QString pdf = folder_.filePath(QStringLiteral("act.pdf"));
+  view.exportStage(pdf, ExportFormat::pdf);
+  QVERIFY(QFileInfo(pdf).size() > 1000);
+  // Every tenth step and the last, named by step; the position is kept.
+  const QStringList frames = view.exportEpisodeFrames(folder_.filePath(QStringLiteral("frames")));
+  const int steps = results->longestEpisode();
+  QCOMPARE(frames.size(), steps / ActView::kFrameEvery + 1 + (steps % ActView::kFrameEvery ? 1 : 0));
+  QVERIFY(frames.first().endsWith(QStringLiteral("act-cartpole-seed1-0000.png")));
+  QVERIFY(frames.last().endsWith(QStringLiteral("-%1.png").arg(steps, 4, 10, QLatin1Char('0'))));
+  QCOMPARE(view.controller()->position(), 7);
 }
 
 void TestRlActView::stripsShowTheFirstTheLastAndBetween() {

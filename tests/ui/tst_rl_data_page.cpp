@@ -17,6 +17,7 @@
 #include <QTemporaryDir>
 #include <QXYSeries>
 
+#include "core/io/safetensors.hpp"
 #include "core/rl/dataset_summary.hpp"
 #include "core/runs/run_catalog.hpp"
 #include "ui/classify/class_charts.hpp"
@@ -146,6 +147,8 @@ void TestRlDataPage::badFilesAreRefusedAndKeepTheLoadedSet_data() {
   QTest::newRow("damaged") << "damaged.safetensors" << QByteArray("flip") << "do not match the checksum";
   QTest::newRow("truncated") << "truncated.safetensors" << QByteArray("cut") << "truncated.safetensors";
   QTest::newRow("not safetensors") << "notes.safetensors" << QByteArray("hello") << "notes.safetensors";
+  QTest::newRow("a model's weights") << "model.safetensors" << QByteArray("weights")
+                                     << "not an Aaren Studio reinforcement-learning data set";
 }
 
 void TestRlDataPage::badFilesAreRefusedAndKeepTheLoadedSet() {
@@ -162,10 +165,14 @@ void TestRlDataPage::badFilesAreRefusedAndKeepTheLoadedSet() {
   else
     bytes = damage;
   const QString bad = folder_.filePath(name);
-  QFile file(bad);
-  QVERIFY(file.open(QIODevice::WriteOnly));
-  file.write(bytes);
-  file.close();
+  if (damage == "weights") {  // a checkpoint's layout: tensors, metadata of another format
+    const std::vector<float> values{1, 2, 3, 4};
+    write_safetensors(bad.toStdString(), {{"blocks.0.weight", {2, 2}, values}}, {{"format", "aaren-studio-checkpoint"}});
+  } else {
+    QFile file(bad);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(bytes);
+  }
 
   CurrentDataset dataset;
   DataPage page(&dataset);

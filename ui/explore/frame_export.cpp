@@ -17,6 +17,7 @@
 #include <QScrollBar>
 #include <QSvgGenerator>
 #include <QWidget>
+#include <algorithm>
 #include <stdexcept>
 
 #include "ui/atomic_write.hpp"
@@ -150,7 +151,8 @@ void exportView(QWidget& view, const QString& path, ExportFormat format) {
   fail(QObject::tr("'%1': the Explore page exports pictures (PNG, SVG or PDF), not CSV.").arg(path));
 }
 
-QStringList exportFrames(QWidget& view, StepController& controller, const QString& folder, const QString& prefix) {
+QStringList exportFrames(QWidget& view, StepController& controller, const QString& folder, const QString& prefix,
+                         int every) {
   settle(view);
   checkSize(view);
   if (!QDir().mkpath(folder)) fail(QObject::tr("Cannot create the folder '%1'.").arg(folder));
@@ -159,7 +161,9 @@ QStringList exportFrames(QWidget& view, StepController& controller, const QStrin
   controller.pause();
   QStringList written;
   try {
-    for (int position = 0; position <= controller.count(); ++position) {
+    const int step = std::max(1, every);
+    for (int position = 0; position <= controller.count();
+         position = position == controller.count() ? position + 1 : std::min(position + step, controller.count())) {
       controller.setPosition(position);
       settle(view);
       const QString path = directory.filePath(QStringLiteral("%1-%2.png").arg(prefix).arg(position, 4, 10, QLatin1Char('0')));

@@ -28,9 +28,10 @@ QStringList visibleScrollBars(const QWidget& view);
 // PNG, SVG or PDF, at the widget's on-screen size; CSV is refused (a view is not a table).
 void exportView(QWidget& view, const QString& path, ExportFormat format);
 
-// Renders the widget at every position 0..count of the controller into folder (created when
-// missing) as <prefix>-0000.png, <prefix>-0001.png, ...; playback is paused and the position
-// restored afterwards. Returns the files in order.
-QStringList exportFrames(QWidget& view, StepController& controller, const QString& folder, const QString& prefix);
+// Renders the widget at every position 0..count of the controller (every `every`-th, and the last)
+// into folder (created when missing) as <prefix>-0000.png, <prefix>-0001.png, ..., named by their
+// position; playback is paused and the position restored afterwards. Returns the files in order.
+QStringList exportFrames(QWidget& view, StepController& controller, const QString& folder, const QString& prefix,
+                         int every = 1);
 
 }  // namespace aaren::ui

@@ -2,6 +2,8 @@
 
 #include <QComboBox>
 #include <QDir>
+#include <QFileDialog>
+#include <QMessageBox>
 #include <QFileInfo>
 #include <QLocale>
 #include <QDoubleSpinBox>
@@ -22,14 +24,18 @@
 #include <limits>
 #include <span>
 
+#include "core/bench/stream_summary.hpp"
+#include "core/bench/timing.hpp"
 #include "core/rl/reference_returns.hpp"
 #include "ui/chart_panel.hpp"
 #include "ui/charts/model_colors.hpp"
+#include "ui/explore/frame_export.hpp"
 #include "ui/explore/step_bar.hpp"
 #include "ui/explore/step_controller.hpp"
 #include "ui/pages/fitted_table.hpp"
 #include "ui/pages/message_bar.hpp"
 #include "ui/rl/environment_picture.hpp"
+#include "ui/settings.hpp"
 #include "ui/workers/background_job.hpp"
 
 namespace aaren::ui {
@@ -38,7 +44,7 @@ namespace {
 
 constexpr double kSpeedFactor = 1.5;  // one + or - press
 enum ModeChoice { asTrained, windowed, streamed };
-enum ScoreColumn { kModel, kReturn, kScore, kSteps, kTime, kState, kTrainedScore, kTrainedReturn, kScoreColumns };
+enum ScoreColumn { kModel, kReturn, kScore, kSteps, kTime, kFirstTime, kState, kTrainedScore, kTrainedReturn, kScoreColumns };
 
 QString modeName(rl::ActMode mode) { return mode == rl::ActMode::stream ? ActView::tr("stream") : ActView::tr("window"); }
 
@@ -51,13 +57,6 @@ void holdExtent(ChartPanel& chart, const QList<QPointF>& corners) {
   extent->setBorderColor(Qt::transparent);
   setSeriesData(extent, corners);
   chart.setInLegend(extent, false);
-}
-
-double median(std::vector<double> values) {
-  if (values.empty()) return 0;
-  const auto middle = values.begin() + std::ptrdiff_t(values.size() / 2);
-  std::nth_element(values.begin(), middle, values.end());
-  return *middle;
 }
 
 }  // namespace
@@ -98,16 +97,30 @@ ActView::ActView(MessageBar* messageBar, QWidget* parent)
   top->addWidget(new QLabel(tr("Target"), this));
   top->addWidget(target_);
   top->addWidget(actButton_);
+  auto* exportStageButton = new QPushButton(tr("View…"), this);
+  exportStageButton->setObjectName(QStringLiteral("actExportView"));
+  exportStageButton->setToolTip(tr("Export the environments and the charts as they are now, as PNG, SVG or PDF"));
+  auto* exportFramesButton = new QPushButton(tr("Frames…"), this);
+  exportFramesButton->setObjectName(QStringLiteral("actExportFrames"));
+  exportFramesButton->setToolTip(tr("Export the episode as numbered PNG frames, every %1th step, for slides").arg(kFrameEvery));
+  connect(exportStageButton, &QPushButton::clicked, this, &ActView::chooseStageExport);
+  connect(exportFramesButton, &QPushButton::clicked, this, &ActView::chooseFramesExport);
+  top->addWidget(exportStageButton);
+  top->addWidget(exportFramesButton);
 
   // An episode is hundreds of steps: it plays at the fastest speed unless slowed down.
   controller_->setSpeed(StepController::kMaxSpeed);
   stepBar_ = new StepBar(this);
   stepBar_->setController(controller_);
   pictureRow_ = new QWidget(this);
-  auto* pictures = new QHBoxLayout(pictureRow_);
+  auto* pictures = new QVBoxLayout(pictureRow_);  // one above the other, beside the charts
   pictures->setContentsMargins(0, 0, 0, 0);
 
-  time_ = new ChartPanel(tr("Time per step"), this);
+  // The first step touches the memory reserved for the episode and can take a hundred times the
+  // others: the Scores tab gives its time, and the chart starts at step 2. A step another program
+  // interrupted is not the model's cost either: the chart draws each step's typical time, the
+  // median of it and the 15 before it, as the Efficiency page does; the captions give each step's own.
+  time_ = new ChartPanel(tr("Typical time per step"), this);
   time_->setAxisTitles(tr("step"), tr("µs"));
   time_->setLogScaleAvailable(true);
   state_ = new ChartPanel(tr("State kept between steps"), this);
@@ -121,7 +134,8 @@ ActView::ActView(MessageBar* messageBar, QWidget* parent)
   scores_ = new FittedTable(kScoreColumns, this);
   scores_->setObjectName(QStringLiteral("actScores"));
   scores_->setHorizontalHeaderLabels({tr("Model"), tr("Return"), tr("Score"), tr("Steps"), tr("µs a step"),
-                                      tr("State at the end"), tr("Score after training"), tr("Mean return")});
+                                      tr("µs, step 1"), tr("State at the end"), tr("Score after training"),
+                                      tr("Mean return")});
   auto* costs = new QSplitter(Qt::Horizontal, this);
   costs->setChildrenCollapsible(false);
   costs->addWidget(time_);
@@ -129,7 +143,10 @@ ActView::ActView(MessageBar* messageBar, QWidget* parent)
   auto* scoresPage = new QWidget(this);
   auto* scoresLayout = new QVBoxLayout(scoresPage);
   auto* scoresNote = new QLabel(tr("This episode beside the run's evaluation after training (its seeds 1 to 10 and "
-                                   "its own act mode). Scores: 0 is the random policy, 100 the expert."),
+                                   "its own act mode). Scores: 0 is the random policy, 100 the expert. The chart of "
+                                   "time draws each step's typical time from step 2 on, the median of it and the 15 "
+                                   "steps before it, so that a step another program interrupted does not hide the "
+                                   "others; each step's own time is under its picture, step 1's in this table."),
                                 scoresPage);
   scoresNote->setWordWrap(true);
   scoresLayout->addWidget(scores_);
@@ -142,11 +159,13 @@ ActView::ActView(MessageBar* messageBar, QWidget* parent)
   tabs_->addTab(scoresPage, tr("Scores"));
 
   stage_ = new QWidget(this);
-  auto* split = new QSplitter(Qt::Vertical, stage_);
+  // The environments beside the charts, so that the charts keep the page's height for their tick
+  // labels and titles (presenter mode's larger text included) on a 720-pixel screen.
+  auto* split = new QSplitter(Qt::Horizontal, stage_);
   split->setChildrenCollapsible(false);
   split->addWidget(pictureRow_);
   split->addWidget(tabs_);
-  split->setSizes({1000, 1000});  // the environments as tall as the charts
+  split->setSizes({2000, 3000});
   auto* stageLayout = new QVBoxLayout(stage_);
   stageLayout->setContentsMargins(0, 0, 0, 0);
   stageLayout->addWidget(summary_);
@@ -233,6 +252,52 @@ void ActView::start(const QString& runDir, const ActSettings& settings) {
   });
 }
 
+void ActView::exportStage(const QString& path, ExportFormat format) { exportView(*stage_, path, format); }
+
+QStringList ActView::exportEpisodeFrames(const QString& folder) {
+  if (!results_) throw std::runtime_error(tr("No episode to export: choose a reinforcement-learning run first.").toStdString());
+  return exportFrames(*stage_, *controller_, folder,
+                      QStringLiteral("act-%1-seed%2").arg(QString::fromStdString(results_->environment)).arg(results_->seed),
+                      kFrameEvery);
+}
+
+void ActView::chooseStageExport() {
+  Settings settings;
+  const QString name = QStringLiteral("act-step%1.png").arg(controller_->position());
+  const QString filters = QStringList{describe(ExportFormat::png) + QStringLiteral(" (*.png)"),
+                                      describe(ExportFormat::svg) + QStringLiteral(" (*.svg)"),
+                                      describe(ExportFormat::pdf) + QStringLiteral(" (*.pdf)")}
+                              .join(QStringLiteral(";;"));
+  const QString path = QFileDialog::getSaveFileName(
+      this, tr("Export View"), QDir(settings.lastDirectory(DirectoryPurpose::exportChart)).filePath(name), filters);
+  if (path.isEmpty()) return;
+  settings.setLastDirectory(DirectoryPurpose::exportChart, QFileInfo(path).absolutePath());
+  const std::optional<ExportFormat> format = exportFormatFromSuffix(QFileInfo(path).suffix());
+  try {
+    if (!format || *format == ExportFormat::csv)
+      throw std::runtime_error(tr("'%1' does not end in .png, .svg or .pdf.").arg(path).toStdString());
+    exportStage(path, *format);
+    messageBar_->showMessage(MessageBar::Level::information, tr("Saved %1").arg(QDir::toNativeSeparators(path)));
+  } catch (const std::exception& error) {
+    QMessageBox::warning(this, tr("Export View"), QString::fromUtf8(error.what()));
+  }
+}
+
+void ActView::chooseFramesExport() {
+  Settings settings;
+  const QString folder =
+      QFileDialog::getExistingDirectory(this, tr("Export Frames Into"), settings.lastDirectory(DirectoryPurpose::lecturePack));
+  if (folder.isEmpty()) return;
+  settings.setLastDirectory(DirectoryPurpose::lecturePack, folder);
+  try {
+    const QStringList files = exportEpisodeFrames(folder);
+    messageBar_->showMessage(MessageBar::Level::information,
+                             tr("Saved %1 frames in %2").arg(files.size()).arg(QDir::toNativeSeparators(folder)));
+  } catch (const std::exception& error) {
+    QMessageBox::warning(this, tr("Export Frames"), QString::fromUtf8(error.what()));
+  }
+}
+
 void ActView::showResults(std::shared_ptr<const ActResults> results) {
   results_ = std::move(results);
   for (EnvironmentPicture* picture : pictures_) picture->deleteLater();
@@ -241,6 +306,7 @@ void ActView::showResults(std::shared_ptr<const ActResults> results) {
   timeLines_.clear();
   stateLines_.clear();
   toGoLines_.clear();
+  typicalSeconds_.clear();
   scores_->setRowCount(0);
   if (!results_) {
     summary_->setText(tr("No reinforcement-learning run shown."));
@@ -268,7 +334,11 @@ void ActView::showResults(std::shared_ptr<const ActResults> results) {
     pictureRow_->layout()->addWidget(picture);
     pictures_ << picture;
     const rl::EpisodeOutcome& e = model.episode;
-    for (std::size_t t = 1; t < e.step_seconds.size(); ++t) mostTime = std::max(mostTime, e.step_seconds[t] * 1e6);
+    const std::vector<float> fromStep2(e.step_seconds.begin() + std::min<std::ptrdiff_t>(1, std::ptrdiff_t(e.step_seconds.size())),
+                                       e.step_seconds.end());
+    std::vector<double>& typical = typicalSeconds_.emplace_back();
+    for (long t = 0; t < long(fromStep2.size()); ++t) typical.push_back(bench::typical_step_seconds(fromStep2, t));
+    for (const double s : typical) mostTime = std::max(mostTime, s * 1e6);
     for (const std::size_t b : e.state_bytes) mostState = std::max(mostState, double(b) / 1000.0);
     for (const double g : e.returns_to_go) {
       lowToGo = std::min(lowToGo, g);
@@ -279,14 +349,6 @@ void ActView::showResults(std::shared_ptr<const ActResults> results) {
     stateLines_ << state_->addLineSeries(model.name, color);
     toGoLines_ << toGo_->addLineSeries(model.name, color);
   }
-  // The first step touches the memory reserved for the episode and can take a hundred times the
-  // others: it is named on the chart rather than drawn, so that the steps after it stay readable.
-  QStringList firstSteps;
-  for (const ActedModel& model : results_->models)
-    if (!model.episode.step_seconds.empty())
-      firstSteps << tr("%1 %2 µs").arg(model.name, micro(model.episode.step_seconds.front()));
-  time_->setAnnotation(tr("Drawn from step 2. Step 1, which first touches the memory kept for the episode: %1")
-                           .arg(firstSteps.join(QStringLiteral(", "))));
   // The axes hold the whole episode from the first step, so that they stand still as it plays.
   holdExtent(*time_, {QPointF(1, 0), QPointF(std::max(steps, 2), mostTime)});
   holdExtent(*state_, {QPointF(1, 0), QPointF(std::max(steps, 2), mostState)});
@@ -337,8 +399,9 @@ void ActView::drawCharts(int position) {
     const rl::EpisodeOutcome& e = results_->models[std::size_t(m)].episode;
     const int shown = std::min(position, e.steps);
     QList<QPointF> time, state, toGo;
+    const std::vector<double>& typical = typicalSeconds_[std::size_t(m)];  // typical[k]: step k + 2
     for (int t = 0; t < shown; ++t) {
-      if (t > 0) time << QPointF(t + 1, e.step_seconds[std::size_t(t)] * 1e6);  // step 1: the annotation's
+      if (t > 0) time << QPointF(t + 1, typical[std::size_t(t - 1)] * 1e6);  // step 1: the Scores tab's
       state << QPointF(t + 1, double(e.state_bytes[std::size_t(t)]) / 1000.0);
       toGo << QPointF(t + 1, e.returns_to_go[std::size_t(t)]);
     }
@@ -362,7 +425,8 @@ void ActView::fillScores() {
     cell(m, kReturn, QString::number(e.total_reward, 'f', 1));
     cell(m, kScore, QString::number(e.normalized_score, 'f', 1));
     cell(m, kSteps, e.terminal ? tr("%1 (ended)").arg(e.steps) : QString::number(e.steps));
-    cell(m, kTime, micro(median(e.step_seconds)));
+    cell(m, kTime, micro(bench::median(e.step_seconds)));
+    cell(m, kFirstTime, e.step_seconds.empty() ? QString() : micro(e.step_seconds.front()));
     cell(m, kState, e.state_bytes.empty() ? QString() : tr("%1 B").arg(QLocale().toString(qulonglong(e.state_bytes.back()))));
     if (model.evaluation) {
       const rl::DecisionEvaluationSummary& s = *model.evaluation;

@@ -14,6 +14,7 @@
 #include <optional>
 #include <vector>
 
+#include "ui/chart_export.hpp"
 #include "ui/rl/act_results.hpp"
 
 class QComboBox;
@@ -62,6 +63,11 @@ class ActView : public QWidget {
   // What a lesson's scene asks for (ui/lesson/lesson.hpp): the act mode (none: each model's own),
   // the seed, and the step the next results open at (none: the start; -1: the episode's end).
   void choose(std::optional<rl::ActMode> mode, int seed, std::optional<int> openAt);
+  // The stage as it is now (PNG, SVG or PDF), and the episode as numbered PNG frames, every
+  // kFrameEvery-th step and the last; throw std::runtime_error with the path and the reason.
+  static constexpr int kFrameEvery = 10;
+  void exportStage(const QString& path, ExportFormat format);
+  QStringList exportEpisodeFrames(const QString& folder);
 
  public slots:
   void openRun(const QString& runDir);  // acts with the run's own settings; runLoaded() follows
@@ -74,6 +80,8 @@ class ActView : public QWidget {
 
  private:
   void start(const QString& runDir, const ActSettings& settings);
+  void chooseStageExport();
+  void chooseFramesExport();
   void fillScores();
   void drawCharts(int position);
 
@@ -99,6 +107,9 @@ class ActView : public QWidget {
   std::optional<int> openAt_;
   // One line per model in each chart, in the results' order.
   QList<QXYSeries*> timeLines_, stateLines_, toGoLines_;
+  // Per model, from step 2 on: each step's typical time (core/bench/stream_summary.hpp), which the
+  // time chart draws.
+  std::vector<std::vector<double>> typicalSeconds_;
 };
 
 }  // namespace aaren::ui

@@ -32,6 +32,8 @@ EnvironmentPose environmentPose(const std::string& environment, std::span<const 
 
 EnvironmentPicture::EnvironmentPicture(QWidget* parent) : QWidget(parent) {
   setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
+  // A click on the picture gives the Act view the keyboard (Space, Left, Right, ...).
+  setFocusPolicy(Qt::ClickFocus);
 }
 
 void EnvironmentPicture::setEnvironment(const std::string& environment) {
@@ -68,12 +70,15 @@ void EnvironmentPicture::paintEvent(QPaintEvent*) {
   const QFont captionFont = atLeastReadable(exploreFont(font(), 1.0));
   const qreal em = QFontMetricsF(captionFont).height();
   const qreal pen = explorePenWidth();
-  // The caption's lines at the bottom; the drawing above them.
-  const int lines = std::max<qsizetype>(1, caption_.count(QLatin1Char('\n')) + 1);
-  const QRectF captionRect(0.5 * em, height() - (lines + 0.4) * em, width() - em, lines * em);
+  // The caption at the bottom, wrapped to the width; the drawing above it.
+  const int flags = Qt::AlignHCenter | Qt::AlignVCenter | Qt::TextWordWrap;
+  const qreal textWidth = std::max<qreal>(1, width() - em);
+  const qreal textHeight = QFontMetricsF(captionFont).boundingRect(QRectF(0, 0, textWidth, 1e6), flags, caption_).height();
+  captionCut_ = textHeight > height() - 0.4 * em;
+  const QRectF captionRect(0.5 * em, height() - textHeight - 0.4 * em, textWidth, textHeight);
   setPaintFont(p, captionFont);
   p.setPen(colors.text);
-  p.drawText(captionRect, Qt::AlignHCenter | Qt::AlignVCenter, caption_);
+  p.drawText(captionRect, flags, caption_);
   if (!pose_) return;
   const QRectF area(em, 0.5 * em, width() - 2 * em, captionRect.top() - em);
   if (area.width() < 10 || area.height() < 10) return;

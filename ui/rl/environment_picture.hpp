@@ -40,6 +40,8 @@ class EnvironmentPicture : public QWidget {
   const std::optional<EnvironmentPose>& pose() const { return pose_; }
   double action() const { return action_; }
   QString caption() const { return caption_; }
+  // Whether the last paint had to cut the caption (wrapped, it was taller than the picture allows).
+  bool captionCut() const { return captionCut_; }
   QSize sizeHint() const override { return {360, 220}; }
   QSize minimumSizeHint() const override { return {200, 140}; }
 
@@ -53,6 +55,7 @@ class EnvironmentPicture : public QWidget {
   QString caption_;
   QColor accent_;
   std::optional<Theme> fixedTheme_;
+  bool captionCut_ = false;
 };
 
 }  // namespace aaren::ui
