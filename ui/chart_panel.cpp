@@ -55,6 +55,14 @@ void setSeriesData(QXYSeries* series, const QList<QPointF>& points) {
   series->replace(finite);
 }
 
+void addInvisiblePoints(ChartPanel& panel, const QList<QPointF>& points) {
+  QScatterSeries* fit = panel.addScatterSeries(QString(), QColor(Qt::transparent));
+  fit->setMarkerSize(0.1);
+  fit->setBorderColor(Qt::transparent);
+  setSeriesData(fit, points);
+  panel.setInLegend(fit, false);
+}
+
 ChartPanel::ChartPanel(const QString& title, QWidget* parent)
     : QWidget(parent), chart_(new QChart), view_(new InteractiveChartView(chart_, this)),
       noticeLabel_(new QLabel(this)), logButton_(new QToolButton(this)) {

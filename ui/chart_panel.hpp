@@ -48,6 +48,11 @@ using AxisLabels = QList<QPair<qreal, QString>>;
 // non-finite coordinate are left out: a chart cannot place them.
 void setSeriesData(QXYSeries* series, const QList<QPointF>& points);
 
+class ChartPanel;
+// Points `panel` fits its axes to, drawn as nothing and left out of the legend (the extent a chart
+// holds before its data arrive, or around bars it draws itself).
+void addInvisiblePoints(ChartPanel& panel, const QList<QPointF>& points);
+
 class ChartPanel : public QWidget {
   Q_OBJECT
 

@@ -117,6 +117,44 @@ void ExportDialog::updateState() {
   exportButton_->setEnabled(!path().isEmpty());
 }
 
+QString exportViewInteractively(QWidget* parent, const QString& name,
+                                const std::function<void(const QString& path, ExportFormat format)>& write) {
+  Settings settings;
+  const QString filters = QStringList{describe(ExportFormat::png) + QStringLiteral(" (*.png)"),
+                                      describe(ExportFormat::svg) + QStringLiteral(" (*.svg)"),
+                                      describe(ExportFormat::pdf) + QStringLiteral(" (*.pdf)")}
+                              .join(QStringLiteral(";;"));
+  const QString path = QFileDialog::getSaveFileName(
+      parent, QObject::tr("Export View"), QDir(settings.lastDirectory(DirectoryPurpose::exportChart)).filePath(name),
+      filters);
+  if (path.isEmpty()) return {};
+  settings.setLastDirectory(DirectoryPurpose::exportChart, QFileInfo(path).absolutePath());
+  const std::optional<ExportFormat> format = exportFormatFromSuffix(QFileInfo(path).suffix());
+  try {
+    if (!format || *format == ExportFormat::csv)
+      throw std::runtime_error(QObject::tr("'%1' does not end in .png, .svg or .pdf.").arg(path).toStdString());
+    write(path, *format);
+    return path;
+  } catch (const std::exception& error) {
+    QMessageBox::warning(parent, QObject::tr("Export View"), QString::fromUtf8(error.what()));
+    return {};
+  }
+}
+
+QStringList exportFramesInteractively(QWidget* parent, const std::function<QStringList(const QString& folder)>& write) {
+  Settings settings;
+  const QString folder = QFileDialog::getExistingDirectory(parent, QObject::tr("Export Frames Into"),
+                                                           settings.lastDirectory(DirectoryPurpose::lecturePack));
+  if (folder.isEmpty()) return {};
+  settings.setLastDirectory(DirectoryPurpose::lecturePack, folder);
+  try {
+    return write(folder);
+  } catch (const std::exception& error) {
+    QMessageBox::warning(parent, QObject::tr("Export Frames"), QString::fromUtf8(error.what()));
+    return {};
+  }
+}
+
 bool exportChartInteractively(ChartPanel& chart, Settings& settings, QWidget* parent) {
   ExportDialog dialog(chart.title(), settings.lastDirectory(DirectoryPurpose::exportChart),
                       settings.exportImageOptions(), parent);

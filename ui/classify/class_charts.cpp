@@ -8,7 +8,6 @@
 #include <QGraphicsSimpleTextItem>
 #include <QLineSeries>
 #include <QPen>
-#include <QScatterSeries>
 #include <QValueAxis>
 #include <algorithm>
 #include <array>
@@ -44,15 +43,6 @@ QAreaSeries* addRectangle(ChartPanel& panel, const QRectF& rect, const QColor& f
   area->attachAxis(panel.yAxis());
   panel.setInLegend(area, !name.isEmpty());
   return area;
-}
-
-// Points the panel fits its axes to, drawn as nothing and left out of the legend.
-void addInvisiblePoints(ChartPanel& panel, const QList<QPointF>& points) {
-  QScatterSeries* fit = panel.addScatterSeries(QString(), QColor(Qt::transparent));
-  fit->setMarkerSize(0.1);
-  fit->setBorderColor(Qt::transparent);
-  setSeriesData(fit, points);
-  panel.setInLegend(fit, false);
 }
 
 AxisLabels classLabels(const QStringList& classNames, bool reversed) {

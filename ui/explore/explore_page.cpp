@@ -4,13 +4,11 @@
 #include <QApplication>
 #include <QCheckBox>
 #include <QDir>
-#include <QFileDialog>
 #include <QFileInfo>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QKeyEvent>
 #include <QLabel>
-#include <QMessageBox>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QShortcut>
@@ -32,6 +30,7 @@
 #include "ui/explore/state_per_token_view.hpp"
 #include "ui/explore/transformer_rnn_view.hpp"
 #include "ui/glyph_icons.hpp"
+#include "ui/export_dialog.hpp"
 #include "ui/settings.hpp"
 
 namespace aaren::ui {
@@ -369,39 +368,16 @@ QStringList ExplorePage::exportAnimationFrames(const QString& folder) {
 }
 
 void ExplorePage::chooseViewExport() {
-  Settings settings;
   const QString name = QStringLiteral("explore-%1-%2.png").arg(currentView().id()).arg(currentView().controller().position());
-  const QString filters = QStringList{describe(ExportFormat::png) + QStringLiteral(" (*.png)"),
-                                      describe(ExportFormat::svg) + QStringLiteral(" (*.svg)"),
-                                      describe(ExportFormat::pdf) + QStringLiteral(" (*.pdf)")}
-                              .join(QStringLiteral(";;"));
-  const QString path = QFileDialog::getSaveFileName(
-      this, tr("Export View"), QDir(settings.lastDirectory(DirectoryPurpose::exportChart)).filePath(name), filters);
-  if (path.isEmpty()) return;
-  settings.setLastDirectory(DirectoryPurpose::exportChart, QFileInfo(path).absolutePath());
-  const std::optional<ExportFormat> format = exportFormatFromSuffix(QFileInfo(path).suffix());
-  try {
-    if (!format || *format == ExportFormat::csv)
-      throw std::runtime_error(tr("'%1' does not end in .png, .svg or .pdf.").arg(path).toStdString());
-    exportCurrentView(path, *format);
-    emit statusMessage(tr("Saved %1").arg(QDir::toNativeSeparators(path)));
-  } catch (const std::exception& error) {
-    QMessageBox::warning(this, tr("Export View"), QString::fromUtf8(error.what()));
-  }
+  const QString path = exportViewInteractively(
+      this, name, [this](const QString& file, ExportFormat format) { exportCurrentView(file, format); });
+  if (!path.isEmpty()) emit statusMessage(tr("Saved %1").arg(QDir::toNativeSeparators(path)));
 }
 
 void ExplorePage::chooseFramesExport() {
-  Settings settings;
-  const QString folder =
-      QFileDialog::getExistingDirectory(this, tr("Export Frames Into"), settings.lastDirectory(DirectoryPurpose::lecturePack));
-  if (folder.isEmpty()) return;
-  settings.setLastDirectory(DirectoryPurpose::lecturePack, folder);
-  try {
-    const QStringList files = exportAnimationFrames(folder);
-    emit statusMessage(tr("Saved %1 frames in %2").arg(files.size()).arg(QDir::toNativeSeparators(folder)));
-  } catch (const std::exception& error) {
-    QMessageBox::warning(this, tr("Export Frames"), QString::fromUtf8(error.what()));
-  }
+  const QStringList files = exportFramesInteractively(this, [this](const QString& folder) { return exportAnimationFrames(folder); });
+  if (!files.isEmpty())
+    emit statusMessage(tr("Saved %1 frames in %2").arg(files.size()).arg(QDir::toNativeSeparators(QFileInfo(files.first()).absolutePath())));
 }
 
 }  // namespace aaren::ui

@@ -2,25 +2,20 @@
 
 #include <QComboBox>
 #include <QDir>
-#include <QFileDialog>
-#include <QMessageBox>
-#include <QFileInfo>
-#include <QLocale>
 #include <QDoubleSpinBox>
+#include <QFileInfo>
 #include <QHBoxLayout>
-#include <QHeaderView>
 #include <QKeySequence>
 #include <QLabel>
 #include <QLineSeries>
+#include <QLocale>
 #include <QPushButton>
-#include <QScatterSeries>
 #include <QShortcut>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QVBoxLayout>
 #include <algorithm>
-#include <cmath>
 #include <limits>
 #include <span>
 
@@ -32,10 +27,10 @@
 #include "ui/explore/frame_export.hpp"
 #include "ui/explore/step_bar.hpp"
 #include "ui/explore/step_controller.hpp"
+#include "ui/export_dialog.hpp"
 #include "ui/pages/fitted_table.hpp"
 #include "ui/pages/message_bar.hpp"
 #include "ui/rl/environment_picture.hpp"
-#include "ui/settings.hpp"
 #include "ui/workers/background_job.hpp"
 
 namespace aaren::ui {
@@ -49,15 +44,6 @@ enum ScoreColumn { kModel, kReturn, kScore, kSteps, kTime, kFirstTime, kState, k
 QString modeName(rl::ActMode mode) { return mode == rl::ActMode::stream ? ActView::tr("stream") : ActView::tr("window"); }
 
 QString micro(double seconds) { return QString::number(seconds * 1e6, 'f', 1); }
-
-// Points the chart fits its axes to (the whole episode's range), drawn as nothing and left out of the legend.
-void holdExtent(ChartPanel& chart, const QList<QPointF>& corners) {
-  QScatterSeries* extent = chart.addScatterSeries(QString(), QColor(Qt::transparent));
-  extent->setMarkerSize(0.1);
-  extent->setBorderColor(Qt::transparent);
-  setSeriesData(extent, corners);
-  chart.setInLegend(extent, false);
-}
 
 }  // namespace
 
@@ -262,40 +248,20 @@ QStringList ActView::exportEpisodeFrames(const QString& folder) {
 }
 
 void ActView::chooseStageExport() {
-  Settings settings;
-  const QString name = QStringLiteral("act-step%1.png").arg(controller_->position());
-  const QString filters = QStringList{describe(ExportFormat::png) + QStringLiteral(" (*.png)"),
-                                      describe(ExportFormat::svg) + QStringLiteral(" (*.svg)"),
-                                      describe(ExportFormat::pdf) + QStringLiteral(" (*.pdf)")}
-                              .join(QStringLiteral(";;"));
-  const QString path = QFileDialog::getSaveFileName(
-      this, tr("Export View"), QDir(settings.lastDirectory(DirectoryPurpose::exportChart)).filePath(name), filters);
-  if (path.isEmpty()) return;
-  settings.setLastDirectory(DirectoryPurpose::exportChart, QFileInfo(path).absolutePath());
-  const std::optional<ExportFormat> format = exportFormatFromSuffix(QFileInfo(path).suffix());
-  try {
-    if (!format || *format == ExportFormat::csv)
-      throw std::runtime_error(tr("'%1' does not end in .png, .svg or .pdf.").arg(path).toStdString());
-    exportStage(path, *format);
+  const QString path =
+      exportViewInteractively(this, QStringLiteral("act-step%1.png").arg(controller_->position()),
+                              [this](const QString& file, ExportFormat format) { exportStage(file, format); });
+  if (!path.isEmpty())
     messageBar_->showMessage(MessageBar::Level::information, tr("Saved %1").arg(QDir::toNativeSeparators(path)));
-  } catch (const std::exception& error) {
-    QMessageBox::warning(this, tr("Export View"), QString::fromUtf8(error.what()));
-  }
 }
 
 void ActView::chooseFramesExport() {
-  Settings settings;
-  const QString folder =
-      QFileDialog::getExistingDirectory(this, tr("Export Frames Into"), settings.lastDirectory(DirectoryPurpose::lecturePack));
-  if (folder.isEmpty()) return;
-  settings.setLastDirectory(DirectoryPurpose::lecturePack, folder);
-  try {
-    const QStringList files = exportEpisodeFrames(folder);
+  const QStringList files = exportFramesInteractively(this, [this](const QString& folder) { return exportEpisodeFrames(folder); });
+  if (!files.isEmpty())
     messageBar_->showMessage(MessageBar::Level::information,
-                             tr("Saved %1 frames in %2").arg(files.size()).arg(QDir::toNativeSeparators(folder)));
-  } catch (const std::exception& error) {
-    QMessageBox::warning(this, tr("Export Frames"), QString::fromUtf8(error.what()));
-  }
+                             tr("Saved %1 frames in %2")
+                                 .arg(files.size())
+                                 .arg(QDir::toNativeSeparators(QFileInfo(files.first()).absolutePath())));
 }
 
 void ActView::showResults(std::shared_ptr<const ActResults> results) {
@@ -350,9 +316,9 @@ void ActView::showResults(std::shared_ptr<const ActResults> results) {
     toGoLines_ << toGo_->addLineSeries(model.name, color);
   }
   // The axes hold the whole episode from the first step, so that they stand still as it plays.
-  holdExtent(*time_, {QPointF(1, 0), QPointF(std::max(steps, 2), mostTime)});
-  holdExtent(*state_, {QPointF(1, 0), QPointF(std::max(steps, 2), mostState)});
-  holdExtent(*toGo_, {QPointF(1, lowToGo), QPointF(std::max(steps, 2), highToGo)});
+  addInvisiblePoints(*time_, {QPointF(1, 0), QPointF(std::max(steps, 2), mostTime)});
+  addInvisiblePoints(*state_, {QPointF(1, 0), QPointF(std::max(steps, 2), mostState)});
+  addInvisiblePoints(*toGo_, {QPointF(1, lowToGo), QPointF(std::max(steps, 2), highToGo)});
   fillScores();
   controller_->setCount(steps);
   const int openAt = !openAt_ ? 0 : *openAt_ < 0 ? steps : std::min(*openAt_, steps);

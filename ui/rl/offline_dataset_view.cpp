@@ -25,9 +25,6 @@ namespace {
 
 QString number(double value) { return QString::number(value, 'f', 1); }
 
-// "medium", "early third": as the charts' legends name the parts of the behaviour.
-QString behaviourName(const std::string& name) { return QString::fromStdString(name); }
-
 }  // namespace
 
 bool looksLikeOfflineDataset(const QString& path) {
@@ -210,7 +207,7 @@ void OfflineDatasetView::drawTrajectories() {
     int& count = drawn[std::size_t(episode.behaviour)];
     if (count == kEpisodesPerBehaviour) continue;
     // Only the first of a part is named, so that the legend lists each part once.
-    QLineSeries* line = trajectories_->addLineSeries(count == 0 ? behaviourName(summary_.behaviours[std::size_t(episode.behaviour)]) : QString(),
+    QLineSeries* line = trajectories_->addLineSeries(count == 0 ? QString::fromStdString(summary_.behaviours[std::size_t(episode.behaviour)]) : QString(),
                                                      classColor(episode.behaviour));
     QList<QPointF> points;
     for (int t = 0; t < episode.length; ++t)
