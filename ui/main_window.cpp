@@ -54,14 +54,15 @@ constexpr int kPageShortcuts = 9;  // Ctrl+1 .. Ctrl+9
 constexpr int kSessionSaveDelayMs = 400;
 const QSize kDefaultWindowSize(1280, 820);
 
-QStringList csvPathsIn(const QMimeData* mime) {
+QStringList dataPathsIn(const QMimeData* mime) {
   QStringList paths;
   if (!mime) return paths;
   for (const QUrl& url : mime->urls())
-    // CSV files, and the UEA/UCR archive's .ts files of labelled series.
+    // CSV files, the UEA/UCR archive's .ts files of labelled series, and offline RL data sets.
     if (const QString suffix = QFileInfo(url.toLocalFile()).suffix();
         url.isLocalFile() && (suffix.compare(QLatin1String("csv"), Qt::CaseInsensitive) == 0 ||
-                              suffix.compare(QLatin1String("ts"), Qt::CaseInsensitive) == 0))
+                              suffix.compare(QLatin1String("ts"), Qt::CaseInsensitive) == 0 ||
+                              suffix.compare(QLatin1String("safetensors"), Qt::CaseInsensitive) == 0))
       paths << url.toLocalFile();
   return paths;
 }
@@ -347,15 +348,15 @@ void MainWindow::exportCurrentChart() {
 void MainWindow::exportLecturePack() { exportLecturePackInteractively(*this, settings_); }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
-  if (!csvPathsIn(event->mimeData()).isEmpty()) event->acceptProposedAction();
+  if (!dataPathsIn(event->mimeData()).isEmpty()) event->acceptProposedAction();
 }
 
 void MainWindow::dragMoveEvent(QDragMoveEvent* event) {
-  if (!csvPathsIn(event->mimeData()).isEmpty()) event->acceptProposedAction();
+  if (!dataPathsIn(event->mimeData()).isEmpty()) event->acceptProposedAction();
 }
 
 void MainWindow::dropEvent(QDropEvent* event) {
-  const QStringList paths = csvPathsIn(event->mimeData());
+  const QStringList paths = dataPathsIn(event->mimeData());
   if (paths.isEmpty()) {
     event->ignore();
     return;

@@ -293,6 +293,18 @@ void TestMainWindow::droppedCsvIsOpenedAndRemembered() {
   // Choosing it from the recent files opens it again.
   entry->trigger();
   QCOMPARE(opened.count(), 2);
+
+  // An offline RL data set is a data file too (the Data page decides how it is read).
+  const QString dataset = writeFile(dataDir_.filePath(QStringLiteral("drop/cartpole.safetensors")), "bytes");
+  QMimeData rl;
+  rl.setUrls({QUrl::fromLocalFile(dataset)});
+  QDragEnterEvent rlEnter(QPoint(40, 40), Qt::CopyAction, &rl, Qt::LeftButton, Qt::NoModifier);
+  QApplication::sendEvent(window_.get(), &rlEnter);
+  QVERIFY(rlEnter.isAccepted());
+  QDropEvent rlDrop(QPointF(40, 40), Qt::CopyAction, &rl, Qt::LeftButton, Qt::NoModifier);
+  QApplication::sendEvent(window_.get(), &rlDrop);
+  QCOMPARE(opened.count(), 3);
+  QCOMPARE(opened.last().first().toString(), dataset);
 }
 
 void TestMainWindow::otherDroppedFilesAreRefused() {

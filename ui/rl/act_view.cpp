@@ -266,7 +266,7 @@ void ActView::chooseFramesExport() {
 
 void ActView::showResults(std::shared_ptr<const ActResults> results) {
   results_ = std::move(results);
-  for (EnvironmentPicture* picture : pictures_) picture->deleteLater();
+  qDeleteAll(pictures_);  // at once, so that the new ones are laid out alone
   pictures_.clear();
   for (ChartPanel* chart : {time_, state_, toGo_}) chart->removeAllSeries();
   timeLines_.clear();
@@ -304,7 +304,7 @@ void ActView::showResults(std::shared_ptr<const ActResults> results) {
                                        e.step_seconds.end());
     std::vector<double>& typical = typicalSeconds_.emplace_back();
     for (long t = 0; t < long(fromStep2.size()); ++t) typical.push_back(bench::typical_step_seconds(fromStep2, t));
-    for (const double s : typical) mostTime = std::max(mostTime, s * 1e6);
+    for (const double s : typical) mostTime = std::max(mostTime, s);
     for (const std::size_t b : e.state_bytes) mostState = std::max(mostState, double(b) / 1000.0);
     for (const double g : e.returns_to_go) {
       lowToGo = std::min(lowToGo, g);
@@ -316,7 +316,9 @@ void ActView::showResults(std::shared_ptr<const ActResults> results) {
     toGoLines_ << toGo_->addLineSeries(model.name, color);
   }
   // The axes hold the whole episode from the first step, so that they stand still as it plays.
-  addInvisiblePoints(*time_, {QPointF(1, 0), QPointF(std::max(steps, 2), mostTime)});
+  timeUnits_ = mostTime >= 1e-3 ? 1e3 : 1e6;
+  time_->setAxisTitles(tr("step"), timeUnits_ == 1e3 ? tr("ms") : tr("µs"));
+  addInvisiblePoints(*time_, {QPointF(1, 0), QPointF(std::max(steps, 2), mostTime * timeUnits_)});
   addInvisiblePoints(*state_, {QPointF(1, 0), QPointF(std::max(steps, 2), mostState)});
   addInvisiblePoints(*toGo_, {QPointF(1, lowToGo), QPointF(std::max(steps, 2), highToGo)});
   fillScores();
@@ -367,7 +369,7 @@ void ActView::drawCharts(int position) {
     QList<QPointF> time, state, toGo;
     const std::vector<double>& typical = typicalSeconds_[std::size_t(m)];  // typical[k]: step k + 2
     for (int t = 0; t < shown; ++t) {
-      if (t > 0) time << QPointF(t + 1, typical[std::size_t(t - 1)] * 1e6);  // step 1: the Scores tab's
+      if (t > 0) time << QPointF(t + 1, typical[std::size_t(t - 1)] * timeUnits_);  // step 1: the Scores tab's
       state << QPointF(t + 1, double(e.state_bytes[std::size_t(t)]) / 1000.0);
       toGo << QPointF(t + 1, e.returns_to_go[std::size_t(t)]);
     }

@@ -58,6 +58,9 @@ class ActView : public QWidget {
   QString summary() const;
   bool isLoading() const;
   std::shared_ptr<const ActResults> results() const { return results_; }
+  // The time chart's unit, per second: 1e6 (µs), or 1e3 (ms) once a typical step reaches a
+  // millisecond, so that its tick labels stay short enough to be drawn whole.
+  double timeUnitsPerSecond() const { return timeUnits_; }
   // The settings the next act() uses, from the controls.
   ActSettings settings() const;
   // What a lesson's scene asks for (ui/lesson/lesson.hpp): the act mode (none: each model's own),
@@ -105,6 +108,7 @@ class ActView : public QWidget {
   ChartPanel* toGo_;
   FittedTable* scores_;
   std::optional<int> openAt_;
+  double timeUnits_ = 1e6;
   // One line per model in each chart, in the results' order.
   QList<QXYSeries*> timeLines_, stateLines_, toGoLines_;
   // Per model, from step 2 on: each step's typical time (core/bench/stream_summary.hpp), which the
