@@ -321,6 +321,10 @@ void TestLessonParser::missingFileNamesTheBundledLessons() {
 void TestLessonParser::bundledLessonReads() {
   const QList<BundledLesson> bundled = bundledLessons();
   QVERIFY(!bundled.isEmpty());
+  // The menu and the Welcome page list them in a course's order.
+  QStringList ids;
+  for (const BundledLesson& entry : bundled) ids << entry.id;
+  QCOMPARE(ids, (QStringList{"section3", "three-rnns", "agent-memory"}));
   for (const BundledLesson& entry : bundled) {
     const Lesson lesson = readLesson(entry.id);
     QCOMPARE(lesson.id, entry.id);

@@ -5,6 +5,8 @@
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QStringList>
+#include <algorithm>
 
 // The lessons are a Qt resource of this static library; a static library's resources are
 // registered by hand, once, outside any namespace.
@@ -15,6 +17,8 @@ namespace aaren::ui {
 namespace {
 
 const QString kLessonFolder = QStringLiteral(":/lessons");
+// The order a course takes them in: the paper's section 3 first; any other after these, by name.
+const QStringList kCourseOrder{QStringLiteral("section3"), QStringLiteral("three-rnns"), QStringLiteral("agent-memory")};
 
 void ensureRegistered() {
   static const bool registered = [] {
@@ -38,6 +42,12 @@ QList<BundledLesson> bundledLessons() {
     lessons.append(
         {QFileInfo(name).completeBaseName(), lesson.value(QStringLiteral("title")).toString(), folder.filePath(name)});
   }
+  const auto rank = [](const BundledLesson& lesson) {
+    const qsizetype at = kCourseOrder.indexOf(lesson.id);
+    return at < 0 ? kCourseOrder.size() : at;
+  };
+  std::stable_sort(lessons.begin(), lessons.end(),
+                   [&](const BundledLesson& a, const BundledLesson& b) { return rank(a) < rank(b); });
   return lessons;
 }
 

@@ -11,7 +11,7 @@ struct BundledLesson {
   QString path;   // the resource path, readable with QFile
 };
 
-QList<BundledLesson> bundledLessons();
+QList<BundledLesson> bundledLessons();  // in the order a course takes them (section3 first)
 // The resource path of the bundled lesson `id`; empty when there is none.
 QString bundledLessonPath(const QString& id);
 
