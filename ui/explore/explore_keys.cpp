@@ -14,28 +14,14 @@
 
 namespace aaren::ui {
 
-namespace {
-
-constexpr double kSpeedFactor = 1.5;  // one + or - press
-
-}  // namespace
-
 void ExplorePage::bindKeys() {
   const auto bind = [this](const QKeySequence& keys, auto action) {
     auto* shortcut = new QShortcut(keys, this);
     shortcut->setContext(Qt::WidgetWithChildrenShortcut);
     connect(shortcut, &QShortcut::activated, this, action);
   };
-  const auto onController = [this](void (StepController::*slot)()) {
-    return [this, slot] { (currentView().controller().*slot)(); };
-  };
-  bind(QKeySequence(Qt::Key_Space), onController(&StepController::togglePlay));
-  bind(QKeySequence(Qt::Key_Left), onController(&StepController::stepBack));
-  bind(QKeySequence(Qt::Key_Right), onController(&StepController::stepForward));
-  bind(QKeySequence(Qt::Key_Home), onController(&StepController::toStart));
-  bind(QKeySequence(Qt::Key_End), onController(&StepController::toEnd));
-  bind(QKeySequence(Qt::Key_Equal), [this] { changeSpeed(kSpeedFactor); });  // '+' unshifted; '+': keyPressEvent
-  bind(QKeySequence(Qt::Key_Minus), [this] { changeSpeed(1 / kSpeedFactor); });
+  bindTransportKeys(
+      *this, [this]() -> StepController& { return currentView().controller(); }, [this] { reportSpeed(); });
   for (int i = 0; i < views_.size(); ++i) bind(QKeySequence(Qt::Key(Qt::Key_1 + i)), [this, i] { showView(i); });
   bind(QKeySequence(Qt::Key_E), [this] { toggleErrata(); });
   // The scan algorithm by its initial, from any view: the scan tree comes up with it, at step 0.
@@ -67,16 +53,16 @@ void ExplorePage::keyPressEvent(QKeyEvent* event) {
   if (event->text() == QLatin1String("?")) {
     ShortcutOverlay::showOver(this);
   } else if (event->text() == QLatin1String("+")) {
-    changeSpeed(kSpeedFactor);
+    StepController& controller = currentView().controller();
+    controller.setSpeed(controller.speed() * kSpeedStep);
+    reportSpeed();
   } else {
     Page::keyPressEvent(event);
   }
 }
 
-void ExplorePage::changeSpeed(double factor) {
-  StepController& controller = currentView().controller();
-  controller.setSpeed(controller.speed() * factor);
-  emit statusMessage(tr("Speed: %1 steps per second").arg(controller.speed(), 0, 'g', 3));
+void ExplorePage::reportSpeed() {
+  emit statusMessage(tr("Speed: %1 steps per second").arg(currentView().controller().speed(), 0, 'g', 3));
 }
 
 void ExplorePage::toggleErrata() {

@@ -100,7 +100,7 @@ class ExplorePage : public Page {
  private:
   void bindKeys();     // explore_keys.cpp
   void toggleErrata();
-  void changeSpeed(double factor);
+  void reportSpeed();  // the current view's speed, in the status bar
   void setInputs(const ExploreInputs& inputs);
   void refreshPresentation();
   void applyAppearance();

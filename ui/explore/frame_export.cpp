@@ -19,6 +19,7 @@
 #include <QWidget>
 #include <algorithm>
 #include <stdexcept>
+#include <vector>
 
 #include "ui/atomic_write.hpp"
 #include "ui/explore/step_controller.hpp"
@@ -161,9 +162,10 @@ QStringList exportFrames(QWidget& view, StepController& controller, const QStrin
   controller.pause();
   QStringList written;
   try {
-    const int step = std::max(1, every);
-    for (int position = 0; position <= controller.count();
-         position = position == controller.count() ? position + 1 : std::min(position + step, controller.count())) {
+    std::vector<int> positions;
+    for (int position = 0; position < controller.count(); position += std::max(1, every)) positions.push_back(position);
+    positions.push_back(controller.count());
+    for (const int position : positions) {
       controller.setPosition(position);
       settle(view);
       const QString path = directory.filePath(QStringLiteral("%1-%2.png").arg(prefix).arg(position, 4, 10, QLatin1Char('0')));

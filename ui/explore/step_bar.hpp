@@ -1,7 +1,8 @@
 #pragma once
 // The transport controls of an animation: start, step back, play/pause, step forward, end, a
 // scrub bar over all steps, a speed slider and "step 3 of 7". It drives whichever StepController
-// it is given; the keyboard shortcuts (Space, Left, Right, Home, End) live with the page.
+// it is given; its keys (Space, Left, Right, Home, End, = and -) are bound by the page that shows it
+// (bindTransportKeys, step_controller.hpp).
 #include <QIcon>
 #include <QPointer>
 #include <QWidget>

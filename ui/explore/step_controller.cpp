@@ -1,5 +1,8 @@
 #include "ui/explore/step_controller.hpp"
 
+#include <QKeySequence>
+#include <QShortcut>
+#include <QWidget>
 #include <algorithm>
 #include <cmath>
 
@@ -68,6 +71,28 @@ void StepController::moveTo(int position) {
   if (position == position_) return;
   position_ = position;
   emit positionChanged(position_);
+}
+
+void bindTransportKeys(QWidget& owner, const std::function<StepController&()>& controller,
+                       const std::function<void()>& speedChanged) {
+  const auto bind = [&](Qt::Key key, std::function<void()> action) {
+    auto* shortcut = new QShortcut(QKeySequence(key), &owner);
+    shortcut->setContext(Qt::WidgetWithChildrenShortcut);
+    QObject::connect(shortcut, &QShortcut::activated, &owner, std::move(action));
+  };
+  bind(Qt::Key_Space, [controller] { controller().togglePlay(); });
+  bind(Qt::Key_Left, [controller] { controller().stepBack(); });
+  bind(Qt::Key_Right, [controller] { controller().stepForward(); });
+  bind(Qt::Key_Home, [controller] { controller().toStart(); });
+  bind(Qt::Key_End, [controller] { controller().toEnd(); });
+  const auto speedBy = [controller, speedChanged](double factor) {
+    return [controller, speedChanged, factor] {
+      controller().setSpeed(controller().speed() * factor);
+      if (speedChanged) speedChanged();
+    };
+  };
+  bind(Qt::Key_Equal, speedBy(kSpeedStep));  // '+' unshifted; a shifted '+' is the owner's to catch
+  bind(Qt::Key_Minus, speedBy(1 / kSpeedStep));
 }
 
 }  // namespace aaren::ui

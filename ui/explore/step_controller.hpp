@@ -4,6 +4,9 @@
 // frame of the position, so going back is as exact as going forward.
 #include <QObject>
 #include <QTimer>
+#include <functional>
+
+class QWidget;
 
 namespace aaren::ui {
 
@@ -50,5 +53,12 @@ class StepController : public QObject {
   int count_ = 0;
   double speed_ = kDefaultSpeed;
 };
+
+// The keys of an animation on `owner` and its children: Space plays and pauses, Left and Right
+// step, Home and End go to the ends, '=' and '-' change the speed by kSpeedStep (then
+// `speedChanged` hears of it). `controller` names the animation when a key is pressed.
+inline constexpr double kSpeedStep = 1.5;
+void bindTransportKeys(QWidget& owner, const std::function<StepController&()>& controller,
+                       const std::function<void()>& speedChanged = {});
 
 }  // namespace aaren::ui

@@ -19,6 +19,7 @@
 #include "ui/lesson/lesson.hpp"
 #include "ui/lesson/lesson_export.hpp"
 #include "ui/page.hpp"
+#include "ui/wording/model_names.hpp"
 
 namespace aaren::ui {
 
@@ -224,7 +225,7 @@ void addRunCharts(PackWriter& writer, const LecturePackSources& sources) {
       writer.addImage(kForecastFolder, QObject::tr("%1 acting").arg(model.name),
                       episodeStripImage(run, m, 6, Appearance::instance().theme()),
                       QObject::tr("Frames of %1's episode from seed 1's start, acting as %2 (%3).")
-                          .arg(model.name, QString::fromUtf8(rl::to_string(model.mode).data()), summary),
+                          .arg(model.name, actModeName(model.mode), summary),
                       name);
     }
   } else if (run.classifies()) {

@@ -223,22 +223,23 @@ bool DataPage::openAsEventLog(const EventLogOptions& columns) {
   return true;
 }
 
-bool DataPage::openAsLabelledSeries() {
-  if (sourceBar_->readAs() != ImportKind::automatic || !looksLikeLabelledSeries(path_)) return false;
-  detected_ = false;
+void DataPage::handOverTo(QWidget* view) {
+  detected_ = false;  // the time series panel's controls no longer apply to path_
   loader_->stop();
   events_->cancelLoading();
-  views_->setCurrentWidget(labelled_);
+  views_->setCurrentWidget(view);
+}
+
+bool DataPage::openAsLabelledSeries() {
+  if (sourceBar_->readAs() != ImportKind::automatic || !looksLikeLabelledSeries(path_)) return false;
+  handOverTo(labelled_);
   labelled_->openFile(path_);
   return true;
 }
 
 bool DataPage::openAsOfflineDataset() {
   if (sourceBar_->readAs() != ImportKind::automatic || !looksLikeOfflineDataset(path_)) return false;
-  detected_ = false;
-  loader_->stop();
-  events_->cancelLoading();
-  views_->setCurrentWidget(offline_);
+  handOverTo(offline_);
   offline_->openFile(path_);
   return true;
 }
@@ -251,11 +252,8 @@ void DataPage::generateOfflineDataset() {
   // The file is what the page shows from now on, as if it had been opened.
   path_ = QFileInfo(dialog.request().path).absoluteFilePath();
   failedPath_.clear();
-  detected_ = false;
-  loader_->stop();
-  events_->cancelLoading();
+  handOverTo(offline_);
   describeSource();
-  views_->setCurrentWidget(offline_);
   offline_->generate(dialog.request());
 }
 

@@ -106,6 +106,9 @@ class DataPage : public Page {
   // Reinforcement learning view when it is an offline data set.
   bool openAsLabelledSeries();
   bool openAsOfflineDataset();
+  // The file goes to `view` (classification or reinforcement learning), which reads it whole:
+  // a table or log still being read is stopped, and the tab shows that view.
+  void handOverTo(QWidget* view);
   // After the Classification or the Reinforcement learning view tried to read `attempted` (or, for
   // the latter, to generate it); `kind` is what that view shows.
   void onWholeFileLoadFinished(bool ok, const QString& attempted, LoadedData kind);

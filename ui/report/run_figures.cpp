@@ -26,6 +26,7 @@
 #include "ui/rl/episode_strip.hpp"
 #include "ui/rl/score_histogram.hpp"
 #include "ui/run_list.hpp"
+#include "ui/wording/model_names.hpp"
 
 namespace aaren::ui {
 
@@ -134,12 +135,16 @@ RunOnDisk readRunOnDisk(const QString& runDir, const QString& preferredData) {
     if (!model.has_metrics())
       throw std::runtime_error(
           QObject::tr("%1: no metrics.json yet (the model has not finished training)").arg(runPath(model.dir)).toStdString());
+  // An event log or an offline data set is found where a forecasting run's series would be.
+  const auto dataFileOf = [&](const std::string& recorded) {
+    ForecastRunConfig located;
+    located.data_file = recorded;
+    return findRunDataFile(located, runDir, preferredData);
+  };
   if (const DecisionModelFiles* decision = run.entry.models.front().decision()) {
     // The data set is described when it is found; the models act whether or not it is.
-    ForecastRunConfig located;
-    located.data_file = decision->config.data.data_file;
     try {
-      run.dataPath = findRunDataFile(located, runDir, preferredData);
+      run.dataPath = dataFileOf(decision->config.data.data_file);
       run.offline = std::make_shared<const rl::OfflineDataset>(rl::read_dataset(run.dataPath.toStdString()));
     } catch (const std::runtime_error&) {
       run.dataPath = QString::fromStdString(decision->config.data.data_file);
@@ -148,11 +153,8 @@ RunOnDisk readRunOnDisk(const QString& runDir, const QString& preferredData) {
     return run;
   }
   if (run.events()) {
-    // The event log is found where a forecasting run's series would be (findRunDataFile).
     const EventRunConfig& config = run.entry.models.front().events()->config;
-    ForecastRunConfig located;
-    located.data_file = config.data.data_file;
-    run.dataPath = findRunDataFile(located, runDir, preferredData);
+    run.dataPath = dataFileOf(config.data.data_file);
     run.eventData = std::make_shared<const EventRunData>(prepare_event_run_data(config, run.dataPath.toStdString()));
     return run;
   }
@@ -229,7 +231,7 @@ TextTable decisionMetricsTable(const RunOnDisk& run) {
     }
     const rl::DecisionEvaluationSummary& e = *metrics.evaluation;
     table.rows.push_back({QObject::tr("%1 (%2, %3 episodes)")
-                              .arg(modelName(model), QString::fromUtf8(rl::to_string(e.act_mode).data()))
+                              .arg(modelName(model), actModeName(e.act_mode))
                               .arg(e.episodes.size()),
                           QObject::tr("%1 ± %2").arg(e.score_mean, 0, 'f', 1).arg(e.score_sd, 0, 'f', 1),
                           QString::number(e.return_mean, 'f', 1), QString::number(metrics.validation_mse, 'g', 5),

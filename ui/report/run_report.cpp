@@ -25,6 +25,7 @@
 #include "ui/report/report_layout.hpp"
 #include "ui/report/run_figures.hpp"
 #include "ui/run_list.hpp"
+#include "ui/wording/model_names.hpp"
 
 namespace aaren::ui {
 
@@ -379,7 +380,7 @@ void decisionMetrics(ReportLayout& layout, const RunOnDisk& run) {
     const QImage strip = episodeStripImage(run, m, 6, Theme::light);
     if (strip.isNull()) continue;
     layout.pictures({strip}, {QObject::tr("%1 acting (%2) from the start of seed 1: return %3 in %4 steps%5.")
-                                  .arg(model.name, QString::fromUtf8(rl::to_string(model.mode).data()))
+                                  .arg(model.name, actModeName(model.mode))
                                   .arg(model.episode.total_reward, 0, 'f', 1)
                                   .arg(model.episode.steps)
                                   .arg(model.episode.terminal ? QObject::tr(", where the episode ended") : QString())},

@@ -31,17 +31,15 @@
 #include "ui/pages/fitted_table.hpp"
 #include "ui/pages/message_bar.hpp"
 #include "ui/rl/environment_picture.hpp"
+#include "ui/wording/model_names.hpp"
 #include "ui/workers/background_job.hpp"
 
 namespace aaren::ui {
 
 namespace {
 
-constexpr double kSpeedFactor = 1.5;  // one + or - press
 enum ModeChoice { asTrained, windowed, streamed };
 enum ScoreColumn { kModel, kReturn, kScore, kSteps, kTime, kFirstTime, kState, kTrainedScore, kTrainedReturn, kScoreColumns };
-
-QString modeName(rl::ActMode mode) { return mode == rl::ActMode::stream ? ActView::tr("stream") : ActView::tr("window"); }
 
 QString micro(double seconds) { return QString::number(seconds * 1e6, 'f', 1); }
 
@@ -162,19 +160,10 @@ ActView::ActView(MessageBar* messageBar, QWidget* parent)
   layout->addWidget(stepBar_);
   layout->addWidget(stage_, 1);
 
-  const auto bind = [this](const QKeySequence& keys, auto action) {
-    auto* shortcut = new QShortcut(keys, this);
-    shortcut->setContext(Qt::WidgetWithChildrenShortcut);
-    connect(shortcut, &QShortcut::activated, this, action);
-  };
-  bind(QKeySequence(Qt::Key_Space), [this] { controller_->togglePlay(); });
-  bind(QKeySequence(Qt::Key_Left), [this] { controller_->stepBack(); });
-  bind(QKeySequence(Qt::Key_Right), [this] { controller_->stepForward(); });
-  bind(QKeySequence(Qt::Key_Home), [this] { controller_->toStart(); });
-  bind(QKeySequence(Qt::Key_End), [this] { controller_->toEnd(); });
-  bind(QKeySequence(Qt::Key_Equal), [this] { controller_->setSpeed(controller_->speed() * kSpeedFactor); });
-  bind(QKeySequence(Qt::Key_Plus), [this] { controller_->setSpeed(controller_->speed() * kSpeedFactor); });
-  bind(QKeySequence(Qt::Key_Minus), [this] { controller_->setSpeed(controller_->speed() / kSpeedFactor); });
+  bindTransportKeys(*this, [this]() -> StepController& { return *controller_; });
+  auto* faster = new QShortcut(QKeySequence(Qt::Key_Plus), this);  // '+' where it is typed without Shift
+  faster->setContext(Qt::WidgetWithChildrenShortcut);
+  connect(faster, &QShortcut::activated, this, [this] { controller_->setSpeed(controller_->speed() * kSpeedStep); });
 
   connect(controller_, &StepController::positionChanged, this, &ActView::showPosition);
   connect(actButton_, &QPushButton::clicked, this, &ActView::act);
@@ -285,7 +274,7 @@ void ActView::showResults(std::shared_ptr<const ActResults> results) {
     seed_->setValue(int(results_->seed));
   }
   QStringList models;
-  for (const ActedModel& model : results_->models) models << tr("%1 (%2)").arg(model.name, modeName(model.mode));
+  for (const ActedModel& model : results_->models) models << tr("%1 (%2)").arg(model.name, actModeName(model.mode));
   summary_->setText(tr("<b>%1</b> · %2 · seed %3 · aiming at a return of %4 (the expert's is %5)")
                         .arg(models.join(QStringLiteral(", ")), QString::fromStdString(results_->environment))
                         .arg(results_->seed)
@@ -389,7 +378,7 @@ void ActView::fillScores() {
   for (int m = 0; m < int(results_->models.size()); ++m) {
     const ActedModel& model = results_->models[std::size_t(m)];
     const rl::EpisodeOutcome& e = model.episode;
-    cell(m, kModel, tr("%1 (%2)").arg(model.name, modeName(model.mode)));
+    cell(m, kModel, tr("%1 (%2)").arg(model.name, actModeName(model.mode)));
     cell(m, kReturn, QString::number(e.total_reward, 'f', 1));
     cell(m, kScore, QString::number(e.normalized_score, 'f', 1));
     cell(m, kSteps, e.terminal ? tr("%1 (ended)").arg(e.steps) : QString::number(e.steps));

@@ -135,11 +135,7 @@ TrainingRequest casesRequest(const CurrentDataset& dataset, const TrainingChoice
 TrainingRequest decisionRequest(const CurrentDataset& dataset, const TrainingChoice& choice) {
   rl::DecisionRunRequest request;
   request.data_path = QDir::toNativeSeparators(dataset.path()).toStdString();
-  request.model = rl::decision_default_model();
-  request.model.backbone.d_model = choice.model.d_model;
-  request.model.backbone.heads = choice.model.heads;
-  request.model.backbone.layers = choice.model.layers;
-  request.model.backbone.d_ff = choice.model.d_ff;
+  request.model.backbone = choice.model;  // the run sets its tokens, channels and horizon from the data
   request.model.context = choice.context;
   request.act_mode = choice.actMode;
   // The form's numbers over the task's own settings (the steps per epoch, the schedule), as the

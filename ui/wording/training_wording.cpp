@@ -6,6 +6,7 @@
 
 #include "core/classify/prediction_warnings.hpp"
 #include "ui/events/event_rmse_note.hpp"
+#include "ui/wording/model_names.hpp"
 
 namespace aaren::ui {
 
@@ -138,7 +139,7 @@ QString describeOutcome(const ModelOutcome& outcome) {
                .arg(e.episodes.size())
                .arg(e.return_mean, 0, 'f', 1)
                .arg(e.target_return, 0, 'f', 1)
-               .arg(QString::fromUtf8(rl::to_string(e.act_mode).data())) +
+               .arg(actModeName(e.act_mode)) +
            validation;
   }
   const ForecastRunMetrics& m = std::get<ForecastRunMetrics>(outcome.metrics);
