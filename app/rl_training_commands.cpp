@@ -27,10 +27,13 @@ before it. A share of the episodes (--val-fraction) is held out for the
 validation loss, the mean squared error of the actions. --act window trains on
 segments of --context steps and acts on the last --context steps; --act stream
 trains on whole episodes (4 a batch and 20 epochs, unless --batch and --epochs
-say otherwise) and acts as an RNN, carrying its state over the whole episode. Once trained, the best weights act for --episodes seeded episodes aiming
-at --target-return (the environment's expert reference return unless given), and
-their normalized score is reported as D4RL's: 100 (R - R_random) / (R_expert -
-R_random). Writes a run folder: DIR/config.json, DIR/model.safetensors,
+say otherwise) and acts as an RNN, carrying its state over the whole episode.
+After each epoch the model acts for --select-episodes episodes (seeds 1001 on)
+and the weights of the epoch that scores highest are kept (with 0, those of the
+lowest validation loss). Once trained, the kept weights act for --episodes
+seeded episodes (seeds 1 on) aiming at --target-return (the environment's expert
+reference return unless given), and their normalized score is reported as
+D4RL's: 100 (R - R_random) / (R_expert - R_random). Writes a run folder: DIR/config.json, DIR/model.safetensors,
 DIR/metrics.json (per-epoch losses, the episodes' returns and scores, the time
 per step and the state kept) and DIR/loss.csv. With --model both, DIR/aaren and
 DIR/transformer, trained on the same episodes with the same seed (--model all
@@ -160,6 +163,9 @@ void add_rl_train_command(CommandLine& cli) {
              "re-run the last K steps at every step, or carry the state over the whole episode")
       ->group(kModelGroup);
   add_whole(app, "--episodes", r.evaluation_episodes, 1, 100000, "N", "episodes to act for once trained")
+      ->group(kDataGroup);
+  add_whole(app, "--select-episodes", r.selection_episodes, 0, 100000, "N",
+            "episodes each epoch acts for to select the weights kept (0: by the validation loss)")
       ->group(kDataGroup);
   add_real(app, "--target-return", r.target_return, {}, "R", "the return the agent is asked for (default: the expert's)")
       ->group(kDataGroup);

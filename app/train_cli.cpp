@@ -59,8 +59,8 @@ void print_train_progress(const TrainProgress& p, bool terminal) {
   if (p.folds > 0 && p.fold <= p.folds) std::snprintf(phase, sizeof phase, "fold %d/%d  ", p.fold, p.folds);
   else if (p.folds > 0) std::snprintf(phase, sizeof phase, "all cases  ");
   if (p.epoch_end) {
-    char score[32] = "";
-    if (!std::isnan(p.val_score)) std::snprintf(score, sizeof score, "  val accuracy %.4f", p.val_score);
+    char score[64] = "";
+    if (!std::isnan(p.val_score)) std::snprintf(score, sizeof score, "  %s %.4g", p.val_score_name.c_str(), p.val_score);
     std::printf("%s%sepoch %d/%d  train %.5f  val %.5f%s  %.0f samples/s\n", terminal ? "\r\033[K" : "", phase,
                 p.epoch, p.epochs, p.train_loss, p.val_loss, score, p.samples_per_second);
   } else if (terminal) {

@@ -20,9 +20,9 @@ std::vector<std::string> behaviours_of(DatasetPolicy policy) {
   }
 }
 
-int behaviour_at(DatasetPolicy policy, double medium_noise, long start, long steps) {
+int behaviour_at(DatasetPolicy policy, long start, long steps) {
   switch (policy) {
-    case DatasetPolicy::medium_expert: return behaviour_noise(policy, medium_noise, start, steps) == 0.0 ? 1 : 0;
+    case DatasetPolicy::medium_expert: return plays_expert_half(start, steps) ? 1 : 0;
     case DatasetPolicy::medium_replay: return int(std::min<long>(2, 3 * start / steps));
     default: return 0;
   }
@@ -41,7 +41,6 @@ double bin_width(double span, int max_bins) {
 DatasetSummary summarize_dataset(const OfflineDataset& d) {
   DatasetSummary summary;
   const DatasetPolicy policy = dataset_policy_from_string(d.policy).value_or(DatasetPolicy::random);
-  const double medium_noise = reference_returns(d.environment).medium_noise;
   const int time_limit = make_environment(d.environment)->spec().time_limit;
   summary.behaviours = behaviours_of(policy);
   DatasetEpisode episode;
@@ -53,7 +52,7 @@ DatasetSummary summarize_dataset(const OfflineDataset& d) {
     // A timeout before the time limit is the step budget's, on the last row only.
     episode.cut = !terminal && episode.length < time_limit && i == d.steps() - 1;
     episode.score = normalized_score(d.environment, episode.episode_return);
-    episode.behaviour = behaviour_at(policy, medium_noise, episode.start, d.steps());
+    episode.behaviour = behaviour_at(policy, episode.start, d.steps());
     summary.episodes.push_back(episode);
     episode = DatasetEpisode{};
     episode.start = i + 1;

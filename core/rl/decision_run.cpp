@@ -126,6 +126,14 @@ DecisionRunOutcome train_decision_run(const DecisionRunRequest& request, const T
             val_task(config.model, data->steps, decision_segments(data->steps, data->validation, config.act_mode, K));
         Trainer trainer(layout, params, request.train);
         metrics.validation_mse = std::numeric_limits<double>::quiet_NaN();
+        const auto acting = [&](int episodes, std::uint64_t first_seed) {
+          EvaluationSettings settings;
+          settings.episodes = episodes;
+          settings.first_seed = first_seed;
+          settings.mode = config.act_mode;
+          settings.target_return = chosen_target_return(config.data.environment, request.target_return);
+          return settings;
+        };
         const CheckpointedRun run{
             metrics,
             [&](const std::vector<float>& weights) { write_decision_checkpoint(request.out_dir, config, weights); },
@@ -133,15 +141,22 @@ DecisionRunOutcome train_decision_run(const DecisionRunRequest& request, const T
             [&](const EpochRecord& best) { metrics.validation_mse = best.val_loss; },
             [&] {
               metrics.validation_mse = decision_action_mse(trainer, val_task);
-              EvaluationSettings settings;
-              settings.episodes = request.evaluation_episodes;
-              settings.mode = config.act_mode;
-              settings.target_return = chosen_target_return(config.data.environment, request.target_return);
+              const EvaluationSettings settings = acting(request.evaluation_episodes, 1);
               metrics.evaluation = DecisionEvaluationSummary::of(
                   evaluate_decision(config.model, config.data, params, settings), settings.target_return,
                   settings.mode);
             }};
-        train_with_checkpoints(trainer, params, train_task, val_task, run, callbacks);
+        metrics.selection_episodes = request.selection_episodes;
+        TrainCallbacks selected = callbacks;
+        if (request.selection_episodes > 0) {
+          selected.validation_score_name = "selection score";
+          selected.validation_score = [&] {
+            return evaluate_decision(config.model, config.data, params,
+                                     acting(request.selection_episodes, kSelectionFirstSeed))
+                .score_mean;
+          };
+        }
+        train_with_checkpoints(trainer, params, train_task, val_task, run, selected);
       }};
   run_in_order(steps, request.out_dir, request.on_memory_checked);
   return outcome;

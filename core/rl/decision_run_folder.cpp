@@ -161,9 +161,12 @@ void write_decision_checkpoint(const std::string& dir, const DecisionRunConfig& 
 }
 
 void write_decision_run_metrics(const std::string& dir, const DecisionRunMetrics& m) {
-  json out = training_history_json(m);
+  json out = training_history_json(m, [](json& epoch, const EpochRecord& record) {
+    if (std::isfinite(record.val_score)) epoch["selection_score"] = record.val_score;
+  });
   out["task"] = kDecisionRunTask;
   json_put_measured(out, "validation_mse", m.validation_mse);
+  out["selection_episodes"] = m.selection_episodes;
   if (m.evaluation) {
     const DecisionEvaluationSummary& e = *m.evaluation;
     json episodes = json::array();
@@ -184,6 +187,10 @@ DecisionRunMetrics parse_decision_run_metrics(std::string_view text, const std::
   DecisionRunMetrics m;
   const json root = parse_training_history(text, source, m);
   m.validation_mse = json_number_or(root, "validation_mse", source, 0, kHuge, std::numeric_limits<double>::quiet_NaN());
+  m.selection_episodes = json_int_or(root, "selection_episodes", source, 0, 1 << 30, 0);
+  for (std::size_t i = 0; i < m.epochs.size(); ++i)
+    m.epochs[i].val_score = json_number_or(root.at("epochs").at(i), "selection_score", source, -kHuge, kHuge,
+                                           std::numeric_limits<double>::quiet_NaN());
   if (root.contains("evaluation")) {
     const std::string es = source + " (evaluation)";
     const json& e = json_section(root, "evaluation", source);

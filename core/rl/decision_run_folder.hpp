@@ -47,6 +47,9 @@ struct DecisionEvaluationSummary {
 
 struct DecisionRunMetrics : TrainingHistory {
   double validation_mse = 0;  // of the best weights on the held-out episodes
+  // The episodes each epoch acted for to select the best (its score each epoch's val_score);
+  // 0: the lowest validation MSE selected.
+  int selection_episodes = 0;
   std::optional<DecisionEvaluationSummary> evaluation;
 };
 

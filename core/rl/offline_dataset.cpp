@@ -118,15 +118,19 @@ std::vector<double> OfflineDataset::episode_returns() const {
   return returns;
 }
 
-double behaviour_noise(DatasetPolicy policy, double medium_noise, long step, long steps) {
+bool plays_expert_half(long step, long steps) { return step >= steps / 2; }
+
+ActionNoise behaviour_noise(DatasetPolicy policy, const ReferenceReturns& reference, long step, long steps) {
+  const ActionNoise& medium = reference.medium_noise;
   switch (policy) {
-    case DatasetPolicy::random: return 1.0;
-    case DatasetPolicy::expert: return 0.0;
-    case DatasetPolicy::medium: return medium_noise;
-    case DatasetPolicy::medium_replay: return 1.0 - (1.0 - medium_noise) * double(step) / double(steps);
-    case DatasetPolicy::medium_expert: return step < steps / 2 ? medium_noise : 0.0;
+    case DatasetPolicy::random: return {1.0, reference.expert_noise.jitter};
+    case DatasetPolicy::expert: return reference.expert_noise;
+    case DatasetPolicy::medium: return medium;
+    case DatasetPolicy::medium_replay:
+      return {1.0 - (1.0 - medium.random_share) * double(step) / double(steps), medium.jitter};
+    case DatasetPolicy::medium_expert: return plays_expert_half(step, steps) ? reference.expert_noise : medium;
   }
-  return 1.0;
+  return {1.0, 0.0};
 }
 
 OfflineDataset generate_dataset(std::string_view environment_name, DatasetPolicy policy, long steps, std::uint64_t seed,
@@ -134,7 +138,7 @@ OfflineDataset generate_dataset(std::string_view environment_name, DatasetPolicy
   if (steps < 1) throw std::invalid_argument("a data set needs at least 1 step, not " + std::to_string(steps));
   const auto environment = make_environment(environment_name);
   const EnvironmentSpec& spec = environment->spec();
-  const double medium = reference_returns(environment_name).medium_noise;
+  const ReferenceReturns& reference = reference_returns(environment_name);
   OfflineDataset d;
   d.environment = spec.name;
   d.policy = std::string(to_string(policy));
@@ -145,7 +149,7 @@ OfflineDataset generate_dataset(std::string_view environment_name, DatasetPolicy
   for (std::uint64_t episode = 0; step < steps; ++episode) {
     const std::uint64_t episode_seed = seed * 1000003ULL + episode;
     if (token.cancelled()) throw ReadCancelled("generating the data set was cancelled");
-    NoisyExpert behaviour(environment_name, behaviour_noise(policy, medium, step, steps), episode_seed);
+    NoisyExpert behaviour(environment_name, behaviour_noise(policy, reference, step, steps), episode_seed);
     std::vector<double> observation = environment->reset(episode_seed);
     for (;;) {
       const std::vector<double> action = behaviour.act(*environment);

@@ -5,10 +5,10 @@
 // step budget cut its episode short). Stored as safetensors (float32) with the environment, the
 // policy, the seed and a checksum of the values as metadata, written whole or not at all.
 //
-// Policies (core/rl/policies.hpp): random; expert; medium (the expert with a share of random steps,
-// core/rl/reference_returns.hpp); medium-replay (episodes of rising quality, as a learner's replay
-// buffer holds them: the share of random steps falls from 1 to medium's over the budget);
-// medium-expert (the first half of the steps medium, the second half expert).
+// Policies (core/rl/policies.hpp): random; expert; medium (the expert under the noise its
+// environment records, core/rl/reference_returns.hpp); medium-replay (episodes of rising quality, as
+// a learner's replay buffer holds them: the share of random steps falls from 1 to medium's over the
+// budget); medium-expert (the first half of the steps medium, the second half expert).
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -16,6 +16,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/rl/reference_returns.hpp"
 #include "core/util/cancel_token.hpp"
 
 namespace aaren::rl {
@@ -39,10 +40,15 @@ struct OfflineDataset {
   std::vector<double> episode_returns() const;
 };
 
-// The share of random steps of the behaviour that plays the episode starting at row `step` of a data
-// set of `steps` rows, where medium's share is `medium_noise`: 1 for random, 0 for expert, falling
-// over the buffer for medium-replay, medium's share in medium-expert's first half and 0 after.
-double behaviour_noise(DatasetPolicy policy, double medium_noise, long step, long steps);
+// Whether the episode starting at row `step` of a medium-expert data set of `steps` rows is the
+// expert's (the second half) rather than medium's.
+bool plays_expert_half(long step, long steps);
+
+// The action noise of the behaviour that plays the episode starting at row `step` of a data set of
+// `steps` rows, from the environment's recorded noises: the random policy's share 1; the expert's
+// and medium's own; medium-replay's share of random steps falling from 1 to medium's over the
+// buffer with medium's jitter; medium-expert's medium, then expert.
+ActionNoise behaviour_noise(DatasetPolicy policy, const ReferenceReturns& reference, long step, long steps);
 
 // `steps` rows from episodes whose starts and random draws come from `seed`. Throws
 // std::invalid_argument for an unknown environment or steps below 1, and ReadCancelled once

@@ -118,22 +118,23 @@ std::vector<double> RandomPolicy::act(const Environment& environment) {
   return action;
 }
 
-NoisyExpert::NoisyExpert(std::string_view environment, double noise, std::uint64_t seed, double jitter)
+NoisyExpert::NoisyExpert(std::string_view environment, ActionNoise noise, std::uint64_t seed)
     : expert_(make_expert(environment)),
       random_(seed ^ 0x9e3779b97f4a7c15ULL),
       noise_(noise),
-      jitter_(jitter),
       coin_(seed),
       gauss_(seed ^ 0xd1b54a32d192ed03ULL) {
-  if (!(noise >= 0 && noise <= 1)) throw std::invalid_argument("the noise is a share from 0 to 1, not " + std::to_string(noise));
-  if (!(jitter >= 0)) throw std::invalid_argument("the jitter is a deviation of 0 or more, not " + std::to_string(jitter));
+  if (!(noise.random_share >= 0 && noise.random_share <= 1))
+    throw std::invalid_argument("the random share is a share from 0 to 1, not " + std::to_string(noise.random_share));
+  if (!(noise.jitter >= 0))
+    throw std::invalid_argument("the jitter is a deviation of 0 or more, not " + std::to_string(noise.jitter));
 }
 
 std::vector<double> NoisyExpert::act(const Environment& environment) {
   // Every draw every step, so that one policy's steps do not shift the other's random numbers.
   std::vector<double> expert = expert_->act(environment), random = random_.act(environment);
-  for (double& a : expert) a += jitter_ * environment.spec().action_high * standard_normal(gauss_);
-  return coin_(0.0, 1.0) < noise_ ? random : expert;
+  for (double& a : expert) a += noise_.jitter * environment.spec().action_high * standard_normal(gauss_);
+  return coin_(0.0, 1.0) < noise_.random_share ? random : expert;
 }
 
 EpisodeSummary run_episode(Environment& environment, Policy& policy, std::uint64_t seed) {

@@ -10,11 +10,12 @@
 //             differences, so they follow its equations exactly.
 //   random    actions uniform over the range.
 //   noisy     the expert's action plus Gaussian noise of deviation `jitter` times the action bound,
-//             replaced by a random one with probability `noise` at each step: noise 0 is the
-//             expert with its jitter, 1 the random policy. The data sets are generated with jitter
-//             kBehaviourJitter, as D4RL's were sampled from stochastic policies: without it the
-//             expert's data never leave its path, and a model that clones them never saw how to
-//             come back to it (docs/DESIGN.md section 11).
+//             replaced by a random one with probability `random_share` at each step (ActionNoise,
+//             core/rl/reference_returns.hpp): share 0 is the expert with its jitter, 1 the random
+//             policy. The data sets' expert has the jitter its environment records, as D4RL's were
+//             sampled from stochastic policies: without it the expert's data never leave its path,
+//             and a model that clones them never saw how to come back to it (docs/DESIGN.md
+//             section 11).
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -23,6 +24,7 @@
 #include <vector>
 
 #include "core/rl/environment.hpp"
+#include "core/rl/reference_returns.hpp"
 #include "core/util/seeded_uniform.hpp"
 
 namespace aaren::rl {
@@ -46,19 +48,16 @@ class RandomPolicy : public Policy {
   SeededUniform uniform_;
 };
 
-// The deviation of the data sets' behaviour noise, as a share of the action bound.
-inline constexpr double kBehaviourJitter = 0.1;
-
 class NoisyExpert : public Policy {
  public:
-  // Throws std::invalid_argument for a noise outside [0, 1] or a jitter below 0.
-  NoisyExpert(std::string_view environment, double noise, std::uint64_t seed, double jitter = kBehaviourJitter);
+  // Throws std::invalid_argument for a random share outside [0, 1] or a jitter below 0.
+  NoisyExpert(std::string_view environment, ActionNoise noise, std::uint64_t seed);
   std::vector<double> act(const Environment& environment) override;
 
  private:
   std::unique_ptr<Policy> expert_;
   RandomPolicy random_;
-  double noise_, jitter_;
+  ActionNoise noise_;
   SeededUniform coin_, gauss_;
 };
 

@@ -228,6 +228,7 @@ TrainResult Trainer::train(const TrainingTask& train_set, const TrainingTask& va
     if (callbacks.progress) {
       progress.val_loss = record.val_loss;
       progress.val_score = record.val_score;
+      if (callbacks.validation_score) progress.val_score_name = callbacks.validation_score_name;
       progress.epoch_end = true;
       callbacks.progress(progress);
     }

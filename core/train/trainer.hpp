@@ -43,6 +43,7 @@ struct TrainProgress {
   double train_loss = 0;        // mean over the epoch so far
   double val_loss = -1;         // at the end of an epoch; -1 before
   double val_score = std::numeric_limits<double>::quiet_NaN();  // at an epoch's end, with a validation_score
+  std::string val_score_name;                                   // TrainCallbacks::validation_score_name, with it
   double samples_per_second = 0;
   double eta_seconds = 0;
   bool epoch_end = false;

@@ -29,7 +29,8 @@ class TestCliRlTraining : public QObject {
                                  "--context", "8", "--epochs", "1", "--steps-per-epoch", "20", "--episodes", "2"});
     QVERIFY2(r.exited_with(0), qPrintable(r.describe()));
     QVERIFY2(r.out.contains(QStringLiteral("episodes (")) && r.out.contains(QStringLiteral("normalized score")) &&
-                 r.out.contains(QStringLiteral("median time per step")),
+                 r.out.contains(QStringLiteral("median time per step")) &&
+                 r.out.contains(QStringLiteral("selection score")),
              qPrintable(r.out));
     for (const char* model : {"aaren", "transformer"}) {
       const std::string config =
@@ -115,6 +116,9 @@ class TestCliRlTraining : public QObject {
     QTest::newRow("train: no context") << QStringList{"train", "--task", "rl", "--data", "@data.safetensors", "--out", "@x",
                                                       "--context", "0"}
                                        << 2 << "--context must be between 1 and";
+    QTest::newRow("train: negative selection") << QStringList{"train", "--task", "rl", "--data", "@data.safetensors",
+                                                              "--out", "@x", "--select-episodes", "-1"}
+                                               << 2 << "--select-episodes must be between 0 and";
     QTest::newRow("forecast: acts instead") << QStringList{"forecast", "--task", "rl", "--run", "@run"} << 2
                                             << "a reinforcement-learning run acts rather than forecasts: use aaren rl evaluate";
     QTest::newRow("train: on a GPU") << QStringList{"train", "--task", "rl", "--data", "@data.safetensors", "--out", "@x",

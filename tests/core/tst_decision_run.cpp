@@ -3,7 +3,8 @@
 // returns-to-go, standardized states and scaled actions against a data set worked by hand; the
 // segments of both act modes; the split of episodes; config.json, the checkpoint and metrics.json
 // round trips, and a checkpoint of another run refused; a small training run scores far above the
-// random policy, reproduces itself from its seed, and a stream's state stays the same size over
+// random policy, reproduces itself from its seed, keeps the weights that act best on the selection's
+// seeds, and a stream's state stays the same size over
 // a whole episode while a window's stops growing at K steps; the catalog lists and opens the run.
 #include <QtTest>
 
@@ -181,6 +182,49 @@ class TestDecisionRun : public QObject {
     write_decision_run_config(path("again"), other);
     const QString refused = error_of([&] { load_decision_run(path("again")); });
     QVERIFY2(refused.contains("context differs"), qPrintable(refused));
+  }
+
+  // Each epoch's weights act for the selection's episodes, and the kept ones are those of the epoch
+  // that scored highest: acting again from the selection's seeds gives that epoch's score exactly.
+  // Without selection episodes the lowest validation MSE chooses, as for the other tasks.
+  void theKeptWeightsActBestOnTheSelectionSeeds() {
+    write_dataset(path("pendulum-me.safetensors"), generate_dataset("pendulum", DatasetPolicy::medium_expert, 4000, 3));
+    DecisionRunRequest request =
+        small_request(path("pendulum-me.safetensors"), path("selected"), ModelKind::aaren);
+    request.train.epochs = 4;
+    request.train.max_steps_per_epoch = 15;
+    request.selection_episodes = 2;
+    const DecisionRunOutcome outcome = train_decision_run(request);
+    const std::vector<EpochRecord>& epochs = outcome.metrics.epochs;
+    QCOMPARE(epochs.size(), std::size_t(4));
+    std::size_t best = 0;
+    for (std::size_t i = 0; i < epochs.size(); ++i) {
+      QVERIFY(std::isfinite(epochs[i].val_score));
+      if (epochs[i].val_score > epochs[best].val_score) best = i;
+    }
+    QCOMPARE(outcome.metrics.best_epoch, int(best) + 1);
+    QCOMPARE(outcome.metrics.validation_mse, epochs[best].val_loss);
+
+    const LoadedDecisionRun run = load_decision_run(path("selected"));
+    QCOMPARE(run.metrics.selection_episodes, 2);
+    for (std::size_t i = 0; i < epochs.size(); ++i) QCOMPARE(run.metrics.epochs[i].val_score, epochs[i].val_score);
+    EvaluationSettings settings;
+    settings.episodes = 2;
+    settings.first_seed = kSelectionFirstSeed;
+    settings.target_return = default_target_return("pendulum");
+    QCOMPARE(evaluate_decision(run.config.model, run.config.data, run.params, settings).score_mean,
+             epochs[best].val_score);
+
+    request.selection_episodes = 0;
+    request.out_dir = path("by-mse");
+    const DecisionRunOutcome byMse = train_decision_run(request);
+    std::size_t lowest = 0;
+    for (std::size_t i = 0; i < byMse.metrics.epochs.size(); ++i) {
+      QVERIFY(std::isnan(byMse.metrics.epochs[i].val_score));
+      if (byMse.metrics.epochs[i].val_loss < byMse.metrics.epochs[lowest].val_loss) lowest = i;
+    }
+    QCOMPARE(byMse.metrics.best_epoch, int(lowest) + 1);
+    QCOMPARE(load_decision_run(path("by-mse")).metrics.selection_episodes, 0);
   }
 
   void theStreamKeepsOneSizeAndTheWindowStopsGrowing() {

@@ -5,6 +5,7 @@
 // seeds reproduce data sets byte for byte; files round-trip, and damaged, truncated or foreign files
 // are refused with a message naming the problem.
 #include <QtTest>
+#include <optional>
 
 #include <fstream>
 #include <numeric>
@@ -24,19 +25,19 @@ std::string readBytes(const std::string& path) {
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
-double meanReturn(std::string_view name, double noise) {
+double meanReturn(std::string_view name, std::optional<ActionNoise> noise) {
   const auto environment = make_environment(name);
   double total = 0;
   for (int seed = 1; seed <= kReferenceEpisodes; ++seed) {
-    if (noise >= 1.0) {
-      RandomPolicy random{std::uint64_t(seed)};
-      total += run_episode(*environment, random, std::uint64_t(seed)).total_reward;
-    } else if (noise <= 0.0) {
+    if (!noise) {
       const auto expert = make_expert(name);
       total += run_episode(*environment, *expert, std::uint64_t(seed)).total_reward;
+    } else if (noise->random_share >= 1.0) {
+      RandomPolicy random{std::uint64_t(seed)};
+      total += run_episode(*environment, random, std::uint64_t(seed)).total_reward;
     } else {
-      NoisyExpert medium(name, noise, std::uint64_t(seed));
-      total += run_episode(*environment, medium, std::uint64_t(seed)).total_reward;
+      NoisyExpert behaviour(name, *noise, std::uint64_t(seed));
+      total += run_episode(*environment, behaviour, std::uint64_t(seed)).total_reward;
     }
   }
   return total / kReferenceEpisodes;
@@ -75,12 +76,16 @@ void TestRlDatasets::referenceReturnsAreMeasuredAgain() {
   QFETCH(QString, name);
   const std::string env = name.toStdString();
   const ReferenceReturns& recorded = reference_returns(env);
-  QVERIFY2(std::abs(meanReturn(env, 1.0) - recorded.random) < 0.01, qPrintable(QString::number(meanReturn(env, 1.0))));
-  QVERIFY2(std::abs(meanReturn(env, 0.0) - recorded.expert) < 0.01, qPrintable(QString::number(meanReturn(env, 0.0))));
+  const double random = meanReturn(env, ActionNoise{1.0, 0.0}), expert = meanReturn(env, std::nullopt);
+  QVERIFY2(std::abs(random - recorded.random) < 0.01, qPrintable(QString::number(random)));
+  QVERIFY2(std::abs(expert - recorded.expert) < 0.01, qPrintable(QString::number(expert)));
   QCOMPARE(normalized_score(env, recorded.expert), 100.0);
   QCOMPARE(normalized_score(env, recorded.random), 0.0);
   const double medium = normalized_score(env, meanReturn(env, recorded.medium_noise));
   QVERIFY2(medium >= 30 && medium <= 55, qPrintable(QStringLiteral("medium scores %1").arg(medium)));
+  // The data sets' expert, noise and all, stays near the expert's own score.
+  const double noisyExpert = normalized_score(env, meanReturn(env, recorded.expert_noise));
+  QVERIFY2(noisyExpert >= 95, qPrintable(QStringLiteral("the data's expert scores %1").arg(noisyExpert)));
 }
 
 void TestRlDatasets::theLayoutIsD4rls_data() {
@@ -209,19 +214,20 @@ void TestRlDatasets::badRequestsAreRefused() {
   QVERIFY_THROWS_EXCEPTION(std::invalid_argument, generate_dataset("cartpole", DatasetPolicy::random, 0, 1));
   QVERIFY_THROWS_EXCEPTION(std::invalid_argument, generate_dataset("mountaincar", DatasetPolicy::random, 10, 1));
   QVERIFY(!dataset_policy_from_string("novice"));
-  QVERIFY_THROWS_EXCEPTION(std::invalid_argument, NoisyExpert("cartpole", 1.5, 1));
-  QVERIFY_THROWS_EXCEPTION(std::invalid_argument, NoisyExpert("cartpole", 0.5, 1, -0.1));
+  QVERIFY_THROWS_EXCEPTION(std::invalid_argument, NoisyExpert("cartpole", ActionNoise{1.5, 0.1}, 1));
+  QVERIFY_THROWS_EXCEPTION(std::invalid_argument, NoisyExpert("cartpole", ActionNoise{0.5, -0.1}, 1));
 }
 
-// The behaviour's jitter: none gives the expert's action exactly; kBehaviourJitter adds noise of
-// mean 0 and deviation 0.1 times the bound (pendulum: 0.2), drawn afresh at each step.
+// The behaviour's jitter: none gives the expert's action exactly; the pendulum's data sets' expert
+// adds noise of mean 0 and deviation 0.1 times the bound (0.2), drawn afresh at each step.
 void TestRlDatasets::theExpertsJitterIsGaussian() {
   const auto environment = make_environment("pendulum");
   environment->reset(3);
   const double expert = make_expert("pendulum")->act(*environment)[0];
-  NoisyExpert clean("pendulum", 0.0, 5, 0.0);
+  NoisyExpert clean("pendulum", ActionNoise{0.0, 0.0}, 5);
   QCOMPARE(clean.act(*environment)[0], expert);
-  NoisyExpert behaviour("pendulum", 0.0, 5);
+  QCOMPARE(reference_returns("pendulum").expert_noise.jitter, 0.1);
+  NoisyExpert behaviour("pendulum", reference_returns("pendulum").expert_noise, 5);
   const int draws = 20000;
   double sum = 0, squares = 0, beyond = 0;
   for (int i = 0; i < draws; ++i) {

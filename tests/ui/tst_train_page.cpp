@@ -93,6 +93,7 @@ class TestTrainPage : public QObject {
   void aConstantChannelIsAWarning();
   void timeLeftCoversTheWholeJob_data();
   void timeLeftCoversTheWholeJob();
+  void anEpochsEndNamesWhatChoosesTheEpoch();
   void featuresChoiceReachesTheRunAndIsRemembered();
   void featuresOfTheTargetNeedOne();
   void anyOfTheThreeModelsTrainsSideBySide();
@@ -520,6 +521,23 @@ void TestTrainPage::timeLeftCoversTheWholeJob() {
   // The bar: a fold is one of folds + 1 trainings of the model.
   const double trained = 0.25;  // epoch 1 of 2, step 5 of 10
   QCOMPARE(modelFractionDone(report.progress), folds > 0 ? (fold - 1 + trained) / (folds + 1) : trained);
+}
+
+// At an epoch's end the line gives the validation loss and, where something else chooses the epoch
+// kept (a Decision Transformer's score acting), that too.
+void TestTrainPage::anEpochsEndNamesWhatChoosesTheEpoch() {
+  TrainingProgress report;
+  report.modelName = QStringLiteral("Aaren");
+  report.progress.epoch = report.progress.epochs = 3;
+  report.progress.step = report.progress.steps_per_epoch = 10;
+  report.progress.epoch_end = true;
+  report.progress.val_loss = 0.41234;
+  QVERIFY2(describeProgress(report).endsWith(QStringLiteral(" · validation loss 0.4123")),
+           qPrintable(describeProgress(report)));
+  report.progress.val_score = 97.254;
+  report.progress.val_score_name = "selection score";
+  QVERIFY2(describeProgress(report).endsWith(QStringLiteral(" · validation loss 0.4123 · selection score 97.25")),
+           qPrintable(describeProgress(report)));
 }
 
 // The Features choice, picked as a user picks it, reaches the run folder (MS: every channel in, the

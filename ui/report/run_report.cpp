@@ -282,6 +282,27 @@ void training(ReportLayout& layout, const RunOnDisk& run) {
                        classifierTraining(classifier->config.model));
       continue;
     }
+    const DecisionModelFiles* decision = model.decision();
+    if (decision && decision->metrics && decision->metrics->selection_episodes > 0) {
+      // A Decision Transformer keeps the epoch whose weights acted best (core/rl/decision_run.hpp).
+      const rl::DecisionRunMetrics& m = *decision->metrics;
+      const auto chosen = std::find_if(epochs.begin(), epochs.end(),
+                                       [&](const EpochRecord& epoch) { return epoch.epoch == m.best_epoch; });
+      if (chosen != epochs.end()) {
+        layout.paragraph(QObject::tr("%1: %n epoch(s) in %2 s; after each, the model acted for %3 episodes (seeds %4 "
+                                     "on, apart from the evaluation's), and the weights of epoch %5, which scored %6 "
+                                     "there, are the ones evaluated (validation loss %7).",
+                                     nullptr, int(epochs.size()))
+                             .arg(modelName(model))
+                             .arg(seconds, 0, 'f', 1)
+                             .arg(m.selection_episodes)
+                             .arg(rl::kSelectionFirstSeed)
+                             .arg(chosen->epoch)
+                             .arg(chosen->val_score, 0, 'f', 1)
+                             .arg(number(chosen->val_loss)));
+        continue;
+      }
+    }
     layout.paragraph(QObject::tr("%1: %n epoch(s) in %2 s; the best validation loss, %3, came at epoch %4, and "
                                  "those weights are the ones evaluated.", nullptr, int(epochs.size()))
                          .arg(modelName(model))
@@ -370,7 +391,7 @@ void decisionMetrics(ReportLayout& layout, const RunOnDisk& run) {
   layout.heading(QObject::tr("Acting in the environment"));
   const ActResults& acting = *run.acting;
   layout.table(metricsTable(run),
-               QObject::tr("After training, each model's best weights acted for seeded episodes aiming at the expert's "
+               QObject::tr("After training, the weights each model kept acted for seeded episodes aiming at the expert's "
                            "return, %1, and were scored as D4RL scores: 100 (R - R_random) / (R_expert - R_random). "
                            "The time is the median of a step on the machine that trained it; the state is what the "
                            "model keeps between steps after the first episode.")

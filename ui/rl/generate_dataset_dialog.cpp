@@ -33,8 +33,8 @@ QString policyDescription(rl::DatasetPolicy policy) {
   switch (policy) {
     case rl::DatasetPolicy::random: return GenerateDatasetDialog::tr("Uniformly random actions: the score's 0.");
     case rl::DatasetPolicy::medium:
-      return GenerateDatasetDialog::tr("The expert with a share of its steps replaced by random actions, so that it "
-                                       "scores a third to a half of the expert.");
+      return GenerateDatasetDialog::tr("The expert with enough noise on its actions (random steps, or heavy jitter, "
+                                       "as the environment records) that it scores a third to a half of the expert.");
     case rl::DatasetPolicy::medium_replay:
       return GenerateDatasetDialog::tr("Episodes of rising quality, as a learner's replay buffer holds them: random at "
                                        "first, medium by the end.");

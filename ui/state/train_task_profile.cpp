@@ -93,11 +93,14 @@ QString decisionHint(const CurrentDataset&, const TrainingChoice& choice) {
       choice.actMode == rl::ActMode::stream
           ? Words::tr("trains on whole episodes and acts as an RNN, carrying its state over the episode")
           : Words::tr("trains on segments of %1 steps and acts on the last %1 steps").arg(choice.context);
+  const rl::DecisionRunRequest defaults;
   return Words::tr("Each model reads the return-to-go, state and action of every step (three tokens a step) and "
-                   "learns the next action; it %1. After training, the best weights act for %2 seeded episodes aiming "
-                   "at the expert's return, scored 0 (random) to 100 (expert).")
+                   "learns the next action; it %1. After each epoch it acts for %2 episodes and the weights that "
+                   "score highest are kept; they then act for %3 other seeded episodes aiming at the expert's "
+                   "return, scored 0 (random) to 100 (expert).")
       .arg(acting)
-      .arg(rl::DecisionRunRequest{}.evaluation_episodes);
+      .arg(defaults.selection_episodes)
+      .arg(defaults.evaluation_episodes);
 }
 
 TrainingRequest seriesRequest(const CurrentDataset& dataset, const TrainingChoice& choice) {

@@ -3,6 +3,7 @@
 #include <QCoreApplication>
 #include <QLocale>
 #include <algorithm>
+#include <cmath>
 
 #include "core/classify/prediction_warnings.hpp"
 #include "ui/events/event_rmse_note.hpp"
@@ -59,7 +60,13 @@ QString describeProgress(const TrainingProgress& report) {
   const double left = jobSecondsLeft(report);
   text += report.models > 1 ? tr(" · %1 left for all %2 models").arg(duration(left)).arg(report.models)
                             : tr(" · %1 left").arg(duration(left));
-  if (p.epoch_end && (p.folds == 0 || p.fold > p.folds)) text += tr(" · validation loss %1").arg(p.val_loss, 0, 'f', 4);
+  if (p.epoch_end && (p.folds == 0 || p.fold > p.folds)) {
+    text += tr(" · validation loss %1").arg(p.val_loss, 0, 'f', 4);
+    // What chooses the epoch kept where the loss does not (a classifier's accuracy, a Decision
+    // Transformer's score acting).
+    if (std::isfinite(p.val_score) && !p.val_score_name.empty())
+      text += tr(" · %1 %2").arg(QString::fromStdString(p.val_score_name)).arg(p.val_score, 0, 'g', 4);
+  }
   return text;
 }
 
