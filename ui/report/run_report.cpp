@@ -26,6 +26,7 @@
 #include "ui/report/run_figures.hpp"
 #include "ui/run_list.hpp"
 #include "ui/wording/model_names.hpp"
+#include "ui/wording/wording.hpp"
 
 namespace aaren::ui {
 
@@ -38,6 +39,10 @@ constexpr int kSampledFutureRows = 12;
 constexpr int kReportDpi = 300;
 // Charts are drawn twice as wide as high, at a size whose text reads well on a page.
 const ImageOptions kWideChart{QSize(1600, 720), 200};
+
+QString epochCount(std::size_t epochs) {
+  return countOf(qlonglong(epochs), QObject::tr("epoch"), QObject::tr("epochs"));
+}
 const ImageOptions kSquareChart{QSize(900, 900), 200};
 constexpr qreal kWideAspect = 720.0 / 1600.0;
 
@@ -258,12 +263,11 @@ void training(ReportLayout& layout, const RunOnDisk& run) {
       // A classifier keeps the epoch of the best validation accuracy, the loss breaking ties.
       const ClassifyRunMetrics& m = *classifier->metrics;
       if (const std::optional<CrossValidation>& cv = m.cross_validation) {
-        layout.paragraph(QObject::tr("%1: %2 epochs, the count chosen by %3-fold cross-validation on the training file "
+        layout.paragraph(QObject::tr("%1: %2, the count chosen by %3-fold cross-validation on the training file "
                                      "(pooled accuracy %4% of its %5 cases), then trained on every training case "
                                      "in %6 s; the last epoch's weights are the ones evaluated. The validation curve "
                                      "is the folds' pooled loss.")
-                             .arg(modelName(model))
-                             .arg(cv->chosen_epoch)
+                             .arg(modelName(model), epochCount(std::size_t(cv->chosen_epoch)))
                              .arg(cv->folds)
                              .arg(100.0 * m.validation.accuracy, 0, 'f', 1)
                              .arg(cv->cases)
@@ -271,10 +275,9 @@ void training(ReportLayout& layout, const RunOnDisk& run) {
                          classifierTraining(classifier->config.model));
         continue;
       }
-      layout.paragraph(QObject::tr("%1: %2 epochs in %3 s; the best validation accuracy, %4% of %5 cases, came at "
+      layout.paragraph(QObject::tr("%1: %2 in %3 s; the best validation accuracy, %4% of %5 cases, came at "
                                    "epoch %6, and those weights are the ones evaluated.")
-                           .arg(modelName(model))
-                           .arg(epochs.size())
+                           .arg(modelName(model), epochCount(epochs.size()))
                            .arg(seconds, 0, 'f', 1)
                            .arg(100.0 * m.validation.accuracy, 0, 'f', 1)
                            .arg(m.validation.cases)
@@ -289,11 +292,10 @@ void training(ReportLayout& layout, const RunOnDisk& run) {
       const auto chosen = std::find_if(epochs.begin(), epochs.end(),
                                        [&](const EpochRecord& epoch) { return epoch.epoch == m.best_epoch; });
       if (chosen != epochs.end()) {
-        layout.paragraph(QObject::tr("%1: %n epoch(s) in %2 s; after each, the model acted for %3 episodes (seeds %4 "
-                                     "on, apart from the evaluation's), and the weights of epoch %5, which scored %6 "
-                                     "there, are the ones evaluated (validation loss %7).",
-                                     nullptr, int(epochs.size()))
-                             .arg(modelName(model))
+        layout.paragraph(QObject::tr("%1: %2 in %3 s; after each, the model acted for %4 episodes (seeds %5 on, apart "
+                                     "from the evaluation's), and the weights of epoch %6, which scored %7 there, are "
+                                     "the ones evaluated (validation loss %8).")
+                             .arg(modelName(model), epochCount(epochs.size()))
                              .arg(seconds, 0, 'f', 1)
                              .arg(m.selection_episodes)
                              .arg(rl::kSelectionFirstSeed)
@@ -303,9 +305,9 @@ void training(ReportLayout& layout, const RunOnDisk& run) {
         continue;
       }
     }
-    layout.paragraph(QObject::tr("%1: %n epoch(s) in %2 s; the best validation loss, %3, came at epoch %4, and "
-                                 "those weights are the ones evaluated.", nullptr, int(epochs.size()))
-                         .arg(modelName(model))
+    layout.paragraph(QObject::tr("%1: %2 in %3 s; the best validation loss, %4, came at epoch %5, and those weights "
+                                 "are the ones evaluated.")
+                         .arg(modelName(model), epochCount(epochs.size()))
                          .arg(seconds, 0, 'f', 1)
                          .arg(number(best->val_loss))
                          .arg(best->epoch));

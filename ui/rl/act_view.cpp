@@ -32,6 +32,7 @@
 #include "ui/pages/message_bar.hpp"
 #include "ui/rl/environment_picture.hpp"
 #include "ui/wording/model_names.hpp"
+#include "ui/wording/wording.hpp"
 #include "ui/workers/background_job.hpp"
 
 namespace aaren::ui {
@@ -334,12 +335,12 @@ void ActView::showPosition(int position) {
     double episodeReturn = 0;
     for (int t = 0; t < shown; ++t) episodeReturn += e.rewards[std::size_t(t)];
     const double action = shown == 0 ? 0.0 : e.actions[std::size_t(row) * std::size_t(A)] / model.config.data.action_scale;
-    QString caption = shown == 0 ? tr("%1 · before the first step · aiming at %2").arg(model.name).arg(e.returns_to_go.front(), 0, 'f', 1)
+    QString caption = shown == 0 ? tr("%1 · before the first step · aiming at %2")
+                                       .arg(model.name, fixedDecimals(e.returns_to_go.front(), 1))
                                  : tr("%1 · step %2 · return %3 · to go %4")
                                        .arg(model.name)
                                        .arg(shown)
-                                       .arg(episodeReturn, 0, 'f', 1)
-                                       .arg(e.returns_to_go[std::size_t(row)], 0, 'f', 1);
+                                       .arg(fixedDecimals(episodeReturn, 1), fixedDecimals(e.returns_to_go[std::size_t(row)], 1));
     if (shown > 0)
       caption += QLatin1Char('\n') + tr("%1 µs this step · %2 B kept")
                                          .arg(micro(e.step_seconds[std::size_t(row)]))

@@ -7,6 +7,7 @@
 
 #include "ui/charts/model_colors.hpp"
 #include "ui/rl/environment_picture.hpp"
+#include "ui/wording/wording.hpp"
 
 namespace aaren::ui {
 
@@ -46,7 +47,7 @@ QImage renderEpisodeStrip(const ActResults& results, int model, int frames, int 
     while (summed <= row) soFar += e.rewards[std::size_t(summed++)];
     const std::span<const double> observation(e.observations.data() + std::size_t(row) * std::size_t(S), std::size_t(S));
     picture.setFrame(observation, e.actions[std::size_t(row) * std::size_t(A)] / acted.config.data.action_scale,
-                     QObject::tr("step %1 · return %2").arg(steps[i]).arg(soFar, 0, 'f', 1), modelColor(acted.kind));
+                     QObject::tr("step %1 · return %2").arg(steps[i]).arg(fixedDecimals(soFar, 1)), modelColor(acted.kind));
     picture.render(&painter, QPoint(frameSize.width() * (int(i) % across), frameSize.height() * (int(i) / across)));
   }
   return strip;
