@@ -123,14 +123,14 @@ bool plays_expert_half(long step, long steps) { return step >= steps / 2; }
 ActionNoise behaviour_noise(DatasetPolicy policy, const ReferenceReturns& reference, long step, long steps) {
   const ActionNoise& medium = reference.medium_noise;
   switch (policy) {
-    case DatasetPolicy::random: return {1.0, reference.expert_noise.jitter};
+    case DatasetPolicy::random: return {1.0, 0.0};
     case DatasetPolicy::expert: return reference.expert_noise;
     case DatasetPolicy::medium: return medium;
     case DatasetPolicy::medium_replay:
       return {1.0 - (1.0 - medium.random_share) * double(step) / double(steps), medium.jitter};
     case DatasetPolicy::medium_expert: return plays_expert_half(step, steps) ? reference.expert_noise : medium;
   }
-  return {1.0, 0.0};
+  return {1.0, 0.0};  // unreachable: every policy is listed
 }
 
 OfflineDataset generate_dataset(std::string_view environment_name, DatasetPolicy policy, long steps, std::uint64_t seed,
