@@ -36,10 +36,12 @@ class TestCliRlTraining : public QObject {
       const std::string config =
           aaren::read_text_file(path(QStringLiteral("run/%1/config.json").arg(model)).toStdString());
       QVERIFY(config.find("\"task\": \"rl\"") != std::string::npos);
+      QCOMPARE(aaren::rl::load_decision_run(path(QStringLiteral("run/%1").arg(model)).toStdString()).config.train.lr,
+               aaren::rl::decision_train_settings().lr);
     }
   }
 
-  void aStreamTakesItsOwnBatchUnlessGiven() {
+  void aStreamTakesItsOwnBatchAndLearningRateUnlessGiven() {
     const QString data = path(QStringLiteral("data.safetensors"));
     const CliResult r = run_cli({"train", "--task", "rl", "--data", data, "--out", path(QStringLiteral("stream")), "--act",
                                  "stream", "--d-model", "16", "--d-ff", "32", "--epochs", "1", "--steps-per-epoch", "3",
@@ -48,13 +50,17 @@ class TestCliRlTraining : public QObject {
     const aaren::rl::LoadedDecisionRun stream = aaren::rl::load_decision_run(path(QStringLiteral("stream")).toStdString());
     QCOMPARE(stream.config.train.batch, aaren::rl::decision_stream_train_settings().batch);
     QCOMPARE(stream.config.train.epochs, 1);
+    QCOMPARE(stream.config.train.lr, aaren::rl::decision_stream_train_settings().lr);
+    QVERIFY(stream.config.train.lr != aaren::rl::decision_train_settings().lr);
     QCOMPARE(stream.config.model.context, 500);  // whole episodes
     QVERIFY(stream.config.act_mode == aaren::rl::ActMode::stream);
     const CliResult given = run_cli({"train", "--task", "rl", "--data", data, "--out", path(QStringLiteral("stream8")),
                                      "--act", "stream", "--d-model", "16", "--d-ff", "32", "--epochs", "1",
-                                     "--steps-per-epoch", "3", "--episodes", "1", "--batch", "8"});
+                                     "--steps-per-epoch", "3", "--episodes", "1", "--batch", "8", "--lr", "0.002"});
     QVERIFY2(given.exited_with(0), qPrintable(given.describe()));
-    QCOMPARE(aaren::rl::load_decision_run(path(QStringLiteral("stream8")).toStdString()).config.train.batch, 8);
+    const aaren::rl::LoadedDecisionRun stream8 = aaren::rl::load_decision_run(path(QStringLiteral("stream8")).toStdString());
+    QCOMPARE(stream8.config.train.batch, 8);
+    QCOMPARE(stream8.config.train.lr, 0.002);
   }
 
   void evaluatePrintsTheCoresScores() {
