@@ -75,6 +75,8 @@ class TestRlActView : public QObject {
 
 void TestRlActView::initTestCase() {
   QVERIFY(folder_.isValid());
+  // The user's settings stay untouched (the pages remember runs folders and choices).
+  qputenv("XDG_CONFIG_HOME", folder_.filePath(QStringLiteral("config")).toLocal8Bit());
   const std::string data = folder_.filePath(QStringLiteral("cartpole.safetensors")).toStdString();
   rl::write_dataset(data, rl::generate_dataset("cartpole", rl::DatasetPolicy::medium_expert, 6000, 2));
   run_ = folder_.filePath(QStringLiteral("run"));

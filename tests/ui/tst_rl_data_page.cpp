@@ -14,6 +14,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSpinBox>
+#include <QStyleOptionComboBox>
 #include <QTemporaryDir>
 #include <QXYSeries>
 
@@ -46,6 +47,7 @@ class TestRlDataPage : public QObject {
  private slots:
   void initTestCase();
   void dataPageShowsWhatTheSummarySays();
+  void theStateBoxHoldsItsLongestName();
   void theStateChoiceRedrawsTheTrajectories();
   void badFilesAreRefusedAndKeepTheLoadedSet_data();
   void badFilesAreRefusedAndKeepTheLoadedSet();
@@ -54,6 +56,7 @@ class TestRlDataPage : public QObject {
   void theDialogFollowsItsChoices();
   void trainPageTrainsDecisionTransformersSideBySide();
   void theActModeAndContextAreRemembered();
+  void theFormTakesEachTasksDefaultsUntilEdited();
 
  private:
   QTemporaryDir folder_;
@@ -62,6 +65,8 @@ class TestRlDataPage : public QObject {
 
 void TestRlDataPage::initTestCase() {
   QVERIFY(folder_.isValid());
+  // The user's settings stay untouched (the pages remember runs folders and choices).
+  qputenv("XDG_CONFIG_HOME", folder_.filePath(QStringLiteral("config")).toLocal8Bit());
   swingup_ = folder_.filePath(QStringLiteral("swingup.safetensors"));
   pendulum_ = folder_.filePath(QStringLiteral("pendulum.safetensors"));
   rl::write_dataset(swingup_.toStdString(), rl::generate_dataset("cartpole-swingup", rl::DatasetPolicy::medium_expert, 6000, 1));
@@ -122,6 +127,30 @@ void TestRlDataPage::dataPageShowsWhatTheSummarySays() {
     for (int t : {0, e.length / 2, e.length - 1})
       QCOMPARE(lines[i]->at(t).y(), qreal(d.observations[std::size_t(e.start + t) * std::size_t(d.observation_dim)]));
   }
+
+}
+
+void TestRlDataPage::theStateBoxHoldsItsLongestName() {
+  // Shown empty before the first data set, as the app opens: the box grows with the names the
+  // environment gives ("cos theta" was cut to "cos thet").
+  CurrentDataset dataset;
+  DataPage page(&dataset);
+  page.resize(1280, 720);
+  page.show();
+  QVERIFY(QTest::qWaitForWindowExposed(&page));
+  QSignalSpy finished(&page, &DataPage::loadFinished);
+  page.openDataFile(pendulum_);
+  QVERIFY(finished.wait(30000));
+  QComboBox* state = page.offlineView()->stateCombo();
+  QCOMPARE(state->itemText(0), QStringLiteral("cos theta"));
+  QStyleOptionComboBox option;
+  option.initFrom(state);
+  const auto textWidth = [&] {
+    option.rect = state->rect();
+    return state->style()->subControlRect(QStyle::CC_ComboBox, &option, QStyle::SC_ComboBoxEditField, state).width();
+  };
+  for (int i = 0; i < state->count(); ++i)
+    QTRY_VERIFY2(textWidth() >= state->fontMetrics().horizontalAdvance(state->itemText(i)), qPrintable(state->itemText(i)));
 }
 
 void TestRlDataPage::theStateChoiceRedrawsTheTrajectories() {
@@ -289,6 +318,7 @@ void TestRlDataPage::trainPageTrainsDecisionTransformersSideBySide() {
   // The untouched general defaults become the task's own.
   QCOMPARE(page.settingsForm()->choice().train.epochs, rl::decision_train_settings().epochs);
   QCOMPARE(page.settingsForm()->choice().train.batch, rl::decision_train_settings().batch);
+  QCOMPARE(page.settingsForm()->choice().train.lr, rl::decision_train_settings().lr);
 
   TrainingChoice choice = page.settingsForm()->choice();
   choice.models = {ModelKind::aaren, ModelKind::transformer};
@@ -335,6 +365,45 @@ void TestRlDataPage::theActModeAndContextAreRemembered() {
   QVERIFY(read);
   QCOMPARE(read->context, 60);
   QVERIFY(read->actMode == rl::ActMode::stream);
+}
+
+void TestRlDataPage::theFormTakesEachTasksDefaultsUntilEdited() {
+  CurrentDataset dataset;
+  TrainPage page(&dataset);
+  const auto train = [&] { return page.settingsForm()->choice().train; };
+  const auto load = [&] {
+    dataset.setOfflineDataset(pendulum_, std::make_shared<rl::OfflineDataset>(rl::read_dataset(pendulum_.toStdString())));
+  };
+  load();
+  QCOMPARE(train().lr, rl::decision_train_settings().lr);
+  // Choosing to act as a stream brings the stream's own (whole episodes: smaller batches, more
+  // epochs), and the window's come back with the window.
+  auto* actMode = page.findChild<QComboBox*>(QStringLiteral("actModeCombo"));
+  QVERIFY(actMode);
+  QTest::keyClick(actMode, Qt::Key_Down);
+  QVERIFY(page.settingsForm()->choice().actMode == rl::ActMode::stream);
+  const TrainSettings stream = rl::decision_stream_train_settings();
+  QCOMPARE(train().batch, stream.batch);
+  QCOMPARE(train().epochs, stream.epochs);
+  QCOMPARE(train().lr, stream.lr);
+  QTest::keyClick(actMode, Qt::Key_Up);
+  QCOMPARE(train().batch, rl::decision_train_settings().batch);
+  QCOMPARE(train().lr, rl::decision_train_settings().lr);
+  // The Decision Transformer's untouched defaults give way to the general ones with other data.
+  dataset.clear();
+  const TrainSettings general;
+  QCOMPARE(train().lr, general.lr);
+  QCOMPARE(train().batch, general.batch);
+  QCOMPARE(train().patience, general.patience);
+  // A learning rate of the user's is kept, whatever is loaded.
+  TrainingChoice edited = page.settingsForm()->choice();
+  edited.train.lr = 0.0005;
+  page.settingsForm()->setChoice(edited);
+  load();
+  QCOMPARE(train().lr, 0.0005);
+  QCOMPARE(train().batch, general.batch);
+  QTest::keyClick(actMode, Qt::Key_Down);
+  QCOMPARE(train().batch, general.batch);
 }
 
 QTEST_MAIN(TestRlDataPage)

@@ -258,6 +258,7 @@ ModelSettingsForm::ModelSettingsForm(QWidget* parent) : QWidget(parent) {
     context_->setEnabled(actMode_->currentData().toInt() == int(rl::ActMode::window));
     emit edited();
   });
+  connect(actMode_, &QComboBox::activated, this, &ModelSettingsForm::actModeChosen);
   for (QSpinBox* box : {dModel_, heads_, layers_, dFf_, seqLen_, horizon_, epochs_, batch_, patience_, seed_, members_, context_})
     connect(box, &QSpinBox::valueChanged, this, &ModelSettingsForm::edited);
   connect(lr_, &QDoubleSpinBox::valueChanged, this, &ModelSettingsForm::edited);

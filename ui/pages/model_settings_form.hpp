@@ -48,6 +48,7 @@ class ModelSettingsForm : public QWidget {
 
  signals:
   void edited();
+  void actModeChosen();  // by the user (not by setChoice)
 
  private:
   // Enables the CUDA entry, or disables it with `reason` as its tooltip and the hint below it.

@@ -87,6 +87,8 @@ TrainPage::TrainPage(CurrentDataset* dataset, QWidget* parent)
 
   connect(dataset_, &CurrentDataset::changed, this, &TrainPage::onDatasetChanged);
   connect(form_, &ModelSettingsForm::edited, this, &Page::sessionChanged);
+  connect(form_, &ModelSettingsForm::actModeChosen, this,
+          [this] { useTaskDefaults(trainTaskProfile(dataset_->kind())); });
   connect(form_, &ModelSettingsForm::edited, this, [this] {
     if (isTraining()) return;
     const TrainTaskProfile& task = trainTaskProfile(dataset_->kind());
@@ -159,16 +161,27 @@ void TrainPage::forgetRunOfOtherData() {
   progressText_->setText(tr("Not training."));
 }
 
-void TrainPage::useTaskDefaults(const TrainSettings& defaults) {
-  // Only while the form still holds the general defaults: a choice of the user's is kept.
+void TrainPage::useTaskDefaults(const TrainTaskProfile& task) {
+  // Only while the form holds some task's defaults untouched (the general ones, those of the data
+  // loaded before or of the other act mode): a choice of the user's is kept.
   TrainingChoice choice = form_->choice();
-  const TrainSettings general;
-  if (choice.train.epochs != general.epochs || choice.train.batch != general.batch ||
-      choice.train.patience != general.patience)
-    return;
+  const auto same = [](const TrainSettings& a, const TrainSettings& b) {
+    return a.epochs == b.epochs && a.batch == b.batch && a.patience == b.patience && a.lr == b.lr;
+  };
+  bool untouched = same(choice.train, TrainSettings{});
+  for (const LoadedData data : {LoadedData::nothing, LoadedData::time_series, LoadedData::event_log,
+                                LoadedData::labelled_series, LoadedData::offline_dataset})
+    for (const std::optional<TrainSettings>& defaults :
+         {trainTaskProfile(data).defaults, trainTaskProfile(data).streamDefaults})
+      untouched = untouched || (defaults && same(choice.train, *defaults));
+  if (!untouched) return;
+  const TrainSettings defaults = choice.actMode == rl::ActMode::stream && task.streamDefaults
+                                     ? *task.streamDefaults
+                                     : task.defaults.value_or(TrainSettings{});
   choice.train.epochs = defaults.epochs;
   choice.train.batch = defaults.batch;
   choice.train.patience = defaults.patience;
+  choice.train.lr = defaults.lr;
   form_->setChoice(choice);
 }
 
@@ -185,7 +198,7 @@ void TrainPage::onDatasetChanged() {
   form_->setEventLog(task.eventWindows);
   form_->setLabelledSeries(task.wholeCases);
   form_->setDecisionTransformer(task.decisionSteps);
-  if (task.defaults) useTaskDefaults(*task.defaults);
+  useTaskDefaults(task);
   if (!isTraining() && lossChart_->modelCount() == 0) resetLossChart({}, task);
   if (task.testFile) testFile_->setText(QDir::toNativeSeparators(dataset_->testPath()));
   if (const std::shared_ptr<const TimeSeriesTable> table = dataset_->table(); table && table->target >= 0)

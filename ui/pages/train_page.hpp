@@ -111,9 +111,10 @@ class TrainPage : public Page {
   QWidget* buildRunsFolderRow();
   void onDatasetChanged();
   // A classifier on a few hundred cases needs more, smaller steps than the form's forecasting
-  // defaults give: epochs, batch and patience untouched since then become the classification ones.
-  // The task's own training settings, while the form still holds the general defaults.
-  void useTaskDefaults(const TrainSettings& defaults);
+  // defaults give, a Decision Transformer a larger learning rate, and as a stream smaller batches:
+  // epochs, batch, patience and learning rate still at some task's defaults become the loaded
+  // task's for the chosen act mode (the general ones where it has none).
+  void useTaskDefaults(const TrainTaskProfile& task);
   void resetLossChart(const QStringList& names, const TrainTaskProfile& task);
   // The run shown (its curves, the banner about it, Continue) no longer applies once the data set is
   // of the other task (an event log after a time series, or back): it is cleared. Another file of

@@ -40,6 +40,7 @@ OfflineDatasetView::OfflineDatasetView(CurrentDataset* dataset, MessageBar* mess
   state_ = new QComboBox(this);
   state_->setObjectName(QStringLiteral("offlineState"));
   state_->setToolTip(tr("The state variable the trajectories chart draws"));
+  state_->setSizeAdjustPolicy(QComboBox::AdjustToContents);  // names change with the environment
   generateButton_ = new QPushButton(tr("Generate…"), this);
   generateButton_->setObjectName(QStringLiteral("offlineGenerate"));
   generateButton_->setToolTip(tr("Write a new data set: an environment, a behaviour policy, steps and a seed"));

@@ -205,6 +205,7 @@ TrainTaskProfile decisionTransformers() {
   p.lossTitle = Words::tr("action MSE");
   p.decisionSteps = true;
   p.defaults = rl::decision_train_settings();
+  p.streamDefaults = rl::decision_stream_train_settings();
   p.summary = offlineSummary;
   p.hint = decisionHint;
   p.request = decisionRequest;

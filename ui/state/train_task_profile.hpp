@@ -30,6 +30,7 @@ struct TrainTaskProfile {
   bool continuable = false;    // a run continues from its weights (forecasters)
   bool describesWindow = false;  // the hint is the forecast window's, drawn on the split (forecasters)
   std::optional<TrainSettings> defaults;  // the task's own training defaults, where they differ
+  std::optional<TrainSettings> streamDefaults;  // those of a Decision Transformer trained as a stream
   // The loaded data in a few words (rich text), and the hint under the window (empty where
   // `describesWindow`, or with nothing loaded).
   QString (*summary)(const CurrentDataset& dataset) = nullptr;
