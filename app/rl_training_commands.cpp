@@ -26,9 +26,8 @@ const char* const kTrainRlText = R"(Trains a Decision Transformer (Chen et al. 2
 before it. A share of the episodes (--val-fraction) is held out for the
 validation loss, the mean squared error of the actions. --act window trains on
 segments of --context steps and acts on the last --context steps; --act stream
-trains on whole episodes (4 a batch, 20 epochs and --lr 0.001, unless --batch,
---epochs and --lr say otherwise) and acts as an RNN, carrying its state over the
-whole episode.
+trains on whole episodes (4 a batch and 20 epochs, unless --batch and --epochs
+say otherwise) and acts as an RNN, carrying its state over the whole episode.
 After each epoch the model acts for --select-episodes episodes (seeds 1001 on)
 and the weights of the epoch that scores highest are kept (with 0, those of the
 lowest validation loss). Once trained, the kept weights act for --episodes
@@ -65,7 +64,6 @@ int train_rl(TrainRlOptions& o) {
     const TrainSettings stream = rl::decision_stream_train_settings();
     if (!given(o.app, "--batch")) request.train.batch = stream.batch;
     if (!given(o.app, "--epochs")) request.train.epochs = stream.epochs;
-    if (!given(o.app, "--lr")) request.train.lr = stream.lr;
   }
   validate_architecture(request.model.backbone);
   request.train.schedule = schedule_from(o.schedule);

@@ -57,7 +57,7 @@ struct DecisionRunOutcome {
 // learning rate 3e-3.
 TrainSettings decision_train_settings();
 // The same for whole episodes (act mode stream): an episode is a few hundred steps, so batches of
-// 4 and 20 epochs give about as many updates as the windows' settings; learning rate 1e-3.
+// 4 and 20 epochs give about as many updates as the windows' settings, at the same learning rate.
 TrainSettings decision_stream_train_settings();
 // d_model 64, 4 heads, 2 layers, d_ff 128, context 20.
 DecisionConfig decision_default_model();
