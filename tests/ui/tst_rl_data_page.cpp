@@ -127,7 +127,6 @@ void TestRlDataPage::dataPageShowsWhatTheSummarySays() {
     for (int t : {0, e.length / 2, e.length - 1})
       QCOMPARE(lines[i]->at(t).y(), qreal(d.observations[std::size_t(e.start + t) * std::size_t(d.observation_dim)]));
   }
-
 }
 
 void TestRlDataPage::theStateBoxHoldsItsLongestName() {

@@ -162,22 +162,10 @@ void TrainPage::forgetRunOfOtherData() {
 }
 
 void TrainPage::useTaskDefaults(const TrainTaskProfile& task) {
-  // Only while the form holds some task's defaults untouched (the general ones, those of the data
-  // loaded before or of the other act mode): a choice of the user's is kept.
+  // Only while the form holds some task's defaults untouched: a choice of the user's is kept.
   TrainingChoice choice = form_->choice();
-  const auto same = [](const TrainSettings& a, const TrainSettings& b) {
-    return a.epochs == b.epochs && a.batch == b.batch && a.patience == b.patience && a.lr == b.lr;
-  };
-  bool untouched = same(choice.train, TrainSettings{});
-  for (const LoadedData data : {LoadedData::nothing, LoadedData::time_series, LoadedData::event_log,
-                                LoadedData::labelled_series, LoadedData::offline_dataset})
-    for (const std::optional<TrainSettings>& defaults :
-         {trainTaskProfile(data).defaults, trainTaskProfile(data).streamDefaults})
-      untouched = untouched || (defaults && same(choice.train, *defaults));
-  if (!untouched) return;
-  const TrainSettings defaults = choice.actMode == rl::ActMode::stream && task.streamDefaults
-                                     ? *task.streamDefaults
-                                     : task.defaults.value_or(TrainSettings{});
+  if (!isSomeTasksDefaults(choice.train)) return;
+  const TrainSettings defaults = trainingDefaults(task, choice.actMode);
   choice.train.epochs = defaults.epochs;
   choice.train.batch = defaults.batch;
   choice.train.patience = defaults.patience;

@@ -39,13 +39,12 @@ constexpr int kSampledFutureRows = 12;
 constexpr int kReportDpi = 300;
 // Charts are drawn twice as wide as high, at a size whose text reads well on a page.
 const ImageOptions kWideChart{QSize(1600, 720), 200};
+const ImageOptions kSquareChart{QSize(900, 900), 200};
+constexpr qreal kWideAspect = 720.0 / 1600.0;
 
 QString epochCount(std::size_t epochs) {
   return countOf(qlonglong(epochs), QObject::tr("epoch"), QObject::tr("epochs"));
 }
-const ImageOptions kSquareChart{QSize(900, 900), 200};
-constexpr qreal kWideAspect = 720.0 / 1600.0;
-
 QString number(double value) { return QString::number(value, 'g', 5); }
 QString text(const std::string& value) { return QString::fromStdString(value); }
 

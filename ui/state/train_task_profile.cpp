@@ -4,6 +4,7 @@
 #include <QDir>
 #include <QStringList>
 #include <algorithm>
+#include <span>
 
 #include "core/classify/classify_run.hpp"
 #include "core/rl/dataset_summary.hpp"
@@ -212,12 +213,32 @@ TrainTaskProfile decisionTransformers() {
   return p;
 }
 
-}  // namespace
-
-const TrainTaskProfile& trainTaskProfile(LoadedData data) {
+// In LoadedData's order.
+std::span<const TrainTaskProfile> allProfiles() {
   static const TrainTaskProfile profiles[] = {nothingLoaded(), forecasting(), eventModels(), classifiers(),
                                               decisionTransformers()};
-  return profiles[std::size_t(data)];
+  return profiles;
+}
+
+}  // namespace
+
+const TrainTaskProfile& trainTaskProfile(LoadedData data) { return allProfiles()[std::size_t(data)]; }
+
+TrainSettings trainingDefaults(const TrainTaskProfile& task, rl::ActMode mode) {
+  if (mode == rl::ActMode::stream && task.streamDefaults) return *task.streamDefaults;
+  return task.defaults.value_or(TrainSettings{});
+}
+
+bool isSomeTasksDefaults(const TrainSettings& train) {
+  const auto same = [&](const TrainSettings& defaults) {
+    return train.epochs == defaults.epochs && train.batch == defaults.batch && train.patience == defaults.patience &&
+           train.lr == defaults.lr;
+  };
+  if (same(TrainSettings{})) return true;
+  for (const TrainTaskProfile& task : allProfiles())
+    for (const std::optional<TrainSettings>& defaults : {task.defaults, task.streamDefaults})
+      if (defaults && same(*defaults)) return true;
+  return false;
 }
 
 }  // namespace aaren::ui

@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "core/planning/continuation.hpp"
+#include "core/rl/decision_actor.hpp"
 #include "core/train/cpu_only_models.hpp"
 #include "core/train/trainer.hpp"
 #include "ui/state/training_request.hpp"
@@ -42,5 +43,12 @@ struct TrainTaskProfile {
 
 // The profile of the data's kind.
 const TrainTaskProfile& trainTaskProfile(LoadedData data);
+
+// The training settings the form starts from with the task's data and act mode: the task's own
+// (a stream's where it has them), or the general ones.
+TrainSettings trainingDefaults(const TrainTaskProfile& task, rl::ActMode mode);
+// Whether the epochs, batch, patience and learning rate are some task's defaults (the general ones
+// or any profile's, either act mode): numbers the user has not typed.
+bool isSomeTasksDefaults(const TrainSettings& train);
 
 }  // namespace aaren::ui
